@@ -1,0 +1,44 @@
+# Two entry points a fresh clone needs: `make run` (set up, play the main job) and
+# `make test` (set up, run the tests). Both create .venv with nothing but Python.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test test-slow lint format docs bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m asara_env.cli --players 4 --variant pro --seed 1
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -n 2 -q
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+docs: $(STAMP)
+	$(BIN)/python -m asara_env.actions > docs/actions.md
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_reference.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,79 @@
+"""Game configuration: players, variant, expansions, starting seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .constants import (
+    IMPLEMENTED_EXPANSIONS,
+    KNOWN_EXPANSIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
+
+VARIANTS = ("basic", "pro")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One game's configuration. Invalid values raise `ValueError` naming the problem.
+
+    num_players: 2..4. variant: "basic" or "pro" (R7). expansions: a subset of
+    ("genie", "gifts") (R9). start_seat: the seat that starts year 1 and holds the Caliph
+    tile (R6.1).
+    """
+
+    num_players: int = 4
+    variant: str = "basic"
+    expansions: tuple[str, ...] = field(default=())
+    start_seat: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expansions", tuple(sorted(set(self.expansions))))
+        _validate(self)
+
+    @property
+    def pro(self) -> bool:
+        return self.variant == "pro"
+
+    def to_dict(self) -> dict:
+        return {
+            "num_players": self.num_players,
+            "variant": self.variant,
+            "expansions": list(self.expansions),
+            "start_seat": self.start_seat,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameConfig:
+        if not isinstance(d, dict):
+            raise ValueError(f"config must be a dict, got {type(d).__name__}")
+        unknown = set(d) - {"num_players", "variant", "expansions", "start_seat"}
+        if unknown:
+            raise ValueError(f"unknown config keys: {sorted(unknown)}")
+        return cls(
+            num_players=d.get("num_players", 4),
+            variant=d.get("variant", "basic"),
+            expansions=tuple(d.get("expansions", ())),
+            start_seat=d.get("start_seat", 0),
+        )
+
+
+def _validate(cfg: GameConfig) -> None:
+    n = cfg.num_players
+    if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(
+            f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {n!r}"
+        )
+    if cfg.variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {cfg.variant!r}")
+    for name in cfg.expansions:
+        if name not in KNOWN_EXPANSIONS:
+            raise ValueError(f"unknown expansion {name!r}; known: {KNOWN_EXPANSIONS}")
+        if name not in IMPLEMENTED_EXPANSIONS:
+            raise ValueError(f"expansion {name!r} is not implemented yet")
+    if "genie" in cfg.expansions and cfg.variant != "pro":
+        raise ValueError("the 'genie' expansion needs the professional variant (variant='pro')")
+    s = cfg.start_seat
+    if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+        raise ValueError(f"start_seat must be an int from 0 to {n - 1}, got {s!r}")

@@ -1,0 +1,271 @@
+"""The reference engine: set-up, turns, moves, years and scoring of one game (R3-R8).
+
+    state = new_game(GameConfig(num_players=3, variant="pro"), seed=7)
+    while not state.is_over:
+        step(state, legal_actions(state)[0])
+    state.prestige, winners(state)
+
+`step` checks the action first and raises `IllegalActionError` (state untouched) if it is
+not legal; otherwise it applies it and runs every automatic consequence (end of turn, end
+of year, scoring, the next year's set-up) up to the next decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from ..config import GameConfig
+from ..constants import (
+    CARDS_PER_COLOUR,
+    COLOURED_BUILDING_ASARI,
+    DISPLAY_SIZE,
+    HAND_SIZE,
+    LIGHTED_PER_COLOUR,
+    LIGHTS_OPTIONS,
+    MARKET_AREAS,
+    N_CARD_COLOURS,
+    N_PARTS,
+    N_TILE_COLOURS,
+    N_YEARS,
+    PRICE,
+    RECRUIT_CARDS,
+    SPACE_VALUES,
+    START_MONEY_FIRST,
+    YEARLY_MONEY,
+    Area,
+)
+from ..errors import IllegalActionError
+from . import chance, scoring
+from .build import place_lighted, place_tile
+from .rules import illegal_reason, legal_actions, target_space, works
+from .state import Buyer, Phase, State, empty_state
+
+
+def new_game(
+    config: GameConfig | None = None, seed: int | np.random.Generator | None = None
+) -> State:
+    """A game set up for year 1 (R6.1). `seed` seeds the game's `numpy.random.Generator`."""
+    config = config or GameConfig()
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    state = empty_state(config, rng)
+    p = config.num_players
+    for k in range(p):
+        state.money[(config.start_seat + k) % p] = START_MONEY_FIRST + k
+    if config.pro:
+        colours = chance.shuffled_order(rng, np.full(N_TILE_COLOURS, LIGHTED_PER_COLOUR))
+        state.lighted_stack = [[c, -1] for c in colours]
+    _deal_and_refill(state)
+    return state
+
+
+def step(state: State, action: int) -> None:
+    """Apply one legal action of the player to move (see module docstring)."""
+    action = _as_action_id(action)
+    reason = illegal_reason(state, action)
+    if reason is not None:
+        raise IllegalActionError(
+            action, describe_action(action), state.seat, state.phase.name, reason
+        )
+    group, fields = decode(action)
+    state.decisions += 1
+    APPLY[group](state, *fields)
+
+
+def _as_action_id(action) -> int:
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(
+            action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
+        )
+    from ..actions import NUM_ACTIONS
+
+    if not 0 <= int(action) < NUM_ACTIONS:
+        raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+    return int(action)
+
+
+# ------------------------------------------------------------------------------ placement (R3)
+def _apply_place(state: State, t: int, option: int) -> None:
+    target = TARGETS[t]
+    space = target_space(state, target)
+    colours = CARD_OPTIONS[option]
+    face_up = len(colours) == 1
+    for b in colours:
+        state.hands[state.seat, b] -= 1
+    state.spaces[target.area][space] = Buyer(state.seat, colours, face_up)
+    if face_up and state.area_colour[target.area] == -1:
+        state.area_colour[target.area] = colours[0]
+    _start_move(state, target.area, space, target.arg)
+
+
+def _apply_place_coloured(state: State, card: int) -> None:
+    state.hands[state.seat, card] -= 1
+    state.coloured.append(Buyer(state.seat, (card,), False))
+    state.money[state.seat] += COLOURED_BUILDING_ASARI  # R4.4
+    _end_turn(state)
+
+
+def _start_move(state: State, area: Area, space: int, arg: int | None) -> None:
+    """The move of the space the buyer was placed on (R4, R7)."""
+    s = state.seat
+    value = SPACE_VALUES[area][space]
+    if area in MARKET_AREAS:
+        state.market, state.phase = int(area), Phase.BUY
+    elif area == Area.BUILDING:
+        state.money[s] -= value
+        state.build_left, state.phase = arg, Phase.BUILD
+    elif area == Area.BANK:
+        state.money[s] += value
+        _end_turn(state)
+    elif area == Area.SPIES:
+        state.money[s] -= value
+        state.phase = Phase.BRIBE_STACK
+    elif area == Area.CALIPH:
+        state.caliph = s
+        _end_turn(state)
+    elif area == Area.TENT:
+        state.money[s] -= value
+        state.hands[s] += chance.draw_many(state.rng, state.draw_pile, RECRUIT_CARDS)
+        _end_turn(state)
+    elif area == Area.LIGHTS:
+        state.phase = Phase.LIGHTS_OPTION
+    else:
+        raise AssertionError(f"no move for area {area!r}")
+
+
+# ------------------------------------------------------------------------------ moves (R4, R7)
+def _apply_buy(state: State, part: int, colour: int, gold: int) -> None:
+    state.displays[part, colour, gold] -= 1
+    _take_tile(state, part, colour, gold)
+    _end_turn(state)
+
+
+def _apply_bribe_stack(state: State, part: int) -> None:
+    state.bribe_stack, state.phase = part, Phase.BRIBE_TAKE
+
+
+def _apply_bribe_take(state: State, part: int, colour: int, gold: int) -> None:
+    state.stacks[part, colour, gold] -= 1  # the stack is then shuffled: a multiset already
+    _take_tile(state, part, colour, gold)
+    _end_turn(state)
+
+
+def _apply_bribe_nothing(state: State) -> None:
+    _end_turn(state)
+
+
+def _take_tile(state: State, part: int, colour: int, gold: int) -> None:
+    state.supply[state.seat, part, colour, gold] += 1
+    state.money[state.seat] -= PRICE[colour]
+
+
+def _apply_lights_option(state: State, option: int) -> None:
+    cost, drawn, kept = LIGHTS_OPTIONS[option]
+    state.money[state.seat] -= cost
+    taken, state.lighted_stack = state.lighted_stack[:drawn], state.lighted_stack[drawn:]
+    state.lights_drawn = [colour for colour, _ in taken]
+    state.lights_keep = min(kept, len(taken))
+    state.phase = Phase.LIGHTS_KEEP
+
+
+def _apply_lights_keep(state: State, colour: int) -> None:
+    state.lights_drawn.remove(colour)
+    state.lighted_supply[state.seat, colour] += 1
+    state.lights_keep -= 1
+    if state.lights_keep == 0:
+        state.lighted_stack += [[c, state.seat] for c in state.lights_drawn]
+        state.lights_drawn = []
+        _end_turn(state)
+
+
+def _apply_build_tile(state: State, part: int, colour: int, gold: int, slot: int) -> None:
+    place_tile(works(state, state.seat), part, colour, gold, slot)
+    _built_one(state)
+
+
+def _apply_build_lighted(state: State, colour: int, slot: int, over_gold: int) -> None:
+    place_lighted(works(state, state.seat), colour, slot, over_gold)
+    _built_one(state)
+
+
+def _built_one(state: State) -> None:
+    state.prestige[state.seat] += 1  # R4.2: one prestige per tile built
+    state.build_left -= 1
+    if state.build_left == 0:
+        _end_turn(state)
+
+
+APPLY = {
+    Group.PLACE: _apply_place,
+    Group.PLACE_COLOURED: _apply_place_coloured,
+    Group.BUY: _apply_buy,
+    Group.BRIBE_STACK: _apply_bribe_stack,
+    Group.BRIBE_TAKE: _apply_bribe_take,
+    Group.BRIBE_NOTHING: _apply_bribe_nothing,
+    Group.LIGHTS_OPTION: _apply_lights_option,
+    Group.LIGHTS_KEEP: _apply_lights_keep,
+    Group.BUILD_TILE: _apply_build_tile,
+    Group.BUILD_LIGHTED: _apply_build_lighted,
+}
+
+
+# -------------------------------------------------------------------- turns and years (R5, R6)
+def _end_turn(state: State) -> None:
+    state.phase, state.market, state.bribe_stack = Phase.PLACE, -1, -1
+    p = state.num_players
+    for k in range(1, p + 1):
+        nxt = (state.seat + k) % p
+        if state.hands[nxt].sum() > 0:  # R5.2: players without cards are skipped
+            state.seat = nxt
+            return
+    _end_year(state)
+
+
+def _end_year(state: State) -> None:
+    for s in range(state.num_players):  # R6.2
+        state.prestige[s] += scoring.year_end_points(state.towers[s], state.caliph == s)
+    if state.year == N_YEARS:
+        _final_scoring(state)
+        return
+    state.year += 1
+    _clear_board(state)
+    for s in range(state.num_players):
+        state.money[s] += YEARLY_MONEY
+    _deal_and_refill(state)
+    state.seat = state.caliph  # R6.3
+
+
+def _clear_board(state: State) -> None:
+    state.area_colour = [-1] * len(state.area_colour)
+    state.spaces = [[None] * len(area) for area in state.spaces]
+    state.coloured = []
+
+
+def _deal_and_refill(state: State) -> None:
+    """Deal all 45 cards afresh (seat 0 first), then refill the displays (R6.1, R6.3)."""
+    deck = np.full(N_CARD_COLOURS, CARDS_PER_COLOUR)
+    hand = HAND_SIZE[state.num_players]
+    state.hands[:] = 0
+    for s in range(state.num_players):
+        state.hands[s] = chance.draw_many(state.rng, deck, hand)
+    state.draw_pile = deck
+    for part in range(N_PARTS):
+        empty = DISPLAY_SIZE[part] - int(state.displays[part].sum())
+        state.displays[part] += chance.draw_many(state.rng, state.stacks[part], empty)
+
+
+def _final_scoring(state: State) -> None:
+    state.final = scoring.final_scoring(state.towers, state.money, state.config.pro)
+    for s, points in enumerate(state.final):
+        state.prestige[s] += points["total"]
+    state.phase = Phase.GAME_OVER
+
+
+def winners(state: State) -> list[int]:
+    """The winning seats of a finished game (R8.5)."""
+    if not state.is_over:
+        raise ValueError("the game is not over")
+    return scoring.winners(state.prestige)
+
+
+__all__ = ["new_game", "step", "legal_actions", "winners", "GameConfig"]

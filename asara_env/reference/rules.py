@@ -1,0 +1,289 @@
+"""Legality: for every action, why it is illegal in a state (None when it is legal).
+
+One predicate per decision group; `legal_actions` and the error raised for an illegal
+action both come from them, so the mask and the error messages cannot disagree.
+"""
+
+from __future__ import annotations
+
+from ..actions import CARD_OPTIONS, TARGETS, Group, Target, decode, encode
+from ..constants import (
+    CARD_NAMES,
+    LIGHTS_OPTIONS,
+    MARKET_AREAS,
+    MAX_TOWERS_PER_COLOUR,
+    N_CARD_COLOURS,
+    N_GOLD,
+    N_PARTS,
+    N_TILE_COLOURS,
+    PRICE,
+    PRO_AREAS,
+    SPACE_VALUES,
+    Area,
+)
+from .build import Works, lighted_fits, place_lighted, place_tile, tile_fits
+from .state import Phase, State
+
+PHASE_GROUPS = {
+    Phase.PLACE: (Group.PLACE, Group.PLACE_COLOURED),
+    Phase.BUY: (Group.BUY,),
+    Phase.BRIBE_STACK: (Group.BRIBE_STACK,),
+    Phase.BRIBE_TAKE: (Group.BRIBE_TAKE, Group.BRIBE_NOTHING),
+    Phase.LIGHTS_OPTION: (Group.LIGHTS_OPTION,),
+    Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
+    Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
+    Phase.GAME_OVER: (),
+}
+
+
+# ------------------------------------------------------------------------------ placement
+def area_in_game(state: State, area: Area) -> bool:
+    if area in PRO_AREAS:
+        return state.config.pro
+    if area == Area.GENIE:
+        return "genie" in state.config.expansions
+    return True
+
+
+def target_space(state: State, target: Target) -> int | None:
+    """The space a placement on `target` takes, or None if there is none vacant (R4.2)."""
+    spaces = state.spaces[target.area]
+    if target.area == Area.BUILDING:
+        candidates = range(target.arg - 1, len(spaces))
+    elif target.arg is None:
+        candidates = range(len(spaces))
+    else:
+        candidates = (target.arg,)
+    return next((i for i in candidates if spaces[i] is None), None)
+
+
+def cards_reason(state: State, area: Area, option: int) -> str | None:
+    """R3.2/R3.3: why these cards may not be placed in `area`."""
+    hand = state.hands[state.seat]
+    colours = CARD_OPTIONS[option]
+    for b in set(colours):
+        if hand[b] < colours.count(b):
+            return f"the hand does not hold {'+'.join(CARD_NAMES[x] for x in colours)}"
+    required = state.area_colour[area]
+    if len(colours) == 1 and required not in (-1, colours[0]):
+        return f"the area requires {CARD_NAMES[required]} face up (R3.2)"
+    if len(colours) == 2 and required == -1:
+        return "a face-down pair needs an area with a required colour (R3.3)"
+    return None
+
+
+def move_reason(state: State, target: Target, space: int) -> str | None:
+    """R3.5: why the move of `target` could not be carried out by the player to move."""
+    money = state.money[state.seat]
+    value = SPACE_VALUES[target.area][space]
+    area = target.area
+    if area in MARKET_AREAS:
+        affordable = [
+            c for c in range(N_TILE_COLOURS) if state.displays[area, c].sum() and PRICE[c] <= money
+        ]
+        return None if affordable else "the market has no tile the player can afford (R3.5)"
+    if area == Area.BUILDING:
+        if value > money:
+            return f"plot {value} costs {value}, the player has {money} (R3.5)"
+        if not works(state, state.seat).completable(target.arg):
+            return f"no legal build of exactly {target.arg} tiles exists (R3.5)"
+        return None
+    if area in (Area.SPIES, Area.TENT) and value > money:
+        return f"the space costs {value}, the player has {money} (R3.5)"
+    if area == Area.LIGHTS:
+        if not state.lighted_stack:
+            return "the lighted-window stack is empty (R3.5)"
+        if min(cost for cost, _, _ in LIGHTS_OPTIONS) > money:
+            return "the player cannot pay for a lighted-window option (R3.5)"
+    return None
+
+
+def target_reason(state: State, t: int) -> str | None:
+    target = TARGETS[t]
+    if not area_in_game(state, target.area):
+        return f"{target.area.name} is not part of this game's configuration"
+    space = target_space(state, target)
+    if space is None:
+        return f"no vacant space for {target.name} (R3.1)"
+    return move_reason(state, target, space)
+
+
+def place_reason(state: State, t: int, option: int) -> str | None:
+    return cards_reason(state, TARGETS[t].area, option) or target_reason(state, t)
+
+
+def coloured_reason(state: State, card: int) -> str | None:
+    if state.hands[state.seat, card] < 1:
+        return f"the hand holds no {CARD_NAMES[card]} card"
+    return None
+
+
+# ------------------------------------------------------------------------------ sub-decisions
+def buy_reason(state: State, part: int, colour: int, gold: int) -> str | None:
+    if part != state.market:
+        return f"the buyer stands in the {Area(state.market).name} market, not this part's"
+    if state.displays[part, colour, gold] < 1:
+        return "that tile is not in the display"
+    if PRICE[colour] > state.money[state.seat]:
+        return f"the tile costs {PRICE[colour]}, the player has {state.money[state.seat]}"
+    return None
+
+
+def bribe_take_reason(state: State, part: int, colour: int, gold: int) -> str | None:
+    if part != state.bribe_stack:
+        return "that tile is not of the searched stack's part"
+    if state.stacks[part, colour, gold] < 1:
+        return "that tile is not in the searched stack"
+    if PRICE[colour] > state.money[state.seat]:
+        return f"the tile costs {PRICE[colour]}, the player has {state.money[state.seat]} (R4.5)"
+    return None
+
+
+def lights_option_reason(state: State, option: int) -> str | None:
+    cost = LIGHTS_OPTIONS[option][0]
+    if cost > state.money[state.seat]:
+        return f"the option costs {cost}, the player has {state.money[state.seat]}"
+    return None
+
+
+def lights_keep_reason(state: State, colour: int) -> str | None:
+    return None if colour in state.lights_drawn else "no lighted window of that colour was drawn"
+
+
+def works(state: State, seat: int) -> Works:
+    return Works(state.towers[seat], state.supply[seat], state.lighted_supply[seat])
+
+
+def build_tile_reason(state: State, part: int, colour: int, gold: int, slot: int) -> str | None:
+    w = works(state, state.seat)
+    if w.supply[part, colour, gold] < 1:
+        return "that tile is not in the player's supply"
+    reason = tile_fits(w.towers[colour], part, slot)
+    if reason:
+        return reason
+    trial = w.copy()
+    place_tile(trial, part, colour, gold, slot)
+    return _finish_reason(trial, state.build_left - 1)
+
+
+def build_lighted_reason(state: State, colour: int, slot: int, over_gold: int) -> str | None:
+    w = works(state, state.seat)
+    if w.lighted[colour] < 1:
+        return "the player holds no lighted window of that colour"
+    reason = lighted_fits(w.towers[colour], slot, over_gold)
+    if reason:
+        return reason
+    trial = w.copy()
+    place_lighted(trial, colour, slot, over_gold)
+    return _finish_reason(trial, state.build_left - 1)
+
+
+def _finish_reason(trial: Works, left: int) -> str | None:
+    if trial.completable(left):
+        return None
+    return f"the build could not then be finished with exactly {left} more tiles (R4.2.6)"
+
+
+# ------------------------------------------------------------------------------ dispatch
+def _reason(state: State, group: Group, f: tuple[int, ...]) -> str | None:
+    if group == Group.PLACE:
+        return place_reason(state, *f)
+    if group == Group.PLACE_COLOURED:
+        return coloured_reason(state, *f)
+    if group == Group.BUY:
+        return buy_reason(state, *f)
+    if group == Group.BRIBE_STACK:
+        return None
+    if group == Group.BRIBE_TAKE:
+        return bribe_take_reason(state, *f)
+    if group == Group.BRIBE_NOTHING:
+        return None
+    if group == Group.LIGHTS_OPTION:
+        return lights_option_reason(state, *f)
+    if group == Group.LIGHTS_KEEP:
+        return lights_keep_reason(state, *f)
+    if group == Group.BUILD_TILE:
+        return build_tile_reason(state, *f)
+    if group == Group.BUILD_LIGHTED:
+        return build_lighted_reason(state, *f)
+    return f"{group.name} belongs to an expansion that is not implemented"
+
+
+def illegal_reason(state: State, action: int) -> str | None:
+    """Why `action` is illegal in `state`, or None if it is legal."""
+    if state.is_over:
+        return "the game is over"
+    group, fields = decode(action)
+    expected = PHASE_GROUPS[state.phase]
+    if group not in expected:
+        names = "/".join(g.name for g in expected)
+        return f"the pending decision is {state.phase.name} ({names}), not {group.name}"
+    return _reason(state, group, fields)
+
+
+def legal_actions(state: State) -> list[int]:
+    """Every legal action id of the player to move, ascending."""
+    if state.phase == Phase.PLACE:
+        return _legal_placements(state)
+    return [a for a in _candidates(state) if illegal_reason(state, a) is None]
+
+
+def _legal_placements(state: State) -> list[int]:
+    actions = []
+    for t in range(len(TARGETS)):
+        if target_reason(state, t) is not None:
+            continue
+        area = TARGETS[t].area
+        actions += [
+            encode(Group.PLACE, t, o)
+            for o in range(len(CARD_OPTIONS))
+            if cards_reason(state, area, o) is None
+        ]
+    actions += [
+        encode(Group.PLACE_COLOURED, b)
+        for b in range(N_CARD_COLOURS)
+        if coloured_reason(state, b) is None
+    ]
+    return actions
+
+
+def _candidates(state: State) -> list[int]:
+    """Action ids worth checking in the current sub-decision (a superset of the legal ones)."""
+    s = state.seat
+    if state.phase == Phase.BUY:
+        return [
+            encode(Group.BUY, state.market, c, g)
+            for c in range(N_TILE_COLOURS)
+            for g in range(N_GOLD)
+        ]
+    if state.phase == Phase.BRIBE_STACK:
+        return [encode(Group.BRIBE_STACK, p) for p in range(N_PARTS)]
+    if state.phase == Phase.BRIBE_TAKE:
+        take = [
+            encode(Group.BRIBE_TAKE, state.bribe_stack, c, g)
+            for c in range(N_TILE_COLOURS)
+            for g in range(N_GOLD)
+        ]
+        return take + [encode(Group.BRIBE_NOTHING)]
+    if state.phase == Phase.LIGHTS_OPTION:
+        return [encode(Group.LIGHTS_OPTION, o) for o in range(len(LIGHTS_OPTIONS))]
+    if state.phase == Phase.LIGHTS_KEEP:
+        return [encode(Group.LIGHTS_KEEP, c) for c in range(N_TILE_COLOURS)]
+    if state.phase == Phase.BUILD:
+        return _build_candidates(state, s)
+    return []
+
+
+def _build_candidates(state: State, s: int) -> list[int]:
+    out = []
+    for part in range(N_PARTS):
+        for colour in range(N_TILE_COLOURS):
+            for gold in range(N_GOLD):
+                if state.supply[s, part, colour, gold]:
+                    slots = range(min(len(state.towers[s][colour]) + 1, MAX_TOWERS_PER_COLOUR))
+                    out += [encode(Group.BUILD_TILE, part, colour, gold, k) for k in slots]
+    for colour in range(N_TILE_COLOURS):
+        if state.lighted_supply[s, colour]:
+            for k in range(len(state.towers[s][colour])):
+                out += [encode(Group.BUILD_LIGHTED, colour, k, g) for g in range(N_GOLD)]
+    return sorted(out)

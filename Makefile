@@ -35,7 +35,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 docs: $(STAMP)
-	$(BIN)/python -m asara_env.actions > docs/actions.md
+	$(BIN)/python -m asara_env.docs
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_reference.py

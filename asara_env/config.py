@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from .constants import (
     IMPLEMENTED_EXPANSIONS,
     KNOWN_EXPANSIONS,
+    LIGHTS_OPTIONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    N_CARDS,
+    N_LIGHTED,
+    N_TILE_COLOURS,
+    N_YEARS,
+    TILES_PER_COLOUR,
 )
 
 VARIANTS = ("basic", "pro")
@@ -35,6 +41,16 @@ class GameConfig:
     @property
     def pro(self) -> bool:
         return self.variant == "pro"
+
+    @property
+    def max_decisions(self) -> int:
+        """An upper bound on the decisions of one game. Each placement moves at least one
+        card to the board (45 per year); a turn asks at most 3 non-build sub-decisions
+        (bribery 2; lighted windows 1 + 2 kept); a build asks one per tile, and at most
+        all 100 tiles and 15 lighted windows are ever built."""
+        subdecisions = 1 + max(kept for _, _, kept in LIGHTS_OPTIONS) if self.pro else 2
+        tiles = sum(TILES_PER_COLOUR) * N_TILE_COLOURS + (N_LIGHTED if self.pro else 0)
+        return N_YEARS * N_CARDS * (1 + subdecisions) + tiles
 
     def to_dict(self) -> dict:
         return {

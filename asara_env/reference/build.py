@@ -45,7 +45,7 @@ def colour_counts(towers: list[Tower], supply: np.ndarray, lighted: int) -> set[
     windows of this colour."""
     missing_base = sum(not t.has(Part.BASE) for t in towers)
     missing_turret = sum(not t.has(Part.TURRET) for t in towers)
-    bases, trunks, windows, turrets = (int(n) for n in supply.sum(axis=1))
+    bases, trunks, windows, turrets = supply.sum(axis=1).tolist()
     if missing_base > bases or missing_turret > turrets:
         return set()
     free = sum(t.free_windows(0) + t.free_windows(1) for t in towers)
@@ -64,20 +64,21 @@ def colour_counts(towers: list[Tower], supply: np.ndarray, lighted: int) -> set[
     return counts
 
 
-def completable(
-    towers: list[list[Tower]], supply: np.ndarray, lighted: np.ndarray, left: int
-) -> bool:
-    """Can exactly `left` more tiles be placed so that every tower ends complete?
-
-    towers: [colour] lists; supply: int[part, colour, gold]; lighted: int[colour].
-    """
+def build_sizes(towers: list[list[Tower]], supply: np.ndarray, lighted: np.ndarray) -> set[int]:
+    """Every number of tiles (up to 7) that can still be placed so that every tower ends
+    complete. towers: [colour] lists; supply: int[part, colour, gold]; lighted: int[colour]."""
     reachable = {0}
     for c in range(N_TILE_COLOURS):
         options = colour_counts(towers[c], supply[:, c, :], int(lighted[c]))
-        reachable = {a + b for a in reachable for b in options if a + b <= left}
-        if not reachable:
-            return False
-    return left in reachable
+        reachable = {a + b for a in reachable for b in options if a + b <= N_BUILD_MAX}
+    return reachable
+
+
+def completable(
+    towers: list[list[Tower]], supply: np.ndarray, lighted: np.ndarray, left: int
+) -> bool:
+    """Can exactly `left` more tiles be placed so that every tower ends complete?"""
+    return left in build_sizes(towers, supply, lighted)
 
 
 @dataclass
@@ -95,6 +96,9 @@ class Works:
 
     def completable(self, left: int) -> bool:
         return completable(self.towers, self.supply, self.lighted, left)
+
+    def build_sizes(self) -> set[int]:
+        return build_sizes(self.towers, self.supply, self.lighted)
 
 
 def place_tile(w: Works, part: int, colour: int, gold: int, slot: int) -> None:

@@ -59,21 +59,25 @@ def target_space(state: State, target: Target) -> int | None:
 
 def cards_reason(state: State, area: Area, option: int) -> str | None:
     """R3.2/R3.3: why these cards may not be placed in `area`."""
-    hand = state.hands[state.seat]
+    return _cards_reason(state.hands[state.seat].tolist(), state.area_colour[area], option)
+
+
+def _cards_reason(hand: list[int], required: int, option: int) -> str | None:
     colours = CARD_OPTIONS[option]
-    for b in set(colours):
-        if hand[b] < colours.count(b):
-            return f"the hand does not hold {'+'.join(CARD_NAMES[x] for x in colours)}"
-    required = state.area_colour[area]
-    if len(colours) == 1 and required not in (-1, colours[0]):
+    if not _holds(hand, colours):
+        return f"the hand does not hold {'+'.join(CARD_NAMES[x] for x in colours)}"
+    if not _follows(required, colours):
+        if len(colours) == 2:
+            return "a face-down pair needs an area with a required colour (R3.3)"
         return f"the area requires {CARD_NAMES[required]} face up (R3.2)"
-    if len(colours) == 2 and required == -1:
-        return "a face-down pair needs an area with a required colour (R3.3)"
     return None
 
 
-def move_reason(state: State, target: Target, space: int) -> str | None:
-    """R3.5: why the move of `target` could not be carried out by the player to move."""
+def move_reason(
+    state: State, target: Target, space: int, sizes: set[int] | None = None
+) -> str | None:
+    """R3.5: why the move of `target` could not be carried out by the player to move.
+    `sizes`: the player's possible build sizes, if already known."""
     money = state.money[state.seat]
     value = SPACE_VALUES[target.area][space]
     area = target.area
@@ -85,7 +89,9 @@ def move_reason(state: State, target: Target, space: int) -> str | None:
     if area == Area.BUILDING:
         if value > money:
             return f"plot {value} costs {value}, the player has {money} (R3.5)"
-        if not works(state, state.seat).completable(target.arg):
+        if sizes is None:
+            sizes = works(state, state.seat).build_sizes()
+        if target.arg not in sizes:
             return f"no legal build of exactly {target.arg} tiles exists (R3.5)"
         return None
     if area in (Area.SPIES, Area.TENT) and value > money:
@@ -98,14 +104,14 @@ def move_reason(state: State, target: Target, space: int) -> str | None:
     return None
 
 
-def target_reason(state: State, t: int) -> str | None:
+def target_reason(state: State, t: int, sizes: set[int] | None = None) -> str | None:
     target = TARGETS[t]
     if not area_in_game(state, target.area):
         return f"{target.area.name} is not part of this game's configuration"
     space = target_space(state, target)
     if space is None:
         return f"no vacant space for {target.name} (R3.1)"
-    return move_reason(state, target, space)
+    return move_reason(state, target, space, sizes)
 
 
 def place_reason(state: State, t: int, option: int) -> str | None:
@@ -229,22 +235,40 @@ def legal_actions(state: State) -> list[int]:
 
 
 def _legal_placements(state: State) -> list[int]:
+    hand = state.hands[state.seat].tolist()
+    sizes = works(state, state.seat).build_sizes()
+    allowed = {}  # required colour -> card options the colour rule allows
     actions = []
-    for t in range(len(TARGETS)):
-        if target_reason(state, t) is not None:
-            continue
-        area = TARGETS[t].area
-        actions += [
-            encode(Group.PLACE, t, o)
-            for o in range(len(CARD_OPTIONS))
-            if cards_reason(state, area, o) is None
-        ]
-    actions += [
-        encode(Group.PLACE_COLOURED, b)
-        for b in range(N_CARD_COLOURS)
-        if coloured_reason(state, b) is None
+    for t, target in enumerate(TARGETS):
+        required = state.area_colour[target.area]
+        if required not in allowed:
+            allowed[required] = allowed_card_options(hand, required)
+        if allowed[required] and target_reason(state, t, sizes) is None:
+            actions += [encode(Group.PLACE, t, o) for o in allowed[required]]
+    coloured = [b for b in range(N_CARD_COLOURS) if hand[b] > 0]
+    return actions + [encode(Group.PLACE_COLOURED, b) for b in coloured]
+
+
+def allowed_card_options(hand: list[int], required: int) -> list[int]:
+    """The card options (R3.2, R3.3) a hand may place in an area requiring `required`."""
+    return [
+        o
+        for o, colours in enumerate(CARD_OPTIONS)
+        if _holds(hand, colours) and _follows(required, colours)
     ]
-    return actions
+
+
+def _holds(hand: list[int], colours: tuple[int, ...]) -> bool:
+    return (
+        hand[colours[0]] >= 1 + (len(colours) == 2 and colours[0] == colours[1])
+        and hand[colours[-1]] >= 1
+    )
+
+
+def _follows(required: int, colours: tuple[int, ...]) -> bool:
+    if len(colours) == 2:
+        return required != -1
+    return required in (-1, colours[0])
 
 
 def _candidates(state: State) -> list[int]:

@@ -1,0 +1,16 @@
+"""Regenerate the generated documentation: `python -m asara_env.docs`."""
+
+from pathlib import Path
+
+from .actions import layout_markdown
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def main() -> None:
+    (DOCS / "actions.md").write_text(layout_markdown())
+    print(f"wrote {DOCS / 'actions.md'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -85,7 +85,9 @@ def state_from_dict(d: dict) -> State:
         state = _build_state(d)
     except CorruptStateError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except KeyError as exc:
+        raise CorruptStateError(f"malformed saved state: the field {exc} is missing") from exc
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise CorruptStateError(f"malformed saved state: {type(exc).__name__}: {exc}") from exc
     problems = violations(state)
     if problems:

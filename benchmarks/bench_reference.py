@@ -1,0 +1,69 @@
+"""Decisions per second of the reference engine with random legal actions.
+
+    python benchmarks/bench_reference.py [--games 20] [--json]
+
+The time to list legal actions and to step is reported apart from the whole loop, per
+configuration. The vectorised core (a later issue) is compared against these figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from asara_env import GameConfig
+from asara_env.reference import engine
+from asara_env.reference.rules import legal_actions
+
+
+def measure(config: GameConfig, games: int) -> dict:
+    t_mask = t_step = 0.0
+    decisions = 0
+    for seed in range(games):
+        state = engine.new_game(config, seed)
+        chooser = np.random.default_rng(seed)
+        while not state.is_over:
+            t0 = time.perf_counter()
+            actions = legal_actions(state)
+            t1 = time.perf_counter()
+            engine.step(state, actions[int(chooser.integers(len(actions)))])
+            t2 = time.perf_counter()
+            t_mask, t_step, decisions = t_mask + t1 - t0, t_step + t2 - t1, decisions + 1
+    return {
+        "decisions_per_s": decisions / (t_mask + t_step),
+        "legal_actions_per_s": decisions / t_mask,
+        "step_per_s": decisions / t_step,
+        "decisions_per_game": decisions / games,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    configs = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
+    results = {}
+    for config in tqdm(configs, desc="configs", disable=args.json):
+        results[f"{config.num_players}p-{config.variant}"] = measure(config, args.games)
+    if args.json:
+        print(json.dumps({"reference": results}))
+        return
+    print(
+        f"reference engine, {args.games} random games per configuration, {platform.processor() or platform.machine()}"
+    )
+    print(f"{'config':10} {'decisions/s':>12} {'legal/s':>10} {'step/s':>10} {'per game':>9}")
+    for name, r in results.items():
+        print(
+            f"{name:10} {r['decisions_per_s']:12.0f} {r['legal_actions_per_s']:10.0f} "
+            f"{r['step_per_s']:10.0f} {r['decisions_per_game']:9.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

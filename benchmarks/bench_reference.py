@@ -55,9 +55,8 @@ def main() -> None:
     if args.json:
         print(json.dumps({"reference": results}))
         return
-    print(
-        f"reference engine, {args.games} random games per configuration, {platform.processor() or platform.machine()}"
-    )
+    machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    print(f"reference engine, {args.games} random games per configuration, {machine}")
     print(f"{'config':10} {'decisions/s':>12} {'legal/s':>10} {'step/s':>10} {'per game':>9}")
     for name, r in results.items():
         print(

@@ -191,28 +191,22 @@ def _finish_reason(trial: Works, left: int) -> str | None:
 
 
 # ------------------------------------------------------------------------------ dispatch
-def _reason(state: State, group: Group, f: tuple[int, ...]) -> str | None:
-    if group == Group.PLACE:
-        return place_reason(state, *f)
-    if group == Group.PLACE_COLOURED:
-        return coloured_reason(state, *f)
-    if group == Group.BUY:
-        return buy_reason(state, *f)
-    if group == Group.BRIBE_STACK:
-        return None
-    if group == Group.BRIBE_TAKE:
-        return bribe_take_reason(state, *f)
-    if group == Group.BRIBE_NOTHING:
-        return None
-    if group == Group.LIGHTS_OPTION:
-        return lights_option_reason(state, *f)
-    if group == Group.LIGHTS_KEEP:
-        return lights_keep_reason(state, *f)
-    if group == Group.BUILD_TILE:
-        return build_tile_reason(state, *f)
-    if group == Group.BUILD_LIGHTED:
-        return build_lighted_reason(state, *f)
-    return f"{group.name} belongs to an expansion that is not implemented"
+def _always(state: State, *fields: int) -> None:
+    return None
+
+
+REASONS = {
+    Group.PLACE: place_reason,
+    Group.PLACE_COLOURED: coloured_reason,
+    Group.BUY: buy_reason,
+    Group.BRIBE_STACK: _always,  # any stack may be searched, even an empty one
+    Group.BRIBE_TAKE: bribe_take_reason,
+    Group.BRIBE_NOTHING: _always,
+    Group.LIGHTS_OPTION: lights_option_reason,
+    Group.LIGHTS_KEEP: lights_keep_reason,
+    Group.BUILD_TILE: build_tile_reason,
+    Group.BUILD_LIGHTED: build_lighted_reason,
+}
 
 
 def illegal_reason(state: State, action: int) -> str | None:
@@ -224,7 +218,7 @@ def illegal_reason(state: State, action: int) -> str | None:
     if group not in expected:
         names = "/".join(g.name for g in expected)
         return f"the pending decision is {state.phase.name} ({names}), not {group.name}"
-    return _reason(state, group, fields)
+    return REASONS[group](state, *fields)
 
 
 def legal_actions(state: State) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from players import choose
 
 from asara_env import GameConfig, IllegalActionError
 from asara_env.actions import NUM_ACTIONS
@@ -22,7 +23,9 @@ IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
 
 
 def play(config: GameConfig, seed: int, every_decision: bool = False, visit=None) -> State:
-    """Play one random legal game, checking the properties as it goes."""
+    """Play one random legal game, checking the properties as it goes. Odd seeds play the
+    'builder' style, which builds more towers and lighted windows."""
+    style = "builder" if seed % 2 else "uniform"
     state = engine.new_game(config, seed)
     chooser = np.random.default_rng(seed + 1_000_003)
     year = state.year
@@ -33,7 +36,7 @@ def play(config: GameConfig, seed: int, every_decision: bool = False, visit=None
         if visit is not None:
             visit(state, actions, chooser)
         before = list(state.prestige)
-        engine.step(state, actions[int(chooser.integers(len(actions)))])
+        engine.step(state, choose(actions, chooser, style))
         assert all(a <= b for a, b in zip(before, state.prestige)), "prestige decreased"
         assert min(state.money) >= 0, "money went negative"
         assert state.decisions <= config.max_decisions

@@ -748,13 +748,28 @@ def test_R4_2_2_exactly_one_base_and_one_turret():
     sound(state)
     assert_illegal(state, Group.PLACE, build_target(1), BLUE)  # no second turret/base
     assert_illegal(state, Group.PLACE, build_target(3), BLUE)  # a new tower takes 1 of each
-    place(state, build_target(2), BLUE)
+
+
+def test_R4_2_2_no_second_base_or_turret_during_a_build():
+    """R4.2.2: a tower has exactly one base and exactly one turret (checked tile by tile)."""
+    state = position(money={0: 20})
+    add_tower(state, 0, BROWN)
+    give_tile(state, 0, BASE, BROWN, n=2)
+    give_tile(state, 0, TURRET, BROWN, n=2)
+    give_tile(state, 0, TRUNK, BROWN)
+    sound(state)
+    place(state, build_target(3), BLUE)
     assert_illegal(state, Group.BUILD_TILE, TURRET, BROWN, 0, 0)
     assert_illegal(state, Group.BUILD_TILE, BASE, BROWN, 0, 0)
     build_tile(state, BASE, BROWN, 1)
     assert_illegal(state, Group.BUILD_TILE, BASE, BROWN, 0, 1)
     build_tile(state, TURRET, BROWN, 1)
-    assert [t.height for t in state.towers[0][BROWN]] == [2, 2]
+    assert_illegal(state, Group.BUILD_TILE, TURRET, BROWN, 0, 1)
+    build_tile(state, TRUNK, BROWN, 1)
+    assert [t.parts.sum(axis=1).tolist() for t in state.towers[0][BROWN]] == [
+        [1, 0, 0, 1],
+        [1, 1, 0, 1],
+    ]
 
 
 def test_R4_2_2_any_number_of_trunks_and_windows():
@@ -950,27 +965,29 @@ def test_R4_5_bribery_chooses_any_of_the_four_stacks():
 def test_R4_5_bribery_takes_a_stack_tile_for_its_price():
     """R4.5: take one tile from the stack, paying its colour price; shown to all."""
     state = position(money={0: 20})
+    set_display(state, TURRET, {(WHITE, 0): 2})  # every green turret is in the stack
+    sound(state)
     display = state.displays.copy()
-    stack = int(state.stacks[TURRET, GREEN].sum())
-    assert stack > 0
-    gold = 0 if state.stacks[TURRET, GREEN, 0] else 1
+    assert state.stacks[TURRET, GREEN].sum() == 4
     place(state, SPIES[5], BLUE)
     act(state, Group.BRIBE_STACK, TURRET)
-    act(state, Group.BRIBE_TAKE, TURRET, GREEN, gold)
+    act(state, Group.BRIBE_TAKE, TURRET, GREEN, 1)  # the gold one: same price
     assert state.money[0] == 20 - 5 - 4
-    assert state.supply[0, TURRET, GREEN, gold] == 1
-    assert state.stacks[TURRET, GREEN].sum() == stack - 1
+    assert state.supply[0, TURRET, GREEN, 1] == 1
+    assert state.stacks[TURRET, GREEN].sum() == 3
     assert (state.displays == display).all()
-    assert seat_view(state, 1)["supply"][0][TURRET][GREEN][gold] == 1
+    assert seat_view(state, 1)["supply"][0][TURRET][GREEN][1] == 1
 
 
 def test_R4_5_bribery_takes_at_most_one_tile_of_the_chosen_stack():
     """R4.5: one tile, from the chosen stack only."""
     state = position(money={0: 50})
+    set_display(state, BASE, {})
+    sound(state)
     place(state, SPIES[3], BLUE)
     act(state, Group.BRIBE_STACK, BASE)
     assert_illegal(state, Group.BRIBE_TAKE, TRUNK, BROWN, 0)
-    act(state, Group.BRIBE_TAKE, BASE, BROWN, 0 if state.stacks[BASE, BROWN, 0] else 1)
+    act(state, Group.BRIBE_TAKE, BASE, BROWN, 0)
     assert state.supply[0].sum() == 1
     assert state.phase == Phase.PLACE and state.seat == 1
 

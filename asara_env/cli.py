@@ -17,9 +17,10 @@ from agents import RandomAgent
 from .actions import NUM_ACTIONS
 from .config import VARIANTS, GameConfig
 from .reference import engine
+from .reference.record import GameRecord
 from .reference.rules import legal_actions
 from .reference.scoring import FINAL_CATEGORIES
-from .reference.serialize import GameRecord, state_to_dict
+from .reference.serialize import state_to_dict
 
 
 def play_random_game(config: GameConfig, seed: int, show_progress: bool = True):

@@ -11,8 +11,9 @@ import pytest
 
 from asara_env import CorruptStateError, GameConfig
 from asara_env.reference import engine
+from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import GameRecord, replay, state_from_dict, state_to_dict
+from asara_env.reference.serialize import state_from_dict, state_to_dict
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from ..actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
@@ -77,8 +77,6 @@ def _as_action_id(action) -> int:
         raise IllegalActionError(
             action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
         )
-    from ..actions import NUM_ACTIONS
-
     if not 0 <= int(action) < NUM_ACTIONS:
         raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
     return int(action)

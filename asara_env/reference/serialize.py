@@ -1,4 +1,4 @@
-"""Save and load: a state as a JSON-compatible dict and back, and game records.
+"""Save and load: a state as a JSON-compatible dict and back.
 
 The schema is documented in docs/state.md. `state_from_dict` checks types and shapes, then
 every invariant of `invariants.violations`, and raises `CorruptStateError` naming the
@@ -6,8 +6,6 @@ first problem; `state_to_dict(state_from_dict(d)) == d` for every valid `d`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -100,7 +98,7 @@ def _need(cond: bool, message: str) -> None:
         raise CorruptStateError(message)
 
 
-def _int(value, name: str) -> int:
+def as_int(value, name: str) -> int:
     _need(
         isinstance(value, int) and not isinstance(value, bool),
         f"{name} must be an int, got {value!r}",
@@ -137,12 +135,12 @@ def _build_state(d: dict) -> State:
     return State(
         config=config,
         rng=_rng_from_dict(d["rng"]),
-        year=_int(d["year"], "year"),
+        year=as_int(d["year"], "year"),
         phase=Phase[d["phase"]],
-        seat=_int(d["seat"], "seat"),
-        caliph=_int(d["caliph"], "caliph"),
-        money=[_int(x, "money") for x in d["money"]],
-        prestige=[_int(x, "prestige") for x in d["prestige"]],
+        seat=as_int(d["seat"], "seat"),
+        caliph=as_int(d["caliph"], "caliph"),
+        money=[as_int(x, "money") for x in d["money"]],
+        prestige=[as_int(x, "prestige") for x in d["prestige"]],
         hands=_array(d["hands"], (p, N_CARD_COLOURS), "hands"),
         draw_pile=_array(d["draw_pile"], (N_CARD_COLOURS,), "draw_pile"),
         stacks=_array(d["stacks"], (N_PARTS, N_TILE_COLOURS, N_GOLD), "stacks"),
@@ -150,7 +148,7 @@ def _build_state(d: dict) -> State:
         supply=_array(d["supply"], (p, N_PARTS, N_TILE_COLOURS, N_GOLD), "supply"),
         lighted_supply=_array(d["lighted_supply"], (p, N_TILE_COLOURS), "lighted_supply"),
         lighted_stack=[
-            [_int(c, "lighted_stack colour"), _int(s, "lighted_stack seat")]
+            [as_int(c, "lighted_stack colour"), as_int(s, "lighted_stack seat")]
             for c, s in d["lighted_stack"]
         ],
         towers=[
@@ -159,23 +157,23 @@ def _build_state(d: dict) -> State:
         area_colour=[_colour_or_none(x, "area_colour") for x in d["area_colour"]],
         spaces=[[_buyer_from_dict(b) for b in area] for area in spaces],
         coloured=[_buyer_from_dict(b) for b in d["coloured"]],
-        market=_int(d["market"], "market"),
-        bribe_stack=_int(d["bribe_stack"], "bribe_stack"),
+        market=as_int(d["market"], "market"),
+        bribe_stack=as_int(d["bribe_stack"], "bribe_stack"),
         lights_drawn=[_colour(x, "lights_drawn") for x in d["lights_drawn"]],
-        lights_keep=_int(d["lights_keep"], "lights_keep"),
-        build_left=_int(d["build_left"], "build_left"),
-        decisions=_int(d["decisions"], "decisions"),
+        lights_keep=as_int(d["lights_keep"], "lights_keep"),
+        build_left=as_int(d["build_left"], "build_left"),
+        decisions=as_int(d["decisions"], "decisions"),
         final=None if d["final"] is None else [dict(x) for x in d["final"]],
     )
 
 
 def _colour(x, name: str) -> int:
-    _need(_int(x, name) in range(N_TILE_COLOURS), f"{name} {x} is not a colour")
+    _need(as_int(x, name) in range(N_TILE_COLOURS), f"{name} {x} is not a colour")
     return x
 
 
 def _colour_or_none(x, name: str) -> int:
-    _need(_int(x, name) in range(-1, N_CARD_COLOURS), f"{name} {x} is not a card colour or -1")
+    _need(as_int(x, name) in range(-1, N_CARD_COLOURS), f"{name} {x} is not a card colour or -1")
     return x
 
 
@@ -185,58 +183,23 @@ def _rng_from_dict(d: dict) -> np.random.Generator:
     rng.bit_generator.state = {
         "bit_generator": "PCG64",
         "state": {"state": int(d["state"]), "inc": int(d["inc"])},
-        "has_uint32": _int(d["has_uint32"], "rng.has_uint32"),
-        "uinteger": _int(d["uinteger"], "rng.uinteger"),
+        "has_uint32": as_int(d["has_uint32"], "rng.has_uint32"),
+        "uinteger": as_int(d["uinteger"], "rng.uinteger"),
     }
     return rng
 
 
 def _tower_from_dict(d: dict, colour: int) -> Tower:
     parts = _array(d["parts"], (N_PARTS, N_GOLD), "tower parts")
-    return Tower(colour, parts, _int(d["lit_plain"], "lit_plain"), _int(d["lit_gold"], "lit_gold"))
+    return Tower(
+        colour, parts, as_int(d["lit_plain"], "lit_plain"), as_int(d["lit_gold"], "lit_gold")
+    )
 
 
 def _buyer_from_dict(d: dict | None) -> Buyer | None:
     if d is None:
         return None
-    cards = tuple(_int(b, "card") for b in d["cards"])
+    cards = tuple(as_int(b, "card") for b in d["cards"])
     _need(all(b in range(N_CARD_COLOURS) for b in cards), f"card colours {cards} out of range")
     _need(isinstance(d["face_up"], bool), "face_up must be a bool")
-    return Buyer(_int(d["seat"], "buyer seat"), tuple(sorted(cards)), d["face_up"])
-
-
-# ------------------------------------------------------------------------------ records
-@dataclass
-class GameRecord:
-    """Everything needed to replay a game: configuration, seed and actions."""
-
-    config: GameConfig
-    seed: int
-    actions: list[int] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {"config": self.config.to_dict(), "seed": self.seed, "actions": list(self.actions)}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> GameRecord:
-        try:
-            return cls(
-                GameConfig.from_dict(d["config"]),
-                _int(d["seed"], "seed"),
-                [_int(a, "action") for a in d["actions"]],
-            )
-        except (KeyError, TypeError) as exc:
-            raise CorruptStateError(f"malformed game record: {exc}") from exc
-
-
-def replay(record: GameRecord) -> State:
-    """The state reached by playing the record's actions from its seed."""
-    from .engine import new_game, step
-
-    state = new_game(record.config, record.seed)
-    for i, action in enumerate(record.actions):
-        try:
-            step(state, action)
-        except ValueError as exc:
-            raise CorruptStateError(f"record action #{i} cannot be replayed: {exc}") from exc
-    return state
+    return Buyer(as_int(d["seat"], "buyer seat"), tuple(sorted(cards)), d["face_up"])

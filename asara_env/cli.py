@@ -10,7 +10,6 @@ import argparse
 import json
 
 import numpy as np
-from tqdm import tqdm
 
 from agents import RandomAgent
 
@@ -23,20 +22,17 @@ from .reference.scoring import FINAL_CATEGORIES
 from .reference.serialize import state_to_dict
 
 
-def play_random_game(config: GameConfig, seed: int, show_progress: bool = True):
+def play_random_game(config: GameConfig, seed: int):
     """Play a game between seeded random agents; return the final state and its record."""
     state = engine.new_game(config, seed)
     agents = [RandomAgent(seed * 100 + s) for s in range(config.num_players)]
     record = GameRecord(config, seed)
-    with tqdm(total=4, desc="years", unit="year", disable=not show_progress, leave=False) as bar:
-        while not state.is_over:
-            mask = np.zeros(NUM_ACTIONS, np.int8)
-            mask[legal_actions(state)] = 1
-            action = agents[state.seat].act(None, mask)
-            year = state.year
-            engine.step(state, action)
-            record.actions.append(action)
-            bar.update(state.year - year + (1 if state.is_over else 0))
+    while not state.is_over:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[legal_actions(state)] = 1
+        action = agents[state.seat].act(None, mask)
+        engine.step(state, action)
+        record.actions.append(action)
     return state, record
 
 

@@ -35,7 +35,7 @@ def test_main_job_prints_the_final_table_and_saves_a_replayable_record(tmp_path,
 
 
 def test_the_same_seed_prints_the_same_game(capsys):
-    state_a, record_a = cli.play_random_game(GameConfig(num_players=2), 9, show_progress=False)
-    state_b, record_b = cli.play_random_game(GameConfig(num_players=2), 9, show_progress=False)
+    state_a, record_a = cli.play_random_game(GameConfig(num_players=2), 9)
+    state_b, record_b = cli.play_random_game(GameConfig(num_players=2), 9)
     assert record_a.actions == record_b.actions
     assert cli.scoring_table(state_a) == cli.scoring_table(state_b)

@@ -1,0 +1,31 @@
+"""The vectorised rules core: B games of one configuration stepped at once with numpy.
+
+    state = init(GameConfig(num_players=4, variant="pro"), batch=1024, seeds=0)
+    while not is_terminal(state).all():
+        mask = legal_action_mask(state)                 # bool[B, NUM_ACTIONS]
+        step(state, pick(mask))                         # int[B] actions; finished games:
+                                                        # see `step_live`
+    final_prestige(state), winners(state)
+
+Game i of a batch seeded s plays exactly the reference game `new_game(config,
+derived_seed(s, i))`. The core imports only numpy.
+"""
+
+from .init import autoreset, init, reset_games, seeds_for
+from .mask import legal_action_mask
+from .state import CoreState, copy_state, derived_seed, take
+from .step import check_actions, step
+
+__all__ = [
+    "CoreState",
+    "init",
+    "step",
+    "legal_action_mask",
+    "check_actions",
+    "reset_games",
+    "autoreset",
+    "seeds_for",
+    "derived_seed",
+    "copy_state",
+    "take",
+]

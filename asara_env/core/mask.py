@@ -1,0 +1,324 @@
+"""Legal-action masks for a batch, one function per decision group (RULES.md R3-R7)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import NUM_ACTIONS, Group
+from ..constants import (
+    MARKET_AREAS,
+    N_PARTS,
+    N_TILE_COLOURS,
+    PRO_AREAS,
+    Area,
+    Part,
+)
+from ..reference.state import Phase
+from .state import N_SPACES, SPACE_VALUE, CoreState
+from .tables import (
+    COLOUR_SIZES,
+    FIXED_MAX,
+    FREE_MAX,
+    LIGHTS_COST,
+    MAX_TOWERS_PER_COLOUR,
+    N_OPTIONS,
+    N_TARGETS,
+    NEW_MAX,
+    OPTION_CARDS,
+    OPTION_COLOUR,
+    OPTION_FACE_UP,
+    PRICES,
+    SPACE_IS_AREA,
+    SUMSET,
+    TARGET_AREA,
+    TARGET_SPACES,
+    block,
+)
+
+
+def _seat_rows(state: CoreState, rows: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """field[rows, seat to move] for a per-player field."""
+    return field[rows, state.seat[rows]]
+
+
+# ------------------------------------------------------------------------------ builds
+def colour_features(parts, lit, n_towers, supply, lighted):
+    """Build-relevant numbers of one player's colours. parts int[..., C, 4, part, gold],
+    lit int[..., C, 4, gold], n_towers int[..., C], supply int[..., part, C, gold],
+    lighted int[..., C]. Returns a dict of int[..., C]."""
+    exists = np.arange(MAX_TOWERS_PER_COLOUR) < n_towers[..., None]
+    has_base = (parts[..., Part.BASE, 0] + parts[..., Part.BASE, 1]) > 0  # [..., C, 4]
+    has_turret = (parts[..., Part.TURRET, 0] + parts[..., Part.TURRET, 1]) > 0
+    free = parts[..., Part.WINDOW, 0] + parts[..., Part.WINDOW, 1] - lit[..., 0] - lit[..., 1]
+    by_part = supply[..., 0] + supply[..., 1]  # [..., part, C]
+    return {
+        "missing_base": (exists & ~has_base).sum(axis=-1),
+        "missing_turret": (exists & ~has_turret).sum(axis=-1),
+        "bases": by_part[..., Part.BASE, :],
+        "trunks": by_part[..., Part.TRUNK, :],
+        "windows": by_part[..., Part.WINDOW, :],
+        "turrets": by_part[..., Part.TURRET, :],
+        "lighted": lighted,
+        "free": np.where(exists, free, 0).sum(axis=-1),
+        "towers": n_towers,
+    }
+
+
+def colour_sizes(f: dict) -> np.ndarray:
+    """uint8 bitmask of the build sizes each colour allows (reference build.colour_counts)."""
+    feasible = (f["missing_base"] <= f["bases"]) & (f["missing_turret"] <= f["turrets"])
+    max_new = np.minimum(
+        np.minimum(f["bases"] - f["missing_base"], f["turrets"] - f["missing_turret"]),
+        MAX_TOWERS_PER_COLOUR - f["towers"],
+    )
+    index = (
+        np.clip(f["missing_base"] + f["missing_turret"], 0, FIXED_MAX),
+        np.clip(max_new, 0, NEW_MAX),
+        (f["towers"] > 0).astype(np.int64),
+        f["trunks"],
+        f["windows"],
+        f["lighted"],
+        np.clip(f["free"], 0, FREE_MAX),
+    )
+    return np.where(feasible, COLOUR_SIZES[index], 0).astype(np.uint8)
+
+
+def total_sizes(per_colour: np.ndarray) -> np.ndarray:
+    """The sumset over the last (colour) axis of uint8 size bitmasks."""
+    total = np.ones(per_colour.shape[:-1], np.uint8)
+    for c in range(per_colour.shape[-1]):
+        total = SUMSET[total, per_colour[..., c]]
+    return total
+
+
+def _others(per_colour: np.ndarray) -> np.ndarray:
+    """[..., C] bitmask: the sumset of all colours but c."""
+    ones = np.ones(per_colour.shape[:-1], np.uint8)
+    prefix, suffix = [ones], [ones]
+    for c in range(N_TILE_COLOURS - 1):
+        prefix.append(SUMSET[prefix[-1], per_colour[..., c]])
+        suffix.append(SUMSET[suffix[-1], per_colour[..., N_TILE_COLOURS - 1 - c]])
+    last = N_TILE_COLOURS - 1
+    return np.stack([SUMSET[prefix[c], suffix[last - c]] for c in range(N_TILE_COLOURS)], -1)
+
+
+def player_works(state: CoreState, rows: np.ndarray, seat: np.ndarray | None = None) -> tuple:
+    """The building materials of `seat` (default: the player to move) in games `rows`."""
+    seat = state.seat[rows] if seat is None else seat
+    return (
+        state.tower_parts[rows, seat],
+        state.tower_lit[rows, seat],
+        state.n_towers[rows, seat],
+        state.supply[rows, seat],
+        state.lighted_supply[rows, seat],
+    )
+
+
+def build_sizes(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """uint8[len(rows)] bitmask of the build sizes `seat` can make in games `rows`."""
+    return total_sizes(colour_sizes(colour_features(*player_works(state, rows, seat))))
+
+
+def _after(f: dict, **delta) -> dict:
+    return {k: v + delta.get(k, 0) for k, v in f.items()}
+
+
+def mask_build(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    parts, lit, n_towers, supply, lighted = player_works(state, rows)
+    f = colour_features(parts, lit, n_towers, supply, lighted)
+    others = _others(colour_sizes(f))  # [n, C]
+    need = (state.build_left[rows].astype(np.int64) - 1)[:, None]  # tiles left after this one
+
+    def finishes(g: dict) -> np.ndarray:  # [n, C]
+        return (SUMSET[others, colour_sizes(g)] >> need) & 1 == 1
+
+    slot = np.arange(MAX_TOWERS_PER_COLOUR)
+    is_old = slot < n_towers[..., None]  # [n, C, 4]
+    is_new = slot == n_towers[..., None]
+    has_part = (parts[..., 0] + parts[..., 1]) > 0  # [n, C, 4, part]
+    tiles = np.zeros((len(rows), N_PARTS, N_TILE_COLOURS, 2, MAX_TOWERS_PER_COLOUR), bool)
+    for part in range(N_PARTS):
+        supply_key = ("bases", "trunks", "windows", "turrets")[part]
+        window = int(part == Part.WINDOW)
+        on_old = finishes(
+            _after(
+                f,
+                **{supply_key: -1},
+                missing_base=-int(part == Part.BASE),
+                missing_turret=-int(part == Part.TURRET),
+                free=window,
+            )
+        )
+        on_new = finishes(
+            _after(
+                f,
+                **{supply_key: -1},
+                missing_base=int(part != Part.BASE),
+                missing_turret=int(part != Part.TURRET),
+                free=window,
+                towers=1,
+            )
+        )
+        unique_ok = ~has_part[..., part] if part in (Part.BASE, Part.TURRET) else True
+        old_ok = is_old & unique_ok & on_old[..., None]
+        new_ok = is_new & on_new[..., None]
+        have = supply[:, part] > 0  # [n, C, gold]
+        tiles[:, part] = have[..., None] & (old_ok | new_ok)[:, :, None, :]
+    out[:, block(Group.BUILD_TILE)] = tiles.reshape(len(rows), -1)
+
+    on_lit = finishes(_after(f, lighted=-1, free=-1))  # [n, C]
+    free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
+    lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
+    lights &= on_lit[..., None, None]
+    out[:, block(Group.BUILD_LIGHTED)] = lights.reshape(len(rows), -1)
+
+
+# ------------------------------------------------------------------------------ placements
+def _area_enabled(state: CoreState) -> np.ndarray:
+    """bool[target]: the target's area is part of the configuration."""
+    enabled = np.ones(len(Area), bool)
+    enabled[list(PRO_AREAS)] = state.config.pro
+    enabled[Area.GENIE] = "genie" in state.config.expansions
+    return enabled[TARGET_AREA]
+
+
+_PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
+_BUILD_TARGETS = np.flatnonzero(TARGET_AREA == Area.BUILDING)  # targets build 1..7
+# int[target, 7]: candidate spaces of each target, padded with N_SPACES (never vacant)
+_CANDIDATES = np.full((N_TARGETS, 7), N_SPACES)
+for _t in range(N_TARGETS):
+    _c = np.flatnonzero(TARGET_SPACES[_t])
+    _CANDIDATES[_t, : len(_c)] = _c
+_FIXED_VALUE = SPACE_VALUE[_CANDIDATES[:, 0]]  # [target] value of its first candidate
+_PAYS_VALUE = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT))  # targets that cost their value
+_IS_MARKET = [m == TARGET_AREA for m in MARKET_AREAS]
+_IS_LIGHTS = TARGET_AREA == Area.LIGHTS
+# bool[required colour + 1, option]: the colour rule (R3.2, R3.3)
+_FOLLOWS = np.array(
+    [
+        [(r < 0 or r == c) if up else r >= 0 for up, c in zip(OPTION_FACE_UP, OPTION_COLOUR)]
+        for r in range(-1, 5)
+    ]
+)
+_PAIR_SAME = (OPTION_CARDS[:, 0] == OPTION_CARDS[:, 1]) & ~OPTION_FACE_UP
+_SECOND = np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], OPTION_CARDS[:, 1])
+
+
+def plot_taken(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """int[n, 7]: the plot space a build of n tiles takes (the lowest vacant plot >= n),
+    or the last plot if none is vacant (R4.2)."""
+    vacant = state.space_seat[rows][:, _PLOTS] < 0
+    taken = np.empty(vacant.shape, np.int64)
+    nxt = np.full(len(rows), _PLOTS[-1])
+    for k in range(len(_PLOTS) - 1, -1, -1):
+        nxt = np.where(vacant[:, k], _PLOTS[k], nxt)
+        taken[:, k] = nxt
+    return taken
+
+
+def space_taken(state: CoreState, rows: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """int[n]: the space a placement on `target` takes (the first vacant candidate)."""
+    vacant = state.space_seat[rows] < 0
+    return np.argmax(vacant & TARGET_SPACES[target], axis=1)
+
+
+def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """bool[n, target]: a vacant space exists and its move can be carried out (R3.5)."""
+    n = len(rows)
+    vacant = np.zeros((n, N_SPACES + 1), bool)
+    vacant[:, :N_SPACES] = state.space_seat[rows] < 0
+    cand = vacant[:, _CANDIDATES]  # [n, target, 7]
+    ok = cand[:, :, 0].copy()
+    for k in range(1, cand.shape[2]):
+        ok |= cand[:, :, k]
+    ok &= _area_enabled(state)[None, :]
+    ok &= ~_PAYS_VALUE | (money >= _FIXED_VALUE)
+    shown = state.displays[rows]
+    shown = (shown[..., 0] + shown[..., 1]) > 0  # [n, part, colour]
+    for part, is_market in enumerate(_IS_MARKET):
+        cheapest = np.where(shown[:, part], PRICES, 1 << 20).min(axis=1)
+        ok[:, is_market] &= (cheapest <= money[:, 0])[:, None]
+    sizes = state.build_sizes[rows, state.seat[rows]][:, None]
+    buildable = ((sizes >> np.arange(1, 8)) & 1) == 1
+    plot_value = SPACE_VALUE[plot_taken(state, rows)]
+    ok[:, _BUILD_TARGETS] &= buildable & (plot_value <= money)
+    lights = (state.lighted_len[rows] > 0) & (LIGHTS_COST.min() <= money[:, 0])
+    ok[:, _IS_LIGHTS] &= lights[:, None]
+    return ok
+
+
+def mask_place(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    n = len(rows)
+    seat = state.seat[rows]
+    money = state.money[rows, seat][:, None]
+    target_ok = _target_ok(state, rows, money)
+    hand = state.hands[rows, seat]  # [n, card colour]
+    one, two = hand >= 1, hand >= 2
+    first = OPTION_CARDS[:, 0]
+    holds = np.where(_PAIR_SAME, two[:, first], one[:, first] & one[:, _SECOND])
+    allowed = holds[:, None, :] & _FOLLOWS[None]  # [n, required + 1, option]
+    required = state.area_colour[rows][:, TARGET_AREA] + 1  # [n, target]
+    place = np.take_along_axis(allowed, required[:, :, None].astype(np.int64), axis=1)
+    place &= target_ok[:, :, None]
+    out[:, block(Group.PLACE)] = place.reshape(n, N_TARGETS * N_OPTIONS)
+    out[:, block(Group.PLACE_COLOURED)] = one
+
+
+# ------------------------------------------------------------------------------ other decisions
+def mask_buy(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    money = _seat_rows(state, rows, state.money)[:, None, None, None]
+    part_ok = (np.arange(N_PARTS)[None, :] == state.market[rows][:, None])[:, :, None, None]
+    ok = part_ok & (state.displays[rows] > 0) & (PRICES[None, None, :, None] <= money)
+    out[:, block(Group.BUY)] = ok.reshape(len(rows), -1)
+
+
+def mask_bribe_stack(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    out[:, block(Group.BRIBE_STACK)] = True
+
+
+def mask_bribe_take(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    money = _seat_rows(state, rows, state.money)[:, None, None, None]
+    part_ok = (np.arange(N_PARTS)[None, :] == state.bribe_stack[rows][:, None])[:, :, None, None]
+    ok = part_ok & (state.stacks[rows] > 0) & (PRICES[None, None, :, None] <= money)
+    out[:, block(Group.BRIBE_TAKE)] = ok.reshape(len(rows), -1)
+    out[:, block(Group.BRIBE_NOTHING)] = True
+
+
+def mask_lights_option(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    money = _seat_rows(state, rows, state.money)[:, None]
+    out[:, block(Group.LIGHTS_OPTION)] = LIGHTS_COST[None, :] <= money
+
+
+def mask_lights_keep(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+    drawn = state.lights_drawn[rows]
+    out[:, block(Group.LIGHTS_KEEP)] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+
+
+PHASE_MASKS = {
+    Phase.PLACE: mask_place,
+    Phase.BUY: mask_buy,
+    Phase.BRIBE_STACK: mask_bribe_stack,
+    Phase.BRIBE_TAKE: mask_bribe_take,
+    Phase.LIGHTS_OPTION: mask_lights_option,
+    Phase.LIGHTS_KEEP: mask_lights_keep,
+    Phase.BUILD: mask_build,
+}
+
+
+def compute_mask(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """bool[len(rows), NUM_ACTIONS]: the legal actions in games `rows`."""
+    mask = np.zeros((len(rows), NUM_ACTIONS), bool)
+    phase = state.phase[rows]
+    for value, fill in PHASE_MASKS.items():
+        pick = np.flatnonzero(phase == value)
+        if len(pick):
+            part = np.zeros((len(pick), NUM_ACTIONS), bool)
+            fill(state, rows[pick], part)
+            mask[pick] = part
+    return mask
+
+
+def legal_action_mask(state: CoreState) -> np.ndarray:
+    """bool[B, NUM_ACTIONS]: the legal actions of the player to move in each game (all
+    False in a finished game). The state's own array: read it, do not change it."""
+    return state.legal

@@ -1,0 +1,100 @@
+"""The vectorised core's state: B games of one configuration as numpy arrays, batch first.
+
+P = number of players of the configuration; seats 0..P-1 clockwise. Counts are int16
+unless noted; -1 is the "none" sentinel of index fields. Space indices run over all
+spaces of all areas in `SPACES` order (38 spaces: 4 areas x 4 markets, plots 1-7, bank,
+spies, Caliph, tent, lighted windows, genie).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..config import GameConfig
+from ..constants import N_AREAS, SPACE_VALUES, Area
+
+# (area, index within the area) of every space, and the area / value of each
+SPACES: tuple[tuple[int, int], ...] = tuple(
+    (int(a), i) for a in Area for i in range(len(SPACE_VALUES[a]))
+)
+N_SPACES = len(SPACES)
+SPACE_AREA = np.array([a for a, _ in SPACES], np.int64)  # int[space]
+SPACE_VALUE = np.array([SPACE_VALUES[Area(a)][i] for a, i in SPACES], np.int64)  # int[space]
+AREA_FIRST_SPACE = np.array([SPACES.index((a, 0)) for a in range(N_AREAS)], np.int64)
+TAPE_LENGTH = 320  # doubles of chance per game; a game uses at most 311 (R1, R6)
+
+
+@dataclass
+class CoreState:
+    """B games of one configuration. Every field but `config` is an array whose first axis
+    is the game."""
+
+    config: GameConfig
+    # game flow
+    year: np.ndarray  # int16[B] 1..4
+    phase: np.ndarray  # int16[B] reference.state.Phase value of the pending decision
+    seat: np.ndarray  # int16[B] seat to decide
+    caliph: np.ndarray  # int16[B] seat holding the Caliph tile
+    decisions: np.ndarray  # int32[B] decisions taken
+    # players
+    money: np.ndarray  # int32[B, P] Asari
+    prestige: np.ndarray  # int32[B, P] prestige track (final scoring added at the end)
+    hands: np.ndarray  # int16[B, P, card colour] cards in hand
+    draw_pile: np.ndarray  # int16[B, card colour]
+    supply: np.ndarray  # int16[B, P, part, colour, gold] unbuilt tiles
+    lighted_supply: np.ndarray  # int16[B, P, colour] unbuilt lighted windows
+    # towers: slot k of colour c is the k-th tower of that colour the player started
+    tower_parts: np.ndarray  # int16[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
+    tower_lit: np.ndarray  # int16[B, P, colour, slot 4, gold] lighted windows over plain/gold
+    n_towers: np.ndarray  # int16[B, P, colour] towers started
+    build_sizes: np.ndarray  # uint8[B, P] bit n set: the player can build exactly n tiles now
+    # tiles and cards outside the players
+    stacks: np.ndarray  # int16[B, part, colour, gold] face-down stacks (multisets)
+    displays: np.ndarray  # int16[B, part, colour, gold] face-up market tiles
+    lighted_stack: np.ndarray  # int16[B, 15] colours, top first; -1 past the end
+    lighted_owner: np.ndarray  # int16[B, 15] seat that put the window back, -1 nobody
+    lighted_len: np.ndarray  # int16[B] windows in the stack
+    # the board
+    area_colour: np.ndarray  # int16[B, area] required card colour, -1 none (R3.2)
+    space_seat: np.ndarray  # int16[B, space] seat of the buyer there, -1 vacant
+    space_cards: np.ndarray  # int16[B, space, 2] card colours (sorted), -1 none
+    space_face_up: np.ndarray  # bool[B, space]
+    coloured: np.ndarray  # int16[B, P, card colour] cards each seat laid on the coloured building
+    # pending decision
+    market: np.ndarray  # int16[B] BUY: part of the market, else -1
+    bribe_stack: np.ndarray  # int16[B] BRIBE_TAKE: part of the searched stack, else -1
+    lights_drawn: np.ndarray  # int16[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
+    lights_keep: np.ndarray  # int16[B] LIGHTS_KEEP: windows still to keep
+    build_left: np.ndarray  # int16[B] BUILD: tiles still to place
+    # the legal actions of the player to move, kept up to date by init and step
+    legal: np.ndarray  # bool[B, NUM_ACTIONS]; all False in a finished game
+    # outcome
+    final: np.ndarray  # int32[B, P, 8] final-scoring points: 5 colours, tallest, most towers, Asari
+    # chance: each game's reference seed and doubles, consumed in order
+    seed: np.ndarray  # uint64[B] reference seed of the game being played
+    tape: np.ndarray  # float64[B, TAPE_LENGTH]
+    tape_pos: np.ndarray  # int32[B] next unused double
+
+
+def batch_size(state: CoreState) -> int:
+    return int(state.year.shape[0])
+
+
+ARRAY_FIELDS = tuple(f.name for f in fields(CoreState) if f.name != "config")
+
+
+def take(state: CoreState, index) -> CoreState:
+    """The games `index` of a batch, copied."""
+    arrays = {name: getattr(state, name)[index].copy() for name in ARRAY_FIELDS}
+    return CoreState(config=state.config, **arrays)
+
+
+def copy_state(state: CoreState) -> CoreState:
+    return take(state, slice(None))
+
+
+def derived_seed(seed: int, game: int) -> int:
+    """The reference-engine seed of game `game` of a batch seeded `seed`."""
+    return int(np.random.SeedSequence([seed, game]).generate_state(1, np.uint64)[0] >> 1)

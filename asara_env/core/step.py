@@ -1,0 +1,308 @@
+"""Stepping a batch: each game applies its action, then every automatic consequence (end of
+turn, end of year, scoring, the next year's set-up) up to its next decision."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import NUM_ACTIONS, Group, describe_action
+from ..constants import (
+    COLOURED_BUILDING_ASARI,
+    MARKET_AREAS,
+    N_YEARS,
+    RECRUIT_CARDS,
+    YEARLY_MONEY,
+    Area,
+)
+from ..errors import IllegalActionError
+from ..reference.state import Phase
+from . import chance, scoring
+from .init import deal_and_refill
+from .mask import build_sizes, compute_mask, space_taken
+from .state import SPACE_VALUE, CoreState
+from .tables import (
+    ACTION_FIELDS,
+    ACTION_GROUP,
+    LIGHTS_COST,
+    LIGHTS_DRAWN,
+    LIGHTS_KEPT,
+    OPTION_CARDS,
+    OPTION_FACE_UP,
+    PRICES,
+    TARGET_AREA,
+    TARGET_BUILD_N,
+)
+
+
+def check_actions(state: CoreState, actions) -> np.ndarray:
+    """bool[B]: which games' actions are legal (finished games: any action is accepted)."""
+    actions = np.asarray(actions)
+    inside = (actions >= 0) & (actions < NUM_ACTIONS)
+    mask = state.legal
+    legal = inside & mask[np.arange(len(actions)), np.where(inside, actions, 0)]
+    return legal | (state.phase == Phase.GAME_OVER)
+
+
+def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
+    """Apply one action per game, in place; finished games ignore theirs. Returns bool[B],
+    the games whose action was illegal (all False unless on_illegal="report").
+
+    on_illegal="raise": if any action is illegal, IllegalActionError names the first bad
+    game and its action and no game changes. on_illegal="report": games with an illegal
+    action are left unchanged and flagged; the others step.
+    """
+    actions = np.asarray(actions)
+    if actions.shape != state.phase.shape or actions.dtype.kind not in "iu":
+        shape = state.phase.shape
+        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
+        raise IllegalActionError(actions, "?", -1, "-", reason)
+    if on_illegal not in ("raise", "report"):
+        raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
+    ok = check_actions(state, actions)
+    if on_illegal == "raise" and not ok.all():
+        game = int(np.flatnonzero(~ok)[0])
+        a = int(actions[game])
+        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+        phase = Phase(int(state.phase[game])).name
+        reason = f"not legal in game {game} of the batch"
+        raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
+    live = ok & (state.phase != Phase.GAME_OVER)
+    apply_actions(state, np.flatnonzero(live), actions[live].astype(np.int64))
+    return ~ok
+
+
+def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:
+    """Apply legal `actions` to the games `games`."""
+    state.decisions[games] += 1
+    stepped = games
+    acting = state.seat[games].astype(np.int64)
+    groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
+    for group, apply in APPLY.items():
+        pick = groups == group
+        if pick.any():
+            apply(state, games[pick], fields[pick])
+    changed = np.isin(groups, CHANGES_MATERIALS)
+    games, acting = games[changed], acting[changed]
+    state.build_sizes[games, acting] = build_sizes(state, games, acting)
+    state.legal[stepped] = compute_mask(state, stepped)
+
+
+def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    return state.seat[rows].astype(np.int64)
+
+
+# ------------------------------------------------------------------------------ placement
+def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> None:
+    target, option = f[:, 0], f[:, 1]
+    seat = _seat(state, rows)
+    cards = OPTION_CARDS[option]
+    for k in range(2):
+        has = cards[:, k] >= 0
+        np.subtract.at(state.hands, (rows[has], seat[has], cards[has, k]), 1)
+    space = space_taken(state, rows, target)
+    state.space_seat[rows, space] = seat
+    state.space_cards[rows, space] = cards
+    face_up = OPTION_FACE_UP[option]
+    state.space_face_up[rows, space] = face_up
+    area = TARGET_AREA[target]
+    sets = face_up & (state.area_colour[rows, area] < 0)
+    state.area_colour[rows[sets], area[sets]] = cards[sets, 0]
+    _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+
+
+def _start_move(state, rows, area, value, build_n) -> None:
+    seat = _seat(state, rows)
+    market = np.isin(area, MARKET_AREAS)
+    state.market[rows[market]] = area[market]
+    state.phase[rows[market]] = Phase.BUY
+    pays = np.isin(area, (Area.BUILDING, Area.SPIES, Area.TENT))
+    state.money[rows[pays], seat[pays]] -= value[pays]
+    build = area == Area.BUILDING
+    state.build_left[rows[build]] = build_n[build]
+    state.phase[rows[build]] = Phase.BUILD
+    bank = area == Area.BANK
+    state.money[rows[bank], seat[bank]] += value[bank]
+    state.phase[rows[area == Area.SPIES]] = Phase.BRIBE_STACK
+    caliph = area == Area.CALIPH
+    state.caliph[rows[caliph]] = seat[caliph]
+    tent = area == Area.TENT
+    if tent.any():
+        _recruit(state, rows[tent], seat[tent])
+    state.phase[rows[area == Area.LIGHTS]] = Phase.LIGHTS_OPTION
+    _end_turn(state, rows[bank | caliph | tent])
+
+
+def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
+    pile = state.draw_pile[rows].astype(np.int64)
+    drawn = chance.draw_many(state, rows, pile, RECRUIT_CARDS)
+    state.draw_pile[rows] = pile
+    state.hands[rows, seat] += drawn.astype(np.int16)
+
+
+def _place_coloured(state: CoreState, rows: np.ndarray, f: np.ndarray) -> None:
+    seat, card = _seat(state, rows), f[:, 0]
+    state.hands[rows, seat, card] -= 1
+    state.coloured[rows, seat, card] += 1
+    state.money[rows, seat] += COLOURED_BUILDING_ASARI
+    _end_turn(state, rows)
+
+
+# ------------------------------------------------------------------------------ moves
+def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarray) -> None:
+    seat = _seat(state, rows)
+    part, colour, gold = f[:, 0], f[:, 1], f[:, 2]
+    pile[rows, part, colour, gold] -= 1
+    state.supply[rows, seat, part, colour, gold] += 1
+    state.money[rows, seat] -= PRICES[colour]
+    _end_turn(state, rows)
+
+
+def _buy(state, rows, f) -> None:
+    _take_tile(state, rows, f, state.displays)
+
+
+def _bribe_stack(state, rows, f) -> None:
+    state.bribe_stack[rows] = f[:, 0]
+    state.phase[rows] = Phase.BRIBE_TAKE
+
+
+def _bribe_take(state, rows, f) -> None:
+    _take_tile(state, rows, f, state.stacks)
+
+
+def _bribe_nothing(state, rows, f) -> None:
+    _end_turn(state, rows)
+
+
+def _lights_option(state, rows, f) -> None:
+    option = f[:, 0]
+    state.money[rows, _seat(state, rows)] -= LIGHTS_COST[option]
+    length = state.lighted_len[rows].astype(np.int64)
+    drawn = np.minimum(LIGHTS_DRAWN[option], length)
+    stack, owner = state.lighted_stack[rows], state.lighted_owner[rows]
+    k = np.arange(stack.shape[1])
+    state.lights_drawn[rows] = np.where(k[:5] < drawn[:, None], stack[:, :5], -1)
+    shifted = np.minimum(k[None, :] + drawn[:, None], stack.shape[1] - 1)
+    keep = k[None, :] < (length - drawn)[:, None]
+    rr = np.arange(len(rows))[:, None]
+    state.lighted_stack[rows] = np.where(keep, stack[rr, shifted], -1)
+    state.lighted_owner[rows] = np.where(keep, owner[rr, shifted], -1)
+    state.lighted_len[rows] = length - drawn
+    state.lights_keep[rows] = np.minimum(LIGHTS_KEPT[option], drawn)
+    state.phase[rows] = Phase.LIGHTS_KEEP
+
+
+def _lights_keep(state, rows, f) -> None:
+    colour, seat = f[:, 0], _seat(state, rows)
+    drawn = state.lights_drawn[rows]
+    first = np.argmax(drawn == colour[:, None], axis=1)
+    drawn[np.arange(len(rows)), first] = -1
+    order = np.argsort(drawn < 0, axis=1, kind="stable")
+    drawn = np.take_along_axis(drawn, order, axis=1)
+    state.lights_drawn[rows] = drawn
+    state.lighted_supply[rows, seat, colour] += 1
+    state.lights_keep[rows] -= 1
+    done = state.lights_keep[rows] == 0
+    if done.any():
+        _return_lights(state, rows[done], seat[done], drawn[done])
+        _end_turn(state, rows[done])
+
+
+def _return_lights(state, rows, seat, drawn) -> None:
+    """Windows not kept go to the bottom of the stack in drawn order, known to `seat`."""
+    length = state.lighted_len[rows].astype(np.int64)
+    for k in range(drawn.shape[1]):
+        back = drawn[:, k] >= 0
+        r, pos = rows[back], (length + k)[back]
+        state.lighted_stack[r, pos] = drawn[back, k]
+        state.lighted_owner[r, pos] = seat[back]
+    state.lighted_len[rows] = length + (drawn >= 0).sum(axis=1)
+    state.lights_drawn[rows] = -1
+
+
+def _build_tile(state, rows, f) -> None:
+    seat = _seat(state, rows)
+    part, colour, gold, slot = f[:, 0], f[:, 1], f[:, 2], f[:, 3]
+    state.tower_parts[rows, seat, colour, slot, part, gold] += 1
+    state.supply[rows, seat, part, colour, gold] -= 1
+    towers = state.n_towers[rows, seat, colour]
+    state.n_towers[rows, seat, colour] = np.maximum(towers, slot + 1)
+    _built_one(state, rows, seat)
+
+
+def _build_lighted(state, rows, f) -> None:
+    seat = _seat(state, rows)
+    colour, slot, over_gold = f[:, 0], f[:, 1], f[:, 2]
+    state.tower_lit[rows, seat, colour, slot, over_gold] += 1
+    state.lighted_supply[rows, seat, colour] -= 1
+    _built_one(state, rows, seat)
+
+
+def _built_one(state, rows, seat) -> None:
+    state.prestige[rows, seat] += 1
+    state.build_left[rows] -= 1
+    _end_turn(state, rows[state.build_left[rows] == 0])
+
+
+APPLY = {
+    Group.PLACE: _place,
+    Group.PLACE_COLOURED: _place_coloured,
+    Group.BUY: _buy,
+    Group.BRIBE_STACK: _bribe_stack,
+    Group.BRIBE_TAKE: _bribe_take,
+    Group.BRIBE_NOTHING: _bribe_nothing,
+    Group.LIGHTS_OPTION: _lights_option,
+    Group.LIGHTS_KEEP: _lights_keep,
+    Group.BUILD_TILE: _build_tile,
+    Group.BUILD_LIGHTED: _build_lighted,
+}
+
+
+# decisions that change the acting player's supply, lighted windows or towers
+CHANGES_MATERIALS = (
+    Group.BUY,
+    Group.BRIBE_TAKE,
+    Group.LIGHTS_KEEP,
+    Group.BUILD_TILE,
+    Group.BUILD_LIGHTED,
+)
+
+
+# ------------------------------------------------------------------------------ turns and years
+def _end_turn(state: CoreState, rows: np.ndarray) -> None:
+    if not len(rows):
+        return
+    state.phase[rows] = Phase.PLACE
+    state.market[rows] = -1
+    state.bribe_stack[rows] = -1
+    p = state.config.num_players
+    seat = _seat(state, rows)
+    candidates = (seat[:, None] + np.arange(1, p + 1)[None, :]) % p  # [n, k]
+    has_cards = state.hands[rows[:, None], candidates].sum(axis=2) > 0
+    found = has_cards.any(axis=1)
+    state.seat[rows[found]] = candidates[found, np.argmax(has_cards[found], axis=1)]
+    _end_year(state, rows[~found])
+
+
+def _end_year(state: CoreState, rows: np.ndarray) -> None:
+    if not len(rows):
+        return
+    state.prestige[rows] += scoring.year_end_points(state, rows).astype(np.int32)
+    last = state.year[rows] == N_YEARS
+    over = rows[last]
+    if len(over):
+        points = scoring.final_points(state, over)
+        state.final[over] = points
+        state.prestige[over] += points.sum(axis=2).astype(np.int32)
+        state.phase[over] = Phase.GAME_OVER
+    nxt = rows[~last]
+    if len(nxt):
+        state.year[nxt] += 1
+        state.area_colour[nxt] = -1
+        state.space_seat[nxt] = -1
+        state.space_cards[nxt] = -1
+        state.space_face_up[nxt] = False
+        state.coloured[nxt] = 0
+        state.money[nxt] += YEARLY_MONEY
+        deal_and_refill(state, nxt)
+        state.seat[nxt] = state.caliph[nxt]

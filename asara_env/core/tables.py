@@ -1,0 +1,96 @@
+"""Lookup tables the core gathers from, built once at import from the shared constants."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import CARD_OPTIONS, GROUPS, NUM_ACTIONS, OFFSETS, TARGETS, Group, decode
+from ..constants import (
+    LIGHTS_OPTIONS,
+    MAX_TOWERS_PER_COLOUR,
+    N_BUILD_MAX,
+    PRICE,
+    Area,
+)
+from .state import N_SPACES, SPACE_AREA, SPACES
+
+# ------------------------------------------------------------------------------ actions
+MAX_FIELDS = max(len(g.fields) for g in GROUPS)
+ACTION_GROUP = np.array([decode(a)[0] for a in range(NUM_ACTIONS)], np.int64)  # int[N]
+ACTION_FIELDS = np.full((NUM_ACTIONS, MAX_FIELDS), -1, np.int64)  # int[N, 4] fields, -1 padded
+for _a in range(NUM_ACTIONS):
+    _f = decode(_a)[1]
+    ACTION_FIELDS[_a, : len(_f)] = _f
+
+
+def block(group: Group) -> slice:
+    """The ids of one group, as a slice of the action axis."""
+    return slice(OFFSETS[group], OFFSETS[group] + GROUPS[group].size)
+
+
+# ------------------------------------------------------------------------------ placements
+N_TARGETS = len(TARGETS)
+TARGET_AREA = np.array([t.area for t in TARGETS], np.int64)  # int[target]
+# bool[target, space]: spaces a placement on the target may take, the lowest vacant first
+TARGET_SPACES = np.zeros((N_TARGETS, N_SPACES), bool)
+for _t, _target in enumerate(TARGETS):
+    for _s, (_area, _i) in enumerate(SPACES):
+        if _area != _target.area:
+            continue
+        if _target.area == Area.BUILDING:
+            TARGET_SPACES[_t, _s] = _i >= _target.arg - 1
+        else:
+            TARGET_SPACES[_t, _s] = _target.arg is None or _i == _target.arg
+TARGET_BUILD_N = np.array([t.arg if t.area == Area.BUILDING else 0 for t in TARGETS], np.int64)
+
+N_OPTIONS = len(CARD_OPTIONS)
+OPTION_CARDS = np.array([c + (-1,) * (2 - len(c)) for c in CARD_OPTIONS], np.int64)  # int[o, 2]
+OPTION_FACE_UP = np.array([len(c) == 1 for c in CARD_OPTIONS])  # bool[option]
+OPTION_NEED = np.zeros((N_OPTIONS, 5), np.int64)  # int[option, card colour] cards needed
+for _o, _cards in enumerate(CARD_OPTIONS):
+    for _b in _cards:
+        OPTION_NEED[_o, _b] += 1
+OPTION_COLOUR = np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], -1)  # face-up colour or -1
+
+PRICES = np.array(PRICE, np.int64)  # int[tile colour]
+LIGHTS_COST = np.array([c for c, _, _ in LIGHTS_OPTIONS], np.int64)
+LIGHTS_DRAWN = np.array([d for _, d, _ in LIGHTS_OPTIONS], np.int64)
+LIGHTS_KEPT = np.array([k for _, _, k in LIGHTS_OPTIONS], np.int64)
+
+SPACE_IS_AREA = np.stack([a == SPACE_AREA for a in range(len(Area))])  # bool[area, space]
+
+# ------------------------------------------------------------------------------ builds
+# A set of build sizes 0..7 is a uint8 bitmask. SUMSET[a, b] = {i + j <= 7 : i in a, j in b}.
+_BITS = (np.arange(256)[:, None] >> np.arange(8)) & 1  # int[mask, bit]
+SUMSET = np.zeros((256, 256), np.int64)
+for _i in range(8):
+    for _j in range(8 - _i):
+        SUMSET |= (np.outer(_BITS[:, _i], _BITS[:, _j]) << (_i + _j)).astype(np.int64)
+SUMSET = SUMSET.astype(np.uint8)
+
+# COLOUR_SIZES[fixed, max_new, has_tower, trunks, windows, lighted, free] = the build sizes
+# one colour allows (reference.build.colour_counts): `fixed` tiles are owed (missing bases
+# and turrets), up to `max_new` new towers of 2 tiles each, then any trunks, windows and
+# lighted windows (each needing a free window, old or new).
+FIXED_MAX, NEW_MAX, TRUNK_MAX, WINDOW_MAX, LIT_MAX, FREE_MAX = 8, MAX_TOWERS_PER_COLOUR, 4, 5, 3, 3
+
+
+def _colour_sizes_table() -> np.ndarray:
+    limits = (FIXED_MAX, NEW_MAX, 1, TRUNK_MAX, WINDOW_MAX, LIT_MAX, FREE_MAX)
+    shape = tuple(x + 1 for x in limits)
+    fixed, max_new, has, trunks, windows, lit, free = np.indices(shape)
+    table = np.zeros(shape, np.int64)
+    for new in range(NEW_MAX + 1):
+        base = fixed + 2 * new
+        allowed = new <= max_new
+        bare = allowed & (has == 0) & (new == 0)
+        table |= np.where(bare & (base <= N_BUILD_MAX), 1 << np.minimum(base, 7), 0)
+        for w in range(WINDOW_MAX + 1):
+            ok = allowed & ~bare & (w <= windows)
+            low, high = base + w, base + w + trunks + np.minimum(lit, free + w)
+            for size in range(N_BUILD_MAX + 1):
+                table |= np.where(ok & (low <= size) & (size <= high), 1 << size, 0)
+    return table.astype(np.uint8)
+
+
+COLOUR_SIZES = _colour_sizes_table()

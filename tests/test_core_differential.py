@@ -1,0 +1,66 @@
+"""The vectorised core against the reference engine, decision by decision: masks, seat to
+move, terminal flags, prestige, money and final scoring, on batches of random games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from players import choose
+
+from asara_env import GameConfig
+from asara_env.core import derived_seed, init, legal_action_mask, step
+from asara_env.reference import engine
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.state import Phase
+
+CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
+IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
+FINAL_KEYS = ("brown", "green", "red", "black", "white", "tallest", "most_towers", "asari")
+
+
+def lockstep(config: GameConfig, batch: int, seed: int, check=None) -> int:
+    """Play `batch` random games in the core and the reference side by side; return the
+    number of decisions compared."""
+    core = init(config, batch, seeds=seed)
+    refs = [engine.new_game(config, derived_seed(seed, i)) for i in range(batch)]
+    chooser = np.random.default_rng(seed)
+    compared = 0
+    while True:
+        mask = legal_action_mask(core)
+        actions = np.zeros(batch, np.int64)
+        for i, ref in enumerate(refs):
+            assert (core.phase[i] == Phase.GAME_OVER) == ref.is_over, f"game {i}: terminal flag"
+            if ref.is_over:
+                assert not mask[i].any()
+                continue
+            legal = legal_actions(ref)
+            assert np.flatnonzero(mask[i]).tolist() == legal, f"game {i}: mask in {ref.phase.name}"
+            assert core.seat[i] == ref.seat and core.phase[i] == ref.phase
+            actions[i] = choose(legal, chooser, "builder" if i % 2 else "uniform")
+            compared += 1
+        if check is not None:
+            check(core, refs)
+        if all(ref.is_over for ref in refs):
+            break
+        step(core, actions)
+        for i, ref in enumerate(refs):
+            if not ref.is_over:
+                engine.step(ref, int(actions[i]))
+                assert core.prestige[i].tolist() == ref.prestige, f"game {i}: prestige"
+                assert core.money[i].tolist() == ref.money, f"game {i}: money"
+    for i, ref in enumerate(refs):
+        expected = [[points[k] for k in FINAL_KEYS] for points in ref.final]
+        assert core.final[i].tolist() == expected, f"game {i}: final scoring"
+    return compared
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_core_agrees_with_the_reference_on_36_games(config):
+    assert lockstep(config, 36, seed=config.num_players * 10 + config.pro) > 36 * 80
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_core_agrees_with_the_reference_on_many_games(config):
+    for seed in range(100, 110):
+        lockstep(config, 200, seed)

@@ -30,8 +30,9 @@ BATCHES = (1, 64, 1024, 4096)
 
 def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row (0 for rows without one)."""
-    noise = rng.random(mask.shape, dtype=np.float32)
-    return np.argmax(np.where(mask, noise, -1.0), axis=1)
+    ranks = np.cumsum(mask, axis=1, dtype=np.int16)
+    pick = (rng.random(len(mask)) * ranks[:, -1]).astype(np.int16)
+    return np.argmax(ranks > pick[:, None], axis=1)
 
 
 def bench_core(config: GameConfig, batch: int, steps: int) -> dict:

@@ -2,8 +2,8 @@
 
 `from_reference` stacks B reference games of one configuration (their chance included: each
 game's tape holds the doubles its generator would yield next); `to_reference` gives one
-game back as a reference `State` for lockstep comparisons via `state_to_dict`. The cached
-legal mask is taken from the reference rules (`legal_actions`).
+game back as a reference `State` for lockstep comparisons via `state_to_dict`. The caches
+(`build_sizes`, `legal`) are computed with the reference rules.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..constants import (
     SPACE_VALUES,
     Area,
 )
-from ..reference.rules import legal_actions
+from ..reference.rules import legal_actions, works
 from ..reference.scoring import FINAL_CATEGORIES
 from ..reference.state import Buyer, Phase, State, Tower
 from .state import N_SPACES, SPACES, TAPE_LENGTH, CoreState
@@ -44,6 +44,7 @@ _DTYPES = {
     "tower_parts": np.int16,
     "tower_lit": np.int16,
     "n_towers": np.int16,
+    "build_sizes": np.uint8,
     "stacks": np.int16,
     "displays": np.int16,
     "lighted_stack": np.int16,
@@ -114,6 +115,12 @@ def _coloured(state: State) -> np.ndarray:
     return counts
 
 
+def _build_sizes(state: State) -> np.ndarray:
+    """uint8[P]: bit n set where seat s can build exactly n tiles now."""
+    sets = [works(state, s).build_sizes() for s in range(state.num_players)]
+    return np.array([sum(1 << n for n in sizes) for sizes in sets], np.int64)
+
+
 def _legal(state: State) -> np.ndarray:
     legal = np.zeros(NUM_ACTIONS, bool)
     if not state.is_over:
@@ -144,6 +151,7 @@ def _fields(state: State) -> dict:
         "supply": state.supply,
         "lighted_supply": state.lighted_supply,
         **_towers(state),
+        "build_sizes": _build_sizes(state),
         "stacks": state.stacks,
         "displays": state.displays,
         "lighted_stack": _padded([c for c, _ in stack], N_LIGHTED),

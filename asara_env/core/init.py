@@ -21,7 +21,7 @@ from ..constants import (
 )
 from ..reference.state import Phase, full_tile_counts
 from . import chance
-from .mask import compute_mask
+from .mask import write_mask
 from .state import N_SPACES, TAPE_LENGTH, CoreState, derived_seed
 from .tables import MAX_TOWERS_PER_COLOUR
 
@@ -109,7 +109,7 @@ def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
             state.lighted_stack[rows, k] = chance.draw_one(state, rows, pool)
         state.lighted_len[rows] = N_LIGHTED
     deal_and_refill(state, rows)
-    state.legal[rows] = compute_mask(state, rows)
+    write_mask(state, rows)
 
 
 def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:

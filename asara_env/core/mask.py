@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS, Group
+from ..actions import Group
 from ..constants import (
     MARKET_AREAS,
     N_PARTS,
@@ -123,7 +123,8 @@ def _after(f: dict, **delta) -> dict:
     return {k: v + delta.get(k, 0) for k, v in f.items()}
 
 
-def mask_build(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_build(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     parts, lit, n_towers, supply, lighted = player_works(state, rows)
     f = colour_features(parts, lit, n_towers, supply, lighted)
     others = _others(colour_sizes(f))  # [n, C]
@@ -164,13 +165,14 @@ def mask_build(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
         new_ok = is_new & on_new[..., None]
         have = supply[:, part] > 0  # [n, C, gold]
         tiles[:, part] = have[..., None] & (old_ok | new_ok)[:, :, None, :]
-    out[:, block(Group.BUILD_TILE)] = tiles.reshape(len(rows), -1)
+    out[Group.BUILD_TILE] = tiles.reshape(len(rows), -1)
 
     on_lit = finishes(_after(f, lighted=-1, free=-1))  # [n, C]
     free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
     lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
     lights &= on_lit[..., None, None]
-    out[:, block(Group.BUILD_LIGHTED)] = lights.reshape(len(rows), -1)
+    out[Group.BUILD_LIGHTED] = lights.reshape(len(rows), -1)
+    return out
 
 
 # ------------------------------------------------------------------------------ placements
@@ -247,7 +249,8 @@ def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndar
     return ok
 
 
-def mask_place(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_place(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     n = len(rows)
     seat = state.seat[rows]
     money = state.money[rows, seat][:, None]
@@ -256,42 +259,53 @@ def mask_place(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
     one, two = hand >= 1, hand >= 2
     first = OPTION_CARDS[:, 0]
     holds = np.where(_PAIR_SAME, two[:, first], one[:, first] & one[:, _SECOND])
-    allowed = holds[:, None, :] & _FOLLOWS[None]  # [n, required + 1, option]
     required = state.area_colour[rows][:, TARGET_AREA] + 1  # [n, target]
-    place = np.take_along_axis(allowed, required[:, :, None].astype(np.int64), axis=1)
+    place = _FOLLOWS[required]  # [n, target, option]
+    place &= holds[:, None, :]
     place &= target_ok[:, :, None]
-    out[:, block(Group.PLACE)] = place.reshape(n, N_TARGETS * N_OPTIONS)
-    out[:, block(Group.PLACE_COLOURED)] = one
+    out[Group.PLACE] = place.reshape(n, N_TARGETS * N_OPTIONS)
+    out[Group.PLACE_COLOURED] = one
+    return out
 
 
 # ------------------------------------------------------------------------------ other decisions
-def mask_buy(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_buy(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.market[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.displays[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[:, block(Group.BUY)] = ok.reshape(len(rows), -1)
+    out[Group.BUY] = ok.reshape(len(rows), -1)
+    return out
 
 
-def mask_bribe_stack(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
-    out[:, block(Group.BRIBE_STACK)] = True
+def mask_bribe_stack(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
+    out[Group.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
+    return out
 
 
-def mask_bribe_take(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_bribe_take(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.bribe_stack[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.stacks[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[:, block(Group.BRIBE_TAKE)] = ok.reshape(len(rows), -1)
-    out[:, block(Group.BRIBE_NOTHING)] = True
+    out[Group.BRIBE_TAKE] = ok.reshape(len(rows), -1)
+    out[Group.BRIBE_NOTHING] = np.ones((len(rows), 1), bool)
+    return out
 
 
-def mask_lights_option(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_lights_option(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     money = _seat_rows(state, rows, state.money)[:, None]
-    out[:, block(Group.LIGHTS_OPTION)] = LIGHTS_COST[None, :] <= money
+    out[Group.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
+    return out
 
 
-def mask_lights_keep(state: CoreState, rows: np.ndarray, out: np.ndarray) -> None:
+def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
+    out = {}
     drawn = state.lights_drawn[rows]
-    out[:, block(Group.LIGHTS_KEEP)] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+    out[Group.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+    return out
 
 
 PHASE_MASKS = {
@@ -305,17 +319,15 @@ PHASE_MASKS = {
 }
 
 
-def compute_mask(state: CoreState, rows: np.ndarray) -> np.ndarray:
-    """bool[len(rows), NUM_ACTIONS]: the legal actions in games `rows`."""
-    mask = np.zeros((len(rows), NUM_ACTIONS), bool)
+def write_mask(state: CoreState, rows: np.ndarray) -> None:
+    """Recompute `state.legal` for games `rows`."""
+    state.legal[rows] = False
     phase = state.phase[rows]
     for value, fill in PHASE_MASKS.items():
-        pick = np.flatnonzero(phase == value)
+        pick = rows[phase == value]
         if len(pick):
-            part = np.zeros((len(pick), NUM_ACTIONS), bool)
-            fill(state, rows[pick], part)
-            mask[pick] = part
-    return mask
+            for group, allowed in fill(state, pick).items():
+                state.legal[pick, block(group)] = allowed
 
 
 def legal_action_mask(state: CoreState) -> np.ndarray:

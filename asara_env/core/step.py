@@ -18,7 +18,7 @@ from ..errors import IllegalActionError
 from ..reference.state import Phase
 from . import chance, scoring
 from .init import deal_and_refill
-from .mask import build_sizes, compute_mask, space_taken
+from .mask import build_sizes, space_taken, write_mask
 from .state import SPACE_VALUE, CoreState
 from .tables import (
     ACTION_FIELDS,
@@ -74,7 +74,6 @@ def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
 def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:
     """Apply legal `actions` to the games `games`."""
     state.decisions[games] += 1
-    stepped = games
     acting = state.seat[games].astype(np.int64)
     groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
     for group, apply in APPLY.items():
@@ -82,9 +81,9 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
         if pick.any():
             apply(state, games[pick], fields[pick])
     changed = np.isin(groups, CHANGES_MATERIALS)
-    games, acting = games[changed], acting[changed]
-    state.build_sizes[games, acting] = build_sizes(state, games, acting)
-    state.legal[stepped] = compute_mask(state, stepped)
+    rows, seats = games[changed], acting[changed]
+    state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
+    write_mask(state, games)
 
 
 def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:

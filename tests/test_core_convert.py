@@ -16,11 +16,9 @@ from asara_env.reference.state import State
 
 
 def comparable(state: State) -> dict:
-    """state_to_dict without the rng; the coloured building's cards in canonical order (the
-    core keeps their counts per seat and colour, not the order they were laid)."""
+    """state_to_dict without the rng (chance is not carried back)."""
     d = state_to_dict(state)
     del d["rng"]
-    d["coloured"] = sorted(d["coloured"], key=lambda b: (b["seat"], b["cards"]))
     return d
 
 

@@ -464,10 +464,10 @@ def test_R3_4_coloured_building_takes_one_card_face_down_any_number_of_times():
     act(state, Group.PLACE_COLOURED, CGREEN)
     act(state, Group.PLACE_COLOURED, YELLOW)
     act(state, Group.PLACE_COLOURED, CGREEN)
-    assert [(b.seat, b.cards, b.face_up) for b in state.coloured] == [
+    assert sorted((b.seat, b.cards, b.face_up) for b in state.coloured) == [
         (0, (BLUE,), False),
-        (1, (CGREEN,), False),
         (0, (YELLOW,), False),
+        (1, (CGREEN,), False),
         (1, (CGREEN,), False),
     ]
     assert state.hands[0].tolist() == [0, 0, 1, 0, 0]

@@ -76,10 +76,13 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
     state.decisions[games] += 1
     acting = state.seat[games].astype(np.int64)
     groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
+    ended = []  # games whose turn is over
     for group, apply in APPLY.items():
         pick = groups == group
         if pick.any():
-            apply(state, games[pick], fields[pick])
+            ended.append(apply(state, games[pick], fields[pick]))
+    if ended:
+        _end_turn(state, np.concatenate(ended))
     changed = np.isin(groups, CHANGES_MATERIALS)
     rows, seats = games[changed], acting[changed]
     state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
@@ -91,7 +94,7 @@ def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ placement
-def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> None:
+def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     target, option = f[:, 0], f[:, 1]
     seat = _seat(state, rows)
     cards = OPTION_CARDS[option]
@@ -106,10 +109,10 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> None:
     area = TARGET_AREA[target]
     sets = face_up & (state.area_colour[rows, area] < 0)
     state.area_colour[rows[sets], area[sets]] = cards[sets, 0]
-    _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+    return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
-def _start_move(state, rows, area, value, build_n) -> None:
+def _start_move(state, rows, area, value, build_n) -> np.ndarray:
     seat = _seat(state, rows)
     market = np.isin(area, MARKET_AREAS)
     state.market[rows[market]] = area[market]
@@ -128,7 +131,7 @@ def _start_move(state, rows, area, value, build_n) -> None:
     if tent.any():
         _recruit(state, rows[tent], seat[tent])
     state.phase[rows[area == Area.LIGHTS]] = Phase.LIGHTS_OPTION
-    _end_turn(state, rows[bank | caliph | tent])
+    return rows[bank | caliph | tent]
 
 
 def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
@@ -138,42 +141,43 @@ def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
     state.hands[rows, seat] += drawn.astype(np.int16)
 
 
-def _place_coloured(state: CoreState, rows: np.ndarray, f: np.ndarray) -> None:
+def _place_coloured(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     seat, card = _seat(state, rows), f[:, 0]
     state.hands[rows, seat, card] -= 1
     state.coloured[rows, seat, card] += 1
     state.money[rows, seat] += COLOURED_BUILDING_ASARI
-    _end_turn(state, rows)
+    return rows
 
 
 # ------------------------------------------------------------------------------ moves
-def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarray) -> None:
+def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarray) -> np.ndarray:
     seat = _seat(state, rows)
     part, colour, gold = f[:, 0], f[:, 1], f[:, 2]
     pile[rows, part, colour, gold] -= 1
     state.supply[rows, seat, part, colour, gold] += 1
     state.money[rows, seat] -= PRICES[colour]
-    _end_turn(state, rows)
+    return rows
 
 
-def _buy(state, rows, f) -> None:
-    _take_tile(state, rows, f, state.displays)
+def _buy(state, rows, f) -> np.ndarray:
+    return _take_tile(state, rows, f, state.displays)
 
 
-def _bribe_stack(state, rows, f) -> None:
+def _bribe_stack(state, rows, f) -> np.ndarray:
     state.bribe_stack[rows] = f[:, 0]
     state.phase[rows] = Phase.BRIBE_TAKE
+    return rows[:0]
 
 
-def _bribe_take(state, rows, f) -> None:
-    _take_tile(state, rows, f, state.stacks)
+def _bribe_take(state, rows, f) -> np.ndarray:
+    return _take_tile(state, rows, f, state.stacks)
 
 
-def _bribe_nothing(state, rows, f) -> None:
-    _end_turn(state, rows)
+def _bribe_nothing(state, rows, f) -> np.ndarray:
+    return rows
 
 
-def _lights_option(state, rows, f) -> None:
+def _lights_option(state, rows, f) -> np.ndarray:
     option = f[:, 0]
     state.money[rows, _seat(state, rows)] -= LIGHTS_COST[option]
     length = state.lighted_len[rows].astype(np.int64)
@@ -189,9 +193,10 @@ def _lights_option(state, rows, f) -> None:
     state.lighted_len[rows] = length - drawn
     state.lights_keep[rows] = np.minimum(LIGHTS_KEPT[option], drawn)
     state.phase[rows] = Phase.LIGHTS_KEEP
+    return rows[:0]
 
 
-def _lights_keep(state, rows, f) -> None:
+def _lights_keep(state, rows, f) -> np.ndarray:
     colour, seat = f[:, 0], _seat(state, rows)
     drawn = state.lights_drawn[rows]
     first = np.argmax(drawn == colour[:, None], axis=1)
@@ -204,7 +209,7 @@ def _lights_keep(state, rows, f) -> None:
     done = state.lights_keep[rows] == 0
     if done.any():
         _return_lights(state, rows[done], seat[done], drawn[done])
-        _end_turn(state, rows[done])
+    return rows[done]
 
 
 def _return_lights(state, rows, seat, drawn) -> None:
@@ -219,28 +224,28 @@ def _return_lights(state, rows, seat, drawn) -> None:
     state.lights_drawn[rows] = -1
 
 
-def _build_tile(state, rows, f) -> None:
+def _build_tile(state, rows, f) -> np.ndarray:
     seat = _seat(state, rows)
     part, colour, gold, slot = f[:, 0], f[:, 1], f[:, 2], f[:, 3]
     state.tower_parts[rows, seat, colour, slot, part, gold] += 1
     state.supply[rows, seat, part, colour, gold] -= 1
     towers = state.n_towers[rows, seat, colour]
     state.n_towers[rows, seat, colour] = np.maximum(towers, slot + 1)
-    _built_one(state, rows, seat)
+    return _built_one(state, rows, seat)
 
 
-def _build_lighted(state, rows, f) -> None:
+def _build_lighted(state, rows, f) -> np.ndarray:
     seat = _seat(state, rows)
     colour, slot, over_gold = f[:, 0], f[:, 1], f[:, 2]
     state.tower_lit[rows, seat, colour, slot, over_gold] += 1
     state.lighted_supply[rows, seat, colour] -= 1
-    _built_one(state, rows, seat)
+    return _built_one(state, rows, seat)
 
 
-def _built_one(state, rows, seat) -> None:
+def _built_one(state, rows, seat) -> np.ndarray:
     state.prestige[rows, seat] += 1
     state.build_left[rows] -= 1
-    _end_turn(state, rows[state.build_left[rows] == 0])
+    return rows[state.build_left[rows] == 0]
 
 
 APPLY = {

@@ -99,6 +99,7 @@ def _apply_place(state: State, t: int, option: int) -> None:
 def _apply_place_coloured(state: State, card: int) -> None:
     state.hands[state.seat, card] -= 1
     state.coloured.append(Buyer(state.seat, (card,), False))
+    state.coloured.sort(key=lambda b: (b.seat, b.cards))  # the order carries no information
     state.money[state.seat] += COLOURED_BUILDING_ASARI  # R4.4
     _end_turn(state)
 

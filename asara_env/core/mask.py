@@ -193,7 +193,7 @@ for _t in range(N_TARGETS):
     _CANDIDATES[_t, : len(_c)] = _c
 _FIXED_VALUE = SPACE_VALUE[_CANDIDATES[:, 0]]  # [target] value of its first candidate
 _PAYS_VALUE = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT))  # targets that cost their value
-_IS_MARKET = [m == TARGET_AREA for m in MARKET_AREAS]
+_MARKET_TARGETS = np.array([np.flatnonzero(m == TARGET_AREA)[0] for m in MARKET_AREAS])
 _IS_LIGHTS = TARGET_AREA == Area.LIGHTS
 # bool[required colour + 1, option]: the colour rule (R3.2, R3.3)
 _FOLLOWS = np.array(
@@ -237,9 +237,8 @@ def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndar
     ok &= ~_PAYS_VALUE | (money >= _FIXED_VALUE)
     shown = state.displays[rows]
     shown = (shown[..., 0] + shown[..., 1]) > 0  # [n, part, colour]
-    for part, is_market in enumerate(_IS_MARKET):
-        cheapest = np.where(shown[:, part], PRICES, 1 << 20).min(axis=1)
-        ok[:, is_market] &= (cheapest <= money[:, 0])[:, None]
+    cheapest = np.where(shown, PRICES, 1 << 20).min(axis=2)  # [n, part]
+    ok[:, _MARKET_TARGETS] &= cheapest <= money
     sizes = state.build_sizes[rows, state.seat[rows]][:, None]
     buildable = ((sizes >> np.arange(1, 8)) & 1) == 1
     plot_value = SPACE_VALUE[plot_taken(state, rows)]
@@ -250,7 +249,8 @@ def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndar
 
 
 def mask_place(state: CoreState, rows: np.ndarray) -> dict:
-    out = {}
+    """Placements: the options (as bits) the hand holds and the colour rule allows, on
+    targets whose move can be carried out."""
     n = len(rows)
     seat = state.seat[rows]
     money = state.money[rows, seat][:, None]
@@ -258,14 +258,18 @@ def mask_place(state: CoreState, rows: np.ndarray) -> dict:
     hand = state.hands[rows, seat]  # [n, card colour]
     one, two = hand >= 1, hand >= 2
     first = OPTION_CARDS[:, 0]
-    holds = np.where(_PAIR_SAME, two[:, first], one[:, first] & one[:, _SECOND])
+    holds = np.where(_PAIR_SAME, two[:, first], one[:, first] & one[:, _SECOND])  # [n, option]
+    holds_bits = holds.astype(np.uint32) @ _OPTION_BITS  # [n]
     required = state.area_colour[rows][:, TARGET_AREA] + 1  # [n, target]
-    place = _FOLLOWS[required]  # [n, target, option]
-    place &= holds[:, None, :]
-    place &= target_ok[:, :, None]
-    out[Group.PLACE] = place.reshape(n, N_TARGETS * N_OPTIONS)
-    out[Group.PLACE_COLOURED] = one
-    return out
+    bits = _FOLLOWS_BITS[required] & holds_bits[:, None] & np.where(target_ok, _ALL_OPTIONS, 0)
+    octets = np.ascontiguousarray(bits, dtype="<u4").view(np.uint8).reshape(n, N_TARGETS, 4)
+    place = np.unpackbits(octets, axis=2, bitorder="little")
+    return {Group.PLACE: place[:, :, :N_OPTIONS].reshape(n, -1), Group.PLACE_COLOURED: one}
+
+
+_OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)
+_FOLLOWS_BITS = (_FOLLOWS.astype(np.uint32) @ _OPTION_BITS).astype(np.uint32)  # [required + 1]
+_ALL_OPTIONS = np.uint32((1 << N_OPTIONS) - 1)
 
 
 # ------------------------------------------------------------------------------ other decisions

@@ -1,6 +1,6 @@
 """The core's chance: each game consumes its own tape of doubles exactly as the reference
-engine consumes its generator (reference/chance.py): one double per item drawn, the item
-at flat position floor(u * total) of the counts in C order."""
+engine consumes its generator (reference/chance.py): shuffles sort one double per item,
+single draws take the item at flat position floor(u * total)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,61 @@ def make_tapes(seeds: np.ndarray) -> np.ndarray:
     return np.stack([np.random.default_rng(int(s)).random(TAPE_LENGTH) for s in seeds])
 
 
+def _doubles(state: CoreState, rows: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """float64[n, max(count)]: the next `count` doubles of each game, 2.0 past its count."""
+    width = int(count.max(initial=0))
+    j = np.arange(width)
+    position = state.tape_pos[rows][:, None] + j
+    if position.size and position.max() >= TAPE_LENGTH:
+        raise RuntimeError("a game used more chance than TAPE_LENGTH provides")
+    u = state.tape[rows[:, None], np.minimum(position, TAPE_LENGTH - 1)]
+    state.tape_pos[rows] += count.astype(np.int32)
+    return np.where(j < count[:, None], u, 2.0)
+
+
+def shuffled(state: CoreState, rows: np.ndarray, counts: np.ndarray, use=True) -> np.ndarray:
+    """int[n, T]: the items (flat indices of `counts` [n, K]) of each game's pile in random
+    order, -1 past its size; games with use=False draw nothing."""
+    total = np.where(use, counts.sum(axis=1), 0)
+    width = int(total.max(initial=0))
+    edges = np.cumsum(counts, axis=1)
+    j = np.arange(width)
+    items = (edges[:, None, :] <= j[None, :, None]).sum(axis=2)  # [n, T] item at position j
+    order = np.argsort(_doubles(state, rows, total), axis=1, kind="stable")
+    shuffled_items = np.take_along_axis(items, order, axis=1)
+    return np.where(j < total[:, None], shuffled_items, -1)
+
+
+def count_items(items: np.ndarray, size: int) -> np.ndarray:
+    """int[n, size]: how often each item appears per row (-1 entries ignored)."""
+    return (items[:, :, None] == np.arange(size)).sum(axis=1)
+
+
+def take_top(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Shuffle each pile and remove its top min(k, total) items (in place on `counts`);
+    return the counts taken. Games with k <= 0 draw nothing."""
+    k = np.broadcast_to(k, rows.shape)
+    items = shuffled(state, rows, counts, use=k > 0)
+    top = np.where(np.arange(items.shape[1]) < k[:, None], items, -1)
+    taken = count_items(top, counts.shape[1])
+    counts -= taken
+    return taken
+
+
+def deal(state: CoreState, rows: np.ndarray, deck: np.ndarray, players: int, hand: int):
+    """Shuffle each deck [n, colour] and deal `hand` cards per seat, seat 0 first; remove
+    them from `deck` (in place) and return int[n, players, colour]."""
+    items = shuffled(state, rows, deck)
+    hands = np.stack(
+        [count_items(items[:, s * hand : (s + 1) * hand], deck.shape[1]) for s in range(players)],
+        axis=1,
+    )
+    deck -= hands.sum(axis=1)
+    return hands
+
+
 def draw_one(state: CoreState, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Draw one item for each game in `rows` from `counts` (int[len(rows), K], every row
+    """Draw one item for each game in `rows` from `counts` (int[n, K], every row
     non-empty), decrementing it in place; return the flat indices drawn."""
     u = state.tape[rows, state.tape_pos[rows]]
     state.tape_pos[rows] += 1
@@ -25,10 +78,10 @@ def draw_one(state: CoreState, rows: np.ndarray, counts: np.ndarray) -> np.ndarr
     return index
 
 
-def draw_many(state: CoreState, rows: np.ndarray, counts: np.ndarray, k) -> np.ndarray:
-    """Draw min(k, total) items per game (k an int or int[len(rows)]); return the counts drawn."""
+def draw_many(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: int) -> np.ndarray:
+    """Draw min(k, total) items per game one by one; return the counts drawn."""
     drawn = np.zeros_like(counts)
-    want = np.minimum(np.broadcast_to(k, rows.shape), counts.sum(axis=1))
+    want = np.minimum(k, counts.sum(axis=1))
     for i in range(int(want.max(initial=0))):
         active = np.flatnonzero(want > i)
         sub = counts[active]

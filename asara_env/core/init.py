@@ -105,8 +105,7 @@ def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
     state.money[rows] = START_MONEY_FIRST + (np.arange(p) - start) % p
     if state.config.pro:
         pool = np.full((len(rows), N_TILE_COLOURS), LIGHTED_PER_COLOUR)
-        for k in range(N_LIGHTED):
-            state.lighted_stack[rows, k] = chance.draw_one(state, rows, pool)
+        state.lighted_stack[rows] = chance.shuffled(state, rows, pool)
         state.lighted_len[rows] = N_LIGHTED
     deal_and_refill(state, rows)
     write_mask(state, rows)
@@ -114,19 +113,16 @@ def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
 
 def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
     """Deal all 45 cards afresh, seat 0 first, then refill the displays (R6.1, R6.3)."""
-    p = state.config.num_players
-    deck = np.full((len(rows), N_CARD_COLOURS), CARDS_PER_COLOUR)
-    for s in range(p):
-        state.hands[rows, s] = chance.draw_many(state, rows, deck, HAND_SIZE[p])
+    p, n = state.config.num_players, len(rows)
+    deck = np.full((n, N_CARD_COLOURS), CARDS_PER_COLOUR)
+    state.hands[rows] = chance.deal(state, rows, deck, p, HAND_SIZE[p])
     state.draw_pile[rows] = deck
     for part in range(N_PARTS):
-        shown = state.displays[rows, part].reshape(len(rows), -1)
-        stack = state.stacks[rows, part].reshape(len(rows), -1).astype(np.int64)
-        drawn = chance.draw_many(state, rows, stack, DISPLAY_SIZE[part] - shown.sum(axis=1))
-        state.stacks[rows, part] = stack.reshape(len(rows), N_TILE_COLOURS, N_GOLD)
-        state.displays[rows, part] += drawn.reshape(len(rows), N_TILE_COLOURS, N_GOLD).astype(
-            np.int16
-        )
+        shown = state.displays[rows, part].reshape(n, -1)
+        stack = state.stacks[rows, part].reshape(n, -1).astype(np.int64)
+        taken = chance.take_top(state, rows, stack, DISPLAY_SIZE[part] - shown.sum(axis=1))
+        state.stacks[rows, part] = stack.reshape(n, N_TILE_COLOURS, N_GOLD)
+        state.displays[rows, part] += taken.reshape(n, N_TILE_COLOURS, N_GOLD).astype(np.int16)
 
 
 def autoreset(state: CoreState) -> np.ndarray:

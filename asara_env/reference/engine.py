@@ -53,8 +53,8 @@ def new_game(
     for k in range(p):
         state.money[(config.start_seat + k) % p] = START_MONEY_FIRST + k
     if config.pro:
-        colours = chance.shuffled_order(rng, np.full(N_TILE_COLOURS, LIGHTED_PER_COLOUR))
-        state.lighted_stack = [[c, -1] for c in colours]
+        colours = chance.shuffled(rng, np.full(N_TILE_COLOURS, LIGHTED_PER_COLOUR))
+        state.lighted_stack = [[int(c), -1] for c in colours]
     _deal_and_refill(state)
     return state
 
@@ -243,14 +243,11 @@ def _clear_board(state: State) -> None:
 def _deal_and_refill(state: State) -> None:
     """Deal all 45 cards afresh (seat 0 first), then refill the displays (R6.1, R6.3)."""
     deck = np.full(N_CARD_COLOURS, CARDS_PER_COLOUR)
-    hand = HAND_SIZE[state.num_players]
-    state.hands[:] = 0
-    for s in range(state.num_players):
-        state.hands[s] = chance.draw_many(state.rng, deck, hand)
+    state.hands[:] = chance.deal(state.rng, deck, state.num_players, HAND_SIZE[state.num_players])
     state.draw_pile = deck
     for part in range(N_PARTS):
         empty = DISPLAY_SIZE[part] - int(state.displays[part].sum())
-        state.displays[part] += chance.draw_many(state.rng, state.stacks[part], empty)
+        state.displays[part] += chance.take_top(state.rng, state.stacks[part], empty)
 
 
 def _final_scoring(state: State) -> None:

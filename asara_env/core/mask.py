@@ -236,9 +236,11 @@ def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndar
     ok &= _area_enabled(state)[None, :]
     ok &= ~_PAYS_VALUE | (money >= _FIXED_VALUE)
     shown = state.displays[rows]
-    shown = (shown[..., 0] + shown[..., 1]) > 0  # [n, part, colour]
-    cheapest = np.where(shown, PRICES, 1 << 20).min(axis=2)  # [n, part]
-    ok[:, _MARKET_TARGETS] &= cheapest <= money
+    affordable = (shown[..., 0] + shown[..., 1] > 0) & (money >= PRICES)[:, None, :]
+    buyable = affordable[..., 0]  # [n, part]: some display tile of the part is affordable
+    for c in range(1, N_TILE_COLOURS):
+        buyable = buyable | affordable[..., c]
+    ok[:, _MARKET_TARGETS] &= buyable
     sizes = state.build_sizes[rows, state.seat[rows]][:, None]
     buildable = ((sizes >> np.arange(1, 8)) & 1) == 1
     plot_value = SPACE_VALUE[plot_taken(state, rows)]
@@ -263,8 +265,8 @@ def mask_place(state: CoreState, rows: np.ndarray) -> dict:
     required = state.area_colour[rows][:, TARGET_AREA] + 1  # [n, target]
     bits = _FOLLOWS_BITS[required] & holds_bits[:, None] & np.where(target_ok, _ALL_OPTIONS, 0)
     octets = np.ascontiguousarray(bits, dtype="<u4").view(np.uint8).reshape(n, N_TARGETS, 4)
-    place = np.unpackbits(octets, axis=2, bitorder="little")
-    return {Group.PLACE: place[:, :, :N_OPTIONS].reshape(n, -1), Group.PLACE_COLOURED: one}
+    place = np.unpackbits(octets, axis=2, count=N_OPTIONS, bitorder="little")
+    return {Group.PLACE: place.reshape(n, -1), Group.PLACE_COLOURED: one}
 
 
 _OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)

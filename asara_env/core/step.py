@@ -81,11 +81,12 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
         pick = groups == group
         if pick.any():
             ended.append(apply(state, games[pick], fields[pick]))
-    if ended:
-        _end_turn(state, np.concatenate(ended))
-    changed = np.isin(groups, CHANGES_MATERIALS)
-    rows, seats = games[changed], acting[changed]
+    ended = np.concatenate(ended) if ended else games[:0]
+    # the build sizes the acting player will have at their next placement (R3.5)
+    done = np.isin(games, ended) & np.isin(groups, CHANGES_MATERIALS)
+    rows, seats = games[done], acting[done]
     state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
+    _end_turn(state, ended)
     write_mask(state, games)
 
 

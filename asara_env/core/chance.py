@@ -14,29 +14,40 @@ def make_tapes(seeds: np.ndarray) -> np.ndarray:
     return np.stack([np.random.default_rng(int(s)).random(TAPE_LENGTH) for s in seeds])
 
 
-def _doubles(state: CoreState, rows: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """float64[n, max(count)]: the next `count` doubles of each game, 2.0 past its count."""
+def _doubles(state: CoreState, rows: np.ndarray, start: np.ndarray, count: np.ndarray):
+    """float64[n, max(count)]: `count` doubles of game rows[i] from tape position start[i],
+    2.0 past its count (so that they sort last)."""
     width = int(count.max(initial=0))
     j = np.arange(width)
-    position = state.tape_pos[rows][:, None] + j
+    position = start[:, None] + j
     if position.size and position.max() >= TAPE_LENGTH:
         raise RuntimeError("a game used more chance than TAPE_LENGTH provides")
     u = state.tape[rows[:, None], np.minimum(position, TAPE_LENGTH - 1)]
-    state.tape_pos[rows] += count.astype(np.int32)
     return np.where(j < count[:, None], u, 2.0)
+
+
+def _shuffled_piles(state: CoreState, rows: np.ndarray, counts: np.ndarray, use) -> np.ndarray:
+    """int[n, m, T]: each game's m piles (counts [n, m, K]) shuffled one after the other,
+    items as indices into K, -1 past each pile's size; piles with use=False draw nothing."""
+    n, m, k = counts.shape
+    total = np.where(use, counts.sum(axis=2), 0)  # [n, m]
+    start = state.tape_pos[rows][:, None] + np.cumsum(total, axis=1) - total
+    state.tape_pos[rows] += total.sum(axis=1).astype(np.int32)
+    flat_counts, flat_total = counts.reshape(n * m, k), total.reshape(-1)
+    width = int(flat_total.max(initial=0))
+    j = np.arange(width)
+    edges = np.cumsum(flat_counts, axis=1)
+    items = (edges[:, None, :] <= j[None, :, None]).sum(axis=2)  # [n*m, T] item at position j
+    u = _doubles(state, np.repeat(rows, m), start.reshape(-1), flat_total)
+    order = np.argsort(u, axis=1, kind="stable")
+    items = np.where(j < flat_total[:, None], np.take_along_axis(items, order, axis=1), -1)
+    return items.reshape(n, m, width)
 
 
 def shuffled(state: CoreState, rows: np.ndarray, counts: np.ndarray, use=True) -> np.ndarray:
     """int[n, T]: the items (flat indices of `counts` [n, K]) of each game's pile in random
     order, -1 past its size; games with use=False draw nothing."""
-    total = np.where(use, counts.sum(axis=1), 0)
-    width = int(total.max(initial=0))
-    edges = np.cumsum(counts, axis=1)
-    j = np.arange(width)
-    items = (edges[:, None, :] <= j[None, :, None]).sum(axis=2)  # [n, T] item at position j
-    order = np.argsort(_doubles(state, rows, total), axis=1, kind="stable")
-    shuffled_items = np.take_along_axis(items, order, axis=1)
-    return np.where(j < total[:, None], shuffled_items, -1)
+    return _shuffled_piles(state, rows, counts[:, None, :], np.asarray(use)[..., None])[:, 0]
 
 
 def count_items(items: np.ndarray, size: int) -> np.ndarray:
@@ -45,12 +56,12 @@ def count_items(items: np.ndarray, size: int) -> np.ndarray:
 
 
 def take_top(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Shuffle each pile and remove its top min(k, total) items (in place on `counts`);
-    return the counts taken. Games with k <= 0 draw nothing."""
-    k = np.broadcast_to(k, rows.shape)
-    items = shuffled(state, rows, counts, use=k > 0)
-    top = np.where(np.arange(items.shape[1]) < k[:, None], items, -1)
-    taken = count_items(top, counts.shape[1])
+    """Shuffle each of the m piles of each game (counts [n, m, K], in order) and remove
+    its top min(k, total) items (in place); return the counts taken. Piles with k <= 0
+    draw nothing."""
+    items = _shuffled_piles(state, rows, counts, k > 0)
+    top = np.where(np.arange(items.shape[2]) < k[..., None], items, -1)
+    taken = (top[..., None] == np.arange(counts.shape[2])).sum(axis=2)
     counts -= taken
     return taken
 

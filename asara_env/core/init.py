@@ -117,12 +117,11 @@ def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
     deck = np.full((n, N_CARD_COLOURS), CARDS_PER_COLOUR)
     state.hands[rows] = chance.deal(state, rows, deck, p, HAND_SIZE[p])
     state.draw_pile[rows] = deck
-    for part in range(N_PARTS):
-        shown = state.displays[rows, part].reshape(n, -1)
-        stack = state.stacks[rows, part].reshape(n, -1).astype(np.int64)
-        taken = chance.take_top(state, rows, stack, DISPLAY_SIZE[part] - shown.sum(axis=1))
-        state.stacks[rows, part] = stack.reshape(n, N_TILE_COLOURS, N_GOLD)
-        state.displays[rows, part] += taken.reshape(n, N_TILE_COLOURS, N_GOLD).astype(np.int16)
+    shown = state.displays[rows].reshape(n, N_PARTS, -1)
+    stacks = state.stacks[rows].reshape(n, N_PARTS, -1).astype(np.int64)
+    taken = chance.take_top(state, rows, stacks, np.array(DISPLAY_SIZE) - shown.sum(axis=2))
+    state.stacks[rows] = stacks.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD)
+    state.displays[rows] += taken.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD).astype(np.int16)
 
 
 def autoreset(state: CoreState) -> np.ndarray:

@@ -52,7 +52,7 @@ def test_shapes_dtypes_and_non_empty_masks_along_random_batches(config):
         assert not mask[~live].any()
         step(state, random_actions(mask, rng))  # masked actions never raise
         assert state.money.min() >= 0
-    assert state.money.dtype == np.int32 and state.hands.dtype == np.int16
+    assert state.money.dtype == np.int32 and state.hands.dtype == np.int8
     for name in ARRAYS:
         assert getattr(state, name).shape[0] == 32, name
 

@@ -46,7 +46,7 @@ def test_batch_round_trip_keeps_each_game(config):
 def test_dtypes_and_shapes_follow_the_state_comments():
     state = game_states(GameConfig(num_players=3, variant="pro"), 5)[60]
     core = from_reference([state, state], seeds=[11, 12])
-    assert core.hands.dtype == np.int16 and core.hands.shape == (2, 3, 5)
+    assert core.hands.dtype == np.int8 and core.hands.shape == (2, 3, 5)
     assert core.money.dtype == np.int32 and core.final.shape == (2, 3, 8)
     assert core.tower_parts.shape == (2, 3, 5, 4, 4, 2) and core.space_cards.shape == (2, 38, 2)
     assert core.lighted_stack.shape == (2, 15) and core.lights_drawn.shape == (2, 5)

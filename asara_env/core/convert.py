@@ -24,48 +24,12 @@ from ..constants import (
 from ..reference.rules import legal_actions, works
 from ..reference.scoring import FINAL_CATEGORIES
 from ..reference.state import Buyer, Phase, State, Tower
-from .state import N_SPACES, SPACES, TAPE_LENGTH, CoreState
+from .state import FIELD_SPECS, N_SPACES, SPACES, TAPE_LENGTH, CoreState
 
 MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 
 # field name -> dtype, for the fields built by stacking one array per game
-_DTYPES = {
-    "year": np.int16,
-    "phase": np.int16,
-    "seat": np.int16,
-    "caliph": np.int16,
-    "decisions": np.int32,
-    "money": np.int32,
-    "prestige": np.int32,
-    "hands": np.int16,
-    "draw_pile": np.int16,
-    "supply": np.int16,
-    "lighted_supply": np.int16,
-    "tower_parts": np.int16,
-    "tower_lit": np.int16,
-    "n_towers": np.int16,
-    "build_sizes": np.uint8,
-    "stacks": np.int16,
-    "displays": np.int16,
-    "lighted_stack": np.int16,
-    "lighted_owner": np.int16,
-    "lighted_len": np.int16,
-    "area_colour": np.int16,
-    "space_seat": np.int16,
-    "space_cards": np.int16,
-    "space_face_up": bool,
-    "coloured": np.int16,
-    "market": np.int16,
-    "bribe_stack": np.int16,
-    "lights_drawn": np.int16,
-    "lights_keep": np.int16,
-    "build_left": np.int16,
-    "legal": bool,
-    "final": np.int32,
-    "seed": np.uint64,
-    "tape": np.float64,
-    "tape_pos": np.int32,
-}
+_DTYPES = {name: spec[0] for name, spec in FIELD_SPECS.items()}
 
 
 # ------------------------------------------------------------------------------ to the core

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
     DISPLAY_SIZE,
     HAND_SIZE,
     LIGHTED_PER_COLOUR,
-    N_AREAS,
     N_CARD_COLOURS,
     N_GOLD,
     N_LIGHTED,
@@ -22,8 +20,7 @@ from ..constants import (
 from ..reference.state import Phase, full_tile_counts
 from . import chance
 from .mask import write_mask
-from .state import N_SPACES, TAPE_LENGTH, CoreState, derived_seed
-from .tables import MAX_TOWERS_PER_COLOUR
+from .state import COUNT, CoreState, blank, derived_seed
 
 
 def seeds_for(seed, batch: int) -> np.ndarray:
@@ -40,48 +37,10 @@ def seeds_for(seed, batch: int) -> np.ndarray:
 
 
 def _blank(config: GameConfig, batch: int) -> CoreState:
-    p, b = config.num_players, batch
-    z16 = lambda *shape: np.zeros((b, *shape), np.int16)  # noqa: E731
-    return CoreState(
-        config=config,
-        year=np.ones(b, np.int16),
-        phase=np.full(b, Phase.PLACE, np.int16),
-        seat=np.full(b, config.start_seat, np.int16),
-        caliph=np.full(b, config.start_seat, np.int16),
-        decisions=np.zeros(b, np.int32),
-        money=np.zeros((b, p), np.int32),
-        prestige=np.zeros((b, p), np.int32),
-        hands=z16(p, N_CARD_COLOURS),
-        draw_pile=z16(N_CARD_COLOURS),
-        supply=z16(p, N_PARTS, N_TILE_COLOURS, N_GOLD),
-        lighted_supply=z16(p, N_TILE_COLOURS),
-        tower_parts=z16(p, N_TILE_COLOURS, MAX_TOWERS_PER_COLOUR, N_PARTS, N_GOLD),
-        tower_lit=z16(p, N_TILE_COLOURS, MAX_TOWERS_PER_COLOUR, N_GOLD),
-        n_towers=z16(p, N_TILE_COLOURS),
-        build_sizes=np.ones((b, p), np.uint8),
-        stacks=np.broadcast_to(full_tile_counts(), (b, N_PARTS, N_TILE_COLOURS, N_GOLD)).astype(
-            np.int16
-        ),
-        displays=z16(N_PARTS, N_TILE_COLOURS, N_GOLD),
-        lighted_stack=np.full((b, N_LIGHTED), -1, np.int16),
-        lighted_owner=np.full((b, N_LIGHTED), -1, np.int16),
-        lighted_len=z16(),
-        area_colour=np.full((b, N_AREAS), -1, np.int16),
-        space_seat=np.full((b, N_SPACES), -1, np.int16),
-        space_cards=np.full((b, N_SPACES, 2), -1, np.int16),
-        space_face_up=np.zeros((b, N_SPACES), bool),
-        coloured=z16(p, N_CARD_COLOURS),
-        market=np.full(b, -1, np.int16),
-        bribe_stack=np.full(b, -1, np.int16),
-        lights_drawn=np.full((b, 5), -1, np.int16),
-        lights_keep=z16(),
-        build_left=z16(),
-        legal=np.zeros((b, NUM_ACTIONS), bool),
-        final=np.zeros((b, p, 8), np.int32),
-        seed=np.zeros(b, np.uint64),
-        tape=np.zeros((b, TAPE_LENGTH)),
-        tape_pos=np.zeros(b, np.int32),
-    )
+    state = blank(config, batch)
+    state.seat[:] = state.caliph[:] = config.start_seat
+    state.stacks[:] = full_tile_counts()
+    return state
 
 
 def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
@@ -121,7 +80,7 @@ def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
     stacks = state.stacks[rows].reshape(n, N_PARTS, -1).astype(np.int64)
     taken = chance.take_top(state, rows, stacks, np.array(DISPLAY_SIZE) - shown.sum(axis=2))
     state.stacks[rows] = stacks.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD)
-    state.displays[rows] += taken.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD).astype(np.int16)
+    state.displays[rows] += taken.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD).astype(COUNT)
 
 
 def autoreset(state: CoreState) -> np.ndarray:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ..actions import NUM_ACTIONS
 from ..config import GameConfig
 from ..constants import N_AREAS, SPACE_VALUES, Area
 
@@ -35,41 +36,41 @@ class CoreState:
 
     config: GameConfig
     # game flow
-    year: np.ndarray  # int16[B] 1..4
-    phase: np.ndarray  # int16[B] reference.state.Phase value of the pending decision
-    seat: np.ndarray  # int16[B] seat to decide
-    caliph: np.ndarray  # int16[B] seat holding the Caliph tile
+    year: np.ndarray  # int8[B] 1..4
+    phase: np.ndarray  # int8[B] reference.state.Phase value of the pending decision
+    seat: np.ndarray  # int8[B] seat to decide
+    caliph: np.ndarray  # int8[B] seat holding the Caliph tile
     decisions: np.ndarray  # int32[B] decisions taken
     # players
     money: np.ndarray  # int32[B, P] Asari
     prestige: np.ndarray  # int32[B, P] prestige track (final scoring added at the end)
-    hands: np.ndarray  # int16[B, P, card colour] cards in hand
-    draw_pile: np.ndarray  # int16[B, card colour]
-    supply: np.ndarray  # int16[B, P, part, colour, gold] unbuilt tiles
-    lighted_supply: np.ndarray  # int16[B, P, colour] unbuilt lighted windows
+    hands: np.ndarray  # int8[B, P, card colour] cards in hand
+    draw_pile: np.ndarray  # int8[B, card colour]
+    supply: np.ndarray  # int8[B, P, part, colour, gold] unbuilt tiles
+    lighted_supply: np.ndarray  # int8[B, P, colour] unbuilt lighted windows
     # towers: slot k of colour c is the k-th tower of that colour the player started
-    tower_parts: np.ndarray  # int16[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
-    tower_lit: np.ndarray  # int16[B, P, colour, slot 4, gold] lighted windows over plain/gold
-    n_towers: np.ndarray  # int16[B, P, colour] towers started
+    tower_parts: np.ndarray  # int8[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
+    tower_lit: np.ndarray  # int8[B, P, colour, slot 4, gold] lighted windows over plain/gold
+    n_towers: np.ndarray  # int8[B, P, colour] towers started
     build_sizes: np.ndarray  # uint8[B, P] bit n set: the player can build exactly n tiles now
     # tiles and cards outside the players
-    stacks: np.ndarray  # int16[B, part, colour, gold] face-down stacks (multisets)
-    displays: np.ndarray  # int16[B, part, colour, gold] face-up market tiles
-    lighted_stack: np.ndarray  # int16[B, 15] colours, top first; -1 past the end
-    lighted_owner: np.ndarray  # int16[B, 15] seat that put the window back, -1 nobody
-    lighted_len: np.ndarray  # int16[B] windows in the stack
+    stacks: np.ndarray  # int8[B, part, colour, gold] face-down stacks (multisets)
+    displays: np.ndarray  # int8[B, part, colour, gold] face-up market tiles
+    lighted_stack: np.ndarray  # int8[B, 15] colours, top first; -1 past the end
+    lighted_owner: np.ndarray  # int8[B, 15] seat that put the window back, -1 nobody
+    lighted_len: np.ndarray  # int8[B] windows in the stack
     # the board
-    area_colour: np.ndarray  # int16[B, area] required card colour, -1 none (R3.2)
-    space_seat: np.ndarray  # int16[B, space] seat of the buyer there, -1 vacant
-    space_cards: np.ndarray  # int16[B, space, 2] card colours (sorted), -1 none
+    area_colour: np.ndarray  # int8[B, area] required card colour, -1 none (R3.2)
+    space_seat: np.ndarray  # int8[B, space] seat of the buyer there, -1 vacant
+    space_cards: np.ndarray  # int8[B, space, 2] card colours (sorted), -1 none
     space_face_up: np.ndarray  # bool[B, space]
-    coloured: np.ndarray  # int16[B, P, card colour] cards each seat laid on the coloured building
+    coloured: np.ndarray  # int8[B, P, card colour] cards each seat laid on the coloured building
     # pending decision
-    market: np.ndarray  # int16[B] BUY: part of the market, else -1
-    bribe_stack: np.ndarray  # int16[B] BRIBE_TAKE: part of the searched stack, else -1
-    lights_drawn: np.ndarray  # int16[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
-    lights_keep: np.ndarray  # int16[B] LIGHTS_KEEP: windows still to keep
-    build_left: np.ndarray  # int16[B] BUILD: tiles still to place
+    market: np.ndarray  # int8[B] BUY: part of the market, else -1
+    bribe_stack: np.ndarray  # int8[B] BRIBE_TAKE: part of the searched stack, else -1
+    lights_drawn: np.ndarray  # int8[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
+    lights_keep: np.ndarray  # int8[B] LIGHTS_KEEP: windows still to keep
+    build_left: np.ndarray  # int8[B] BUILD: tiles still to place
     # the legal actions of the player to move, kept up to date by init and step
     legal: np.ndarray  # bool[B, NUM_ACTIONS]; all False in a finished game
     # outcome
@@ -85,6 +86,57 @@ def batch_size(state: CoreState) -> int:
 
 
 ARRAY_FIELDS = tuple(f.name for f in fields(CoreState) if f.name != "config")
+COUNT = np.int8  # small counts and indices; every one stays within -1..45
+
+# name -> (dtype, shape after the batch axis with "P" = players, value of a blank game)
+FIELD_SPECS: dict[str, tuple[type, tuple, object]] = {
+    "year": (COUNT, (), 1),
+    "phase": (COUNT, (), 0),
+    "seat": (COUNT, (), 0),
+    "caliph": (COUNT, (), 0),
+    "decisions": (np.int32, (), 0),
+    "money": (np.int32, ("P",), 0),
+    "prestige": (np.int32, ("P",), 0),
+    "hands": (COUNT, ("P", 5), 0),
+    "draw_pile": (COUNT, (5,), 0),
+    "supply": (COUNT, ("P", 4, 5, 2), 0),
+    "lighted_supply": (COUNT, ("P", 5), 0),
+    "tower_parts": (COUNT, ("P", 5, 4, 4, 2), 0),
+    "tower_lit": (COUNT, ("P", 5, 4, 2), 0),
+    "n_towers": (COUNT, ("P", 5), 0),
+    "build_sizes": (np.uint8, ("P",), 1),
+    "stacks": (COUNT, (4, 5, 2), 0),
+    "displays": (COUNT, (4, 5, 2), 0),
+    "lighted_stack": (COUNT, (15,), -1),
+    "lighted_owner": (COUNT, (15,), -1),
+    "lighted_len": (COUNT, (), 0),
+    "area_colour": (COUNT, (N_AREAS,), -1),
+    "space_seat": (COUNT, (N_SPACES,), -1),
+    "space_cards": (COUNT, (N_SPACES, 2), -1),
+    "space_face_up": (bool, (N_SPACES,), False),
+    "coloured": (COUNT, ("P", 5), 0),
+    "market": (COUNT, (), -1),
+    "bribe_stack": (COUNT, (), -1),
+    "lights_drawn": (COUNT, (5,), -1),
+    "lights_keep": (COUNT, (), 0),
+    "build_left": (COUNT, (), 0),
+    "legal": (bool, (NUM_ACTIONS,), False),
+    "final": (np.int32, ("P", 8), 0),
+    "seed": (np.uint64, (), 0),
+    "tape": (np.float64, (TAPE_LENGTH,), 0.0),
+    "tape_pos": (np.int32, (), 0),
+}
+assert tuple(FIELD_SPECS) == ARRAY_FIELDS
+
+
+def blank(config: GameConfig, batch: int) -> CoreState:
+    """B games with every field at its blank value (see FIELD_SPECS)."""
+    p = config.num_players
+    arrays = {}
+    for name, (dtype, shape, value) in FIELD_SPECS.items():
+        dims = tuple(p if d == "P" else d for d in shape)
+        arrays[name] = np.full((batch, *dims), value, dtype)
+    return CoreState(config=config, **arrays)
 
 
 def take(state: CoreState, index) -> CoreState:

@@ -19,7 +19,7 @@ from ..reference.state import Phase
 from . import chance, scoring
 from .init import deal_and_refill
 from .mask import build_sizes, space_taken, write_mask
-from .state import SPACE_VALUE, CoreState
+from .state import COUNT, SPACE_VALUE, CoreState
 from .tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
@@ -139,7 +139,7 @@ def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
     pile = state.draw_pile[rows].astype(np.int64)
     drawn = chance.draw_many(state, rows, pile, RECRUIT_CARDS)
     state.draw_pile[rows] = pile
-    state.hands[rows, seat] += drawn.astype(np.int16)
+    state.hands[rows, seat] += drawn.astype(COUNT)
 
 
 def _place_coloured(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:

@@ -5,7 +5,8 @@
 For each batch size B, random legal actions are played for a fixed number of batched
 steps; a decision is one game's step. The core's time counts `legal_action_mask` and
 `step` (finished games are reset automatically); sampling the random actions from the mask
-is timed apart and reported as "sampling". The reference engine plays whole games one at a
+is timed apart and reported as "sampling". Each batch size first plays 100 untimed
+steps so that the games are at different points of play. The reference engine plays whole games one at a
 time (legal_actions + step).
 """
 
@@ -35,9 +36,12 @@ def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(ranks > pick[:, None], axis=1)
 
 
-def bench_core(config: GameConfig, batch: int, steps: int) -> dict:
+def bench_core(config: GameConfig, batch: int, steps: int, warmup: int = 100) -> dict:
     state = init(config, batch, seeds=0)
     rng = np.random.default_rng(0)
+    for _ in range(warmup):  # let the games drift apart, as in long training runs
+        step(state, sample(legal_action_mask(state), rng))
+        autoreset(state)
     t_core = t_sample = 0.0
     decisions = 0
     for _ in range(steps):

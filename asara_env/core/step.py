@@ -83,7 +83,9 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
             ended.append(apply(state, games[pick], fields[pick]))
     ended = np.concatenate(ended) if ended else games[:0]
     # the build sizes the acting player will have at their next placement (R3.5)
-    done = np.isin(games, ended) & np.isin(groups, CHANGES_MATERIALS)
+    turn_over = np.zeros(len(state.phase), bool)
+    turn_over[ended] = True
+    done = turn_over[games] & _CHANGES_MATERIALS[groups]
     rows, seats = games[done], acting[done]
     state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
     _end_turn(state, ended)
@@ -113,12 +115,16 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
+_IS_MARKET = np.isin(np.arange(len(Area)), MARKET_AREAS)  # [area]
+_PAYS = np.isin(np.arange(len(Area)), (Area.BUILDING, Area.SPIES, Area.TENT))  # [area]
+
+
 def _start_move(state, rows, area, value, build_n) -> np.ndarray:
     seat = _seat(state, rows)
-    market = np.isin(area, MARKET_AREAS)
+    market = _IS_MARKET[area]
     state.market[rows[market]] = area[market]
     state.phase[rows[market]] = Phase.BUY
-    pays = np.isin(area, (Area.BUILDING, Area.SPIES, Area.TENT))
+    pays = _PAYS[area]
     state.money[rows[pays], seat[pays]] -= value[pays]
     build = area == Area.BUILDING
     state.build_left[rows[build]] = build_n[build]
@@ -271,6 +277,9 @@ CHANGES_MATERIALS = (
     Group.BUILD_TILE,
     Group.BUILD_LIGHTED,
 )
+
+
+_CHANGES_MATERIALS = np.isin(np.arange(len(Group)), CHANGES_MATERIALS)  # [group]
 
 
 # ------------------------------------------------------------------------------ turns and years

@@ -51,10 +51,13 @@ def test_assumed_numbers_live_in_one_table_and_give_the_sourced_totals():
     assert set(ASSUMED) >= {"tiles_per_colour", "cards_per_colour", "lighted_windows_per_colour"}
 
 
-def test_the_rules_core_imports_neither_pettingzoo_nor_gymnasium():
+def test_the_rules_cores_import_only_numpy():
+    """The reference engine and the vectorised core import no RL or DL library."""
     code = (
-        "import sys, asara_env, asara_env.reference, asara_env.reference.serialize;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pettingzoo', 'gymnasium')))"
+        "import sys, asara_env.reference.serialize, asara_env.reference.record, asara_env.core,"
+        " asara_env.core.observation, asara_env.core.convert;"
+        "print(sorted(m for m in sys.modules"
+        " if m.split('.')[0] in ('pettingzoo', 'gymnasium', 'torch', 'tqdm')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import fields
 
 import numpy as np
@@ -164,12 +162,3 @@ def test_the_colour_size_table_matches_the_reference_on_random_positions():
             parts, lit, np.array([len(towers)]), supply[:, None, :], np.array([lighted])
         )
         assert int(colour_sizes(f)[0]) == expected
-
-
-def test_the_core_imports_only_numpy():
-    code = (
-        "import sys, asara_env.core;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pettingzoo', 'gymnasium')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

@@ -119,60 +119,63 @@ def build_sizes(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndar
     return total_sizes(colour_sizes(colour_features(*player_works(state, rows, seat))))
 
 
-def _after(f: dict, **delta) -> dict:
-    return {k: v + delta.get(k, 0) for k, v in f.items()}
+_FEATURES = ("missing_base", "missing_turret", "bases", "trunks", "windows", "turrets")
+_FEATURES += ("lighted", "free", "towers")
+_SUPPLY_FEATURE = ("bases", "trunks", "windows", "turrets")  # by part
+
+
+def _placement_deltas() -> np.ndarray:
+    """int[9, feature]: how one placed tile changes a colour's build features: a tile of
+    each part on an old tower (rows 0-3), starting a new tower (4-7), a lighted window (8)."""
+    rows = []
+    for new in (False, True):
+        for part in range(N_PARTS):
+            d = dict.fromkeys(_FEATURES, 0)
+            d[_SUPPLY_FEATURE[part]] = -1
+            d["free"] = int(part == Part.WINDOW)
+            if new:
+                d["missing_base"] = int(part != Part.BASE)
+                d["missing_turret"] = int(part != Part.TURRET)
+                d["towers"] = 1
+            else:
+                d["missing_base"] = -int(part == Part.BASE)
+                d["missing_turret"] = -int(part == Part.TURRET)
+            rows.append([d[k] for k in _FEATURES])
+    lit = dict.fromkeys(_FEATURES, 0)
+    lit["lighted"], lit["free"] = -1, -1
+    return np.array(rows + [[lit[k] for k in _FEATURES]])
+
+
+_DELTAS = _placement_deltas()
 
 
 def mask_build(state: CoreState, rows: np.ndarray) -> dict:
-    out = {}
+    """Build tiles: the tile is in the supply, fits its tower (R4.2.2, R7.2) and the build
+    can still be finished with exactly the tiles left afterwards (R4.2.6)."""
+    n = len(rows)
     parts, lit, n_towers, supply, lighted = player_works(state, rows)
     f = colour_features(parts, lit, n_towers, supply, lighted)
     others = _others(colour_sizes(f))  # [n, C]
-    need = (state.build_left[rows].astype(np.int64) - 1)[:, None]  # tiles left after this one
-
-    def finishes(g: dict) -> np.ndarray:  # [n, C]
-        return (SUMSET[others, colour_sizes(g)] >> need) & 1 == 1
+    after = {k: f[k][:, None, :] + _DELTAS[None, :, i, None] for i, k in enumerate(_FEATURES)}
+    need = (state.build_left[rows].astype(np.int64) - 1)[:, None, None]  # tiles left after
+    finishes = (SUMSET[others[:, None, :], colour_sizes(after)] >> need) & 1 == 1  # [n, 9, C]
 
     slot = np.arange(MAX_TOWERS_PER_COLOUR)
     is_old = slot < n_towers[..., None]  # [n, C, 4]
     is_new = slot == n_towers[..., None]
     has_part = (parts[..., 0] + parts[..., 1]) > 0  # [n, C, 4, part]
-    tiles = np.zeros((len(rows), N_PARTS, N_TILE_COLOURS, 2, MAX_TOWERS_PER_COLOUR), bool)
+    tiles = np.zeros((n, N_PARTS, N_TILE_COLOURS, 2, MAX_TOWERS_PER_COLOUR), bool)
     for part in range(N_PARTS):
-        supply_key = ("bases", "trunks", "windows", "turrets")[part]
-        window = int(part == Part.WINDOW)
-        on_old = finishes(
-            _after(
-                f,
-                **{supply_key: -1},
-                missing_base=-int(part == Part.BASE),
-                missing_turret=-int(part == Part.TURRET),
-                free=window,
-            )
-        )
-        on_new = finishes(
-            _after(
-                f,
-                **{supply_key: -1},
-                missing_base=int(part != Part.BASE),
-                missing_turret=int(part != Part.TURRET),
-                free=window,
-                towers=1,
-            )
-        )
         unique_ok = ~has_part[..., part] if part in (Part.BASE, Part.TURRET) else True
-        old_ok = is_old & unique_ok & on_old[..., None]
-        new_ok = is_new & on_new[..., None]
+        old_ok = is_old & unique_ok & finishes[:, part, :, None]
+        new_ok = is_new & finishes[:, N_PARTS + part, :, None]
         have = supply[:, part] > 0  # [n, C, gold]
         tiles[:, part] = have[..., None] & (old_ok | new_ok)[:, :, None, :]
-    out[Group.BUILD_TILE] = tiles.reshape(len(rows), -1)
 
-    on_lit = finishes(_after(f, lighted=-1, free=-1))  # [n, C]
     free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
     lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
-    lights &= on_lit[..., None, None]
-    out[Group.BUILD_LIGHTED] = lights.reshape(len(rows), -1)
-    return out
+    lights &= finishes[:, 2 * N_PARTS, :, None, None]
+    return {Group.BUILD_TILE: tiles.reshape(n, -1), Group.BUILD_LIGHTED: lights.reshape(n, -1)}
 
 
 # ------------------------------------------------------------------------------ placements

@@ -24,8 +24,9 @@ def year_end_points(state: CoreState, rows: np.ndarray) -> np.ndarray:
     return towers + gold + lit.sum(axis=(2, 3, 4)) + caliph
 
 
-def ranking_award(keys: np.ndarray, award: tuple[int, int]) -> np.ndarray:
-    """R8.2 per ranked entry; keys int[n, E], higher is better, -1 = not ranked."""
+def ranking_award(keys: np.ndarray, award) -> np.ndarray:
+    """R8.2 per ranked entry; keys int[n, E], higher is better, -1 = not ranked; award
+    (first, second) as ints or as int[n, 1] columns."""
     first, second = award
     ranked = keys >= 0
     best = keys.max(axis=1, keepdims=True)
@@ -51,9 +52,12 @@ def final_points(state: CoreState, rows: np.ndarray) -> np.ndarray:
         key = key * 64 + lit_count
     key = np.where(exists, key, -1)
     out = np.zeros((n, p, 8), np.int64)
-    for c in range(N_TILE_COLOURS):
-        points = ranking_award(key[:, :, c].reshape(n, -1), COLOUR_AWARDS[c])
-        out[:, :, c] = points.reshape(n, p, -1).sum(axis=2)
+    by_colour = key.transpose(0, 2, 1, 3).reshape(n * N_TILE_COLOURS, -1)  # [n*C, P*4]
+    awards = np.tile(np.array(COLOUR_AWARDS), (n, 1))  # [n*C, 2]
+    points = ranking_award(by_colour, (awards[:, :1], awards[:, 1:]))
+    out[:, :, :N_TILE_COLOURS] = (
+        points.reshape(n, N_TILE_COLOURS, p, -1).sum(axis=3).transpose(0, 2, 1)
+    )
     tallest = ranking_award(key.reshape(n, -1), TALLEST_AWARD)
     out[:, :, 5] = tallest.reshape(n, p, -1).sum(axis=2)
     count = state.n_towers[rows].sum(axis=2).astype(np.int64)

@@ -6,8 +6,8 @@ For each batch size B, random legal actions are played for a fixed number of bat
 steps; a decision is one game's step. The core's time counts `legal_action_mask` and
 `step` (finished games are reset automatically); sampling the random actions from the mask
 is timed apart and reported as "sampling". Each batch size first plays 100 untimed
-steps so that the games are at different points of play. The reference engine plays whole games one at a
-time (legal_actions + step).
+steps so that the games are at different points of play. The reference engine plays
+whole games one at a time (legal_actions + step).
 """
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     cards = OPTION_CARDS[option]
     for k in range(2):
         has = cards[:, k] >= 0
-        np.subtract.at(state.hands, (rows[has], seat[has], cards[has, k]), 1)
+        state.hands[rows[has], seat[has], cards[has, k]] -= 1  # one card per game and pass
     space = space_taken(state, rows, target)
     state.space_seat[rows, space] = seat
     state.space_cards[rows, space] = cards

@@ -20,7 +20,7 @@ from ..constants import (
 from ..reference.state import Phase, full_tile_counts
 from . import chance
 from .mask import write_mask
-from .state import COUNT, CoreState, blank, derived_seed
+from .state import COUNT, FIELD_SPECS, CoreState, blank, derived_seed
 
 
 def seeds_for(seed, batch: int) -> np.ndarray:
@@ -36,28 +36,21 @@ def seeds_for(seed, batch: int) -> np.ndarray:
     return seeds.astype(np.uint64)
 
 
-def _blank(config: GameConfig, batch: int) -> CoreState:
-    state = blank(config, batch)
-    state.seat[:] = state.caliph[:] = config.start_seat
-    state.stacks[:] = full_tile_counts()
-    return state
-
-
 def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
     """B games set up for year 1, game i identical to reference new_game(config, seed_i)."""
     if batch < 1:
         raise ValueError(f"batch must be at least 1, got {batch}")
-    state = _blank(config, batch)
+    state = blank(config, batch)
     reset_games(state, np.arange(batch), seeds_for(seeds, batch))
     return state
 
 
 def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
     """Set games `rows` up afresh from their reference seeds (used by init and auto-reset)."""
-    fresh = _blank(state.config, len(rows))
-    for name in vars(fresh):
-        if name != "config":
-            getattr(state, name)[rows] = getattr(fresh, name)
+    for name, (_, _, value) in FIELD_SPECS.items():
+        getattr(state, name)[rows] = value
+    state.seat[rows] = state.caliph[rows] = state.config.start_seat
+    state.stacks[rows] = full_tile_counts()
     state.seed[rows] = seeds
     state.tape[rows] = chance.make_tapes(seeds)
     p, start = state.config.num_players, state.config.start_seat

@@ -20,7 +20,7 @@ from ..constants import (
 from ..reference.state import Phase, full_tile_counts
 from . import chance
 from .mask import write_mask
-from .state import COUNT, FIELD_SPECS, CoreState, blank, derived_seed
+from .state import COUNT, FIELD_SPECS, CoreState, blank, derived_seeds
 
 
 def seeds_for(seed, batch: int) -> np.ndarray:
@@ -29,7 +29,7 @@ def seeds_for(seed, batch: int) -> np.ndarray:
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     if np.ndim(seed) == 0:
-        return np.array([derived_seed(int(seed), i) for i in range(batch)], np.uint64)
+        return derived_seeds(int(seed) % 2**64, np.arange(batch))
     seeds = np.asarray(seed)
     if seeds.shape != (batch,):
         raise ValueError(f"seeds must be an int or {batch} ints, got shape {seeds.shape}")
@@ -83,5 +83,5 @@ def autoreset(state: CoreState) -> np.ndarray:
     done = state.phase == Phase.GAME_OVER
     rows = np.flatnonzero(done)
     if len(rows):
-        reset_games(state, rows, np.array([derived_seed(int(s), 1) for s in state.seed[rows]]))
+        reset_games(state, rows, derived_seeds(state.seed[rows], 1))
     return done

@@ -45,10 +45,15 @@ def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
     return state
 
 
+# fields reset_games sets itself (write_mask clears `legal`)
+_SET_BELOW = {"seat", "caliph", "stacks", "seed", "tape", "money", "hands", "draw_pile", "legal"}
+
+
 def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
     """Set games `rows` up afresh from their reference seeds (used by init and auto-reset)."""
     for name, (_, _, value) in FIELD_SPECS.items():
-        getattr(state, name)[rows] = value
+        if name not in _SET_BELOW:
+            getattr(state, name)[rows] = value
     state.seat[rows] = state.caliph[rows] = state.config.start_seat
     state.stacks[rows] = full_tile_counts()
     state.seed[rows] = seeds

@@ -328,9 +328,29 @@ PHASE_MASKS = {
 }
 
 
-def write_mask(state: CoreState, rows: np.ndarray) -> None:
-    """Recompute `state.legal` for games `rows`."""
-    state.legal[rows] = False
+# groups each phase's mask may set
+PHASE_GROUPS = {
+    Phase.PLACE: (Group.PLACE, Group.PLACE_COLOURED),
+    Phase.BUY: (Group.BUY,),
+    Phase.BRIBE_STACK: (Group.BRIBE_STACK,),
+    Phase.BRIBE_TAKE: (Group.BRIBE_TAKE, Group.BRIBE_NOTHING),
+    Phase.LIGHTS_OPTION: (Group.LIGHTS_OPTION,),
+    Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
+    Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
+}
+
+
+def write_mask(state: CoreState, rows: np.ndarray, previous: np.ndarray | None = None) -> None:
+    """Recompute `state.legal` for games `rows`; `previous` (their phases when the mask was
+    last written) limits the clearing to the blocks that can be set."""
+    if previous is None:
+        state.legal[rows] = False
+    else:
+        for value, groups in PHASE_GROUPS.items():
+            pick = rows[previous == value]
+            if len(pick):
+                for group in groups:
+                    state.legal[pick, block(group)] = False
     phase = state.phase[rows]
     for value, fill in PHASE_MASKS.items():
         pick = rows[phase == value]

@@ -75,6 +75,7 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
     """Apply legal `actions` to the games `games`."""
     state.decisions[games] += 1
     acting = state.seat[games].astype(np.int64)
+    previous = state.phase[games].copy()
     groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
     ended = []  # games whose turn is over
     for group, apply in APPLY.items():
@@ -89,7 +90,7 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
     rows, seats = games[done], acting[done]
     state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
     _end_turn(state, ended)
-    write_mask(state, games)
+    write_mask(state, games, previous)
 
 
 def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:

@@ -17,13 +17,10 @@ from ..reference.state import Phase
 from .state import N_SPACES, SPACE_VALUE, CoreState
 from .tables import (
     COLOUR_SIZES,
-    FIXED_MAX,
-    FREE_MAX,
     LIGHTS_COST,
     MAX_TOWERS_PER_COLOUR,
     N_OPTIONS,
     N_TARGETS,
-    NEW_MAX,
     OPTION_CARDS,
     OPTION_COLOUR,
     OPTION_FACE_UP,
@@ -71,16 +68,23 @@ def colour_sizes(f: dict) -> np.ndarray:
         np.minimum(f["bases"] - f["missing_base"], f["turrets"] - f["missing_turret"]),
         MAX_TOWERS_PER_COLOUR - f["towers"],
     )
-    index = (
-        np.clip(f["missing_base"] + f["missing_turret"], 0, FIXED_MAX),
-        np.clip(max_new, 0, NEW_MAX),
-        (f["towers"] > 0).astype(np.int64),
-        f["trunks"],
-        f["windows"],
-        f["lighted"],
-        np.clip(f["free"], 0, FREE_MAX),
+    index = np.ravel_multi_index(  # mode="clip": coordinates past the table's edges clip
+        (
+            f["missing_base"] + f["missing_turret"],
+            max_new,
+            f["towers"] > 0,
+            f["trunks"],
+            f["windows"],
+            f["lighted"],
+            f["free"],
+        ),
+        COLOUR_SIZES.shape,
+        mode="clip",
     )
-    return np.where(feasible, COLOUR_SIZES[index], 0).astype(np.uint8)
+    return np.where(feasible, _COLOUR_SIZES_FLAT[index], 0).astype(np.uint8)
+
+
+_COLOUR_SIZES_FLAT = COLOUR_SIZES.ravel()
 
 
 def total_sizes(per_colour: np.ndarray) -> np.ndarray:

@@ -39,6 +39,7 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_reference.py
+	$(BIN)/python benchmarks/bench_core.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -13,7 +13,7 @@ from ..constants import (
     Area,
     Part,
 )
-from ..reference.state import Phase
+from ..reference.state import PHASE_GROUPS, Phase
 from .state import N_SPACES, SPACE_VALUE, CoreState
 from .tables import (
     COLOUR_SIZES,
@@ -329,18 +329,6 @@ PHASE_MASKS = {
     Phase.LIGHTS_OPTION: mask_lights_option,
     Phase.LIGHTS_KEEP: mask_lights_keep,
     Phase.BUILD: mask_build,
-}
-
-
-# groups each phase's mask may set
-PHASE_GROUPS = {
-    Phase.PLACE: (Group.PLACE, Group.PLACE_COLOURED),
-    Phase.BUY: (Group.BUY,),
-    Phase.BRIBE_STACK: (Group.BRIBE_STACK,),
-    Phase.BRIBE_TAKE: (Group.BRIBE_TAKE, Group.BRIBE_NOTHING),
-    Phase.LIGHTS_OPTION: (Group.LIGHTS_OPTION,),
-    Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
-    Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
 }
 
 

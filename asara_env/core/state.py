@@ -23,7 +23,6 @@ SPACES: tuple[tuple[int, int], ...] = tuple(
 N_SPACES = len(SPACES)
 SPACE_AREA = np.array([a for a, _ in SPACES], np.int64)  # int[space]
 SPACE_VALUE = np.array([SPACE_VALUES[Area(a)][i] for a, i in SPACES], np.int64)  # int[space]
-AREA_FIRST_SPACE = np.array([SPACES.index((a, 0)) for a in range(N_AREAS)], np.int64)
 # doubles of chance per game: at most 15 (lighted stack) + 4 x 45 (deals) + 85 + 3 x 56
 # (display refills shuffle the stacks) + 4 x 27 (recruited cards) = 556
 TAPE_LENGTH = 560

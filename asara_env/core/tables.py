@@ -46,10 +46,6 @@ TARGET_BUILD_N = np.array([t.arg if t.area == Area.BUILDING else 0 for t in TARG
 N_OPTIONS = len(CARD_OPTIONS)
 OPTION_CARDS = np.array([c + (-1,) * (2 - len(c)) for c in CARD_OPTIONS], np.int64)  # int[o, 2]
 OPTION_FACE_UP = np.array([len(c) == 1 for c in CARD_OPTIONS])  # bool[option]
-OPTION_NEED = np.zeros((N_OPTIONS, 5), np.int64)  # int[option, card colour] cards needed
-for _o, _cards in enumerate(CARD_OPTIONS):
-    for _b in _cards:
-        OPTION_NEED[_o, _b] += 1
 OPTION_COLOUR = np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], -1)  # face-up colour or -1
 
 PRICES = np.array(PRICE, np.int64)  # int[tile colour]

@@ -22,18 +22,7 @@ from ..constants import (
     Area,
 )
 from .build import Works, lighted_fits, place_lighted, place_tile, tile_fits
-from .state import Phase, State
-
-PHASE_GROUPS = {
-    Phase.PLACE: (Group.PLACE, Group.PLACE_COLOURED),
-    Phase.BUY: (Group.BUY,),
-    Phase.BRIBE_STACK: (Group.BRIBE_STACK,),
-    Phase.BRIBE_TAKE: (Group.BRIBE_TAKE, Group.BRIBE_NOTHING),
-    Phase.LIGHTS_OPTION: (Group.LIGHTS_OPTION,),
-    Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
-    Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
-    Phase.GAME_OVER: (),
-}
+from .state import PHASE_GROUPS, Phase, State
 
 
 # ------------------------------------------------------------------------------ placement

@@ -13,6 +13,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from ..actions import Group
 from ..config import GameConfig
 from ..constants import (
     GOLD_PER_KIND,
@@ -39,6 +40,19 @@ class Phase(IntEnum):
     LIGHTS_KEEP = 5
     BUILD = 6
     GAME_OVER = 7
+
+
+# the action groups each decision phase offers
+PHASE_GROUPS: dict[Phase, tuple[Group, ...]] = {
+    Phase.PLACE: (Group.PLACE, Group.PLACE_COLOURED),
+    Phase.BUY: (Group.BUY,),
+    Phase.BRIBE_STACK: (Group.BRIBE_STACK,),
+    Phase.BRIBE_TAKE: (Group.BRIBE_TAKE, Group.BRIBE_NOTHING),
+    Phase.LIGHTS_OPTION: (Group.LIGHTS_OPTION,),
+    Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
+    Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
+    Phase.GAME_OVER: (),
+}
 
 
 @dataclass

@@ -38,8 +38,10 @@ docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/bench_reference.py
 	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/python benchmarks/bench_env.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

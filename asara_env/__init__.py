@@ -1,4 +1,9 @@
-"""asara-env: the board game ASARA as a reinforcement-learning environment."""
+"""asara-env: the board game ASARA as a reinforcement-learning environment.
+
+`asara_env.env(...)` / `asara_env.raw_env(...)` (the PettingZoo AEC environment, also as
+`asara_env.asara_v0`) are imported on first use, so that the numpy core can be used without
+PettingZoo or gymnasium installed.
+"""
 
 from .actions import NUM_ACTIONS, decode, describe_action, encode
 from .config import GameConfig
@@ -12,4 +17,16 @@ __all__ = [
     "decode",
     "describe_action",
     "encode",
+    "env",
+    "raw_env",
+    "asara_v0",
 ]
+
+
+def __getattr__(name: str):
+    if name in ("env", "raw_env", "asara_v0"):
+        import importlib
+
+        asara_v0 = importlib.import_module(".asara_v0", __name__)
+        return asara_v0 if name == "asara_v0" else getattr(asara_v0, name)
+    raise AttributeError(f"module 'asara_env' has no attribute {name!r}")

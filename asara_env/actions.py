@@ -14,6 +14,8 @@ import itertools
 from dataclasses import dataclass
 from enum import IntEnum
 
+import numpy as np
+
 from .constants import (
     CARD_NAMES,
     COLOUR_NAMES,
@@ -28,6 +30,7 @@ from .constants import (
     SPACE_VALUES,
     Area,
 )
+from .errors import IllegalActionError
 
 
 @dataclass(frozen=True)
@@ -261,3 +264,17 @@ def layout_markdown() -> str:
     lines += ["", "## Genie moves", "", "| move | name |", "|---|---|"]
     lines += [f"| {i} | {m.name} |" for i, m in enumerate(GENIE_MOVES)]
     return "\n".join(lines) + "\n"
+
+
+def action_id(action) -> int:
+    """`action` as a plain int id; IllegalActionError if it is not an int in range."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(
+            action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
+        )
+    if not 0 <= int(action) < NUM_ACTIONS:
+        raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+    return int(action)
+
+
+# ------------------------------------------------------------------------------ placement (R3)

@@ -3,9 +3,8 @@
     state = init(GameConfig(num_players=4, variant="pro"), batch=1024, seeds=0)
     while not is_terminal(state).all():
         mask = legal_action_mask(state)                 # bool[B, NUM_ACTIONS]
-        step(state, pick(mask))                         # int[B] actions; finished games:
-                                                        # see `step_live`
-    final_prestige(state), winners(state)
+        step(state, pick(mask))                         # int[B]; finished games ignore it
+    final_prestige(state), winners(final_prestige(state)), terminal_rewards(prestige, "win")
 
 Game i of a batch seeded s plays exactly the reference game `new_game(config,
 derived_seed(s, i))`. The core imports only numpy.
@@ -13,6 +12,7 @@ derived_seed(s, i))`. The core imports only numpy.
 
 from .init import autoreset, init, reset_games, seeds_for
 from .mask import legal_action_mask
+from .outcome import current_seat, final_prestige, is_terminal, terminal_rewards, winners
 from .state import CoreState, copy_state, derived_seed, take
 from .step import check_actions, step
 
@@ -21,6 +21,11 @@ __all__ = [
     "init",
     "step",
     "legal_action_mask",
+    "current_seat",
+    "is_terminal",
+    "final_prestige",
+    "winners",
+    "terminal_rewards",
     "check_actions",
     "reset_games",
     "autoreset",

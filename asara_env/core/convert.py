@@ -199,6 +199,15 @@ def _coloured_back(core: CoreState, i: int) -> list[Buyer]:
     ]
 
 
+def generator_at(origin: dict, doubles_used: int) -> np.random.Generator:
+    """The generator whose state was `origin` (a PCG64 `bit_generator.state`) after it has
+    yielded `doubles_used` doubles: each double takes one 64-bit step."""
+    bits = np.random.PCG64()
+    bits.state = origin
+    bits.advance(int(doubles_used))
+    return np.random.Generator(bits)
+
+
 def _final_back(core: CoreState, i: int) -> list[dict] | None:
     if core.phase[i] != Phase.GAME_OVER:
         return None
@@ -210,13 +219,14 @@ def _final_back(core: CoreState, i: int) -> list[dict] | None:
     return final
 
 
-def to_reference(core: CoreState, i: int) -> State:
-    """Game `i` of a batch as a reference State. Chance is not carried back: the state gets
-    a fresh PCG64 generator, not the rest of the game's tape."""
+def to_reference(core: CoreState, i: int, rng: np.random.Generator | None = None) -> State:
+    """Game `i` of a batch as a reference State. Chance is carried back only if `rng` is
+    the game's generator at this point (see `generator_at`); by default the state gets a
+    fresh PCG64 generator."""
     n = int(core.lighted_len[i])
     return State(
         config=core.config,
-        rng=np.random.Generator(np.random.PCG64()),
+        rng=rng if rng is not None else np.random.Generator(np.random.PCG64()),
         year=int(core.year[i]),
         phase=Phase(int(core.phase[i])),
         seat=int(core.seat[i]),

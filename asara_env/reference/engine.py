@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
+from ..actions import CARD_OPTIONS, TARGETS, Group, action_id, decode, describe_action
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
@@ -61,7 +61,7 @@ def new_game(
 
 def step(state: State, action: int) -> None:
     """Apply one legal action of the player to move (see module docstring)."""
-    action = _as_action_id(action)
+    action = action_id(action)
     reason = illegal_reason(state, action)
     if reason is not None:
         raise IllegalActionError(
@@ -72,17 +72,6 @@ def step(state: State, action: int) -> None:
     APPLY[group](state, *fields)
 
 
-def _as_action_id(action) -> int:
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(
-            action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
-        )
-    if not 0 <= int(action) < NUM_ACTIONS:
-        raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
-    return int(action)
-
-
-# ------------------------------------------------------------------------------ placement (R3)
 def _apply_place(state: State, t: int, option: int) -> None:
     target = TARGETS[t]
     space = target_space(state, target)

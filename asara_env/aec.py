@@ -1,0 +1,303 @@
+"""ASARA as a PettingZoo AEC environment, a thin adapter over the vectorised core (B = 1).
+
+    from asara_env import asara_v0
+    env = asara_v0.env(num_players=3, variant="pro")
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else policy(obs, info)
+        env.step(action)
+
+Agents are `player_0` … `player_{n-1}`; `player_i` sits in seat i (seat 0 starts). One
+agent often decides several times in a row: a turn is a placement followed by its
+sub-decisions (what to buy, which tile to take, where each build tile goes), each a step.
+
+- Observation: `{"observation": float32[1907], "action_mask": int8[803]}`; the layout is
+  docs/observation.md, the action ids docs/actions.md. The mask is all zeros for every
+  agent but the one to move, and for everybody once the game is over.
+- Rewards arrive when the game ends (plus optional shaping), from the final prestige:
+  `reward="win"` winners share +1 and the others share -1 (all 0 if everybody ties),
+  `"rank"` +1 for first down to -1 for last (tied places averaged), `"margin"` (own
+  prestige - the best opponent's) / 50. `shaping=c` adds, every step, c x (the prestige
+  each player gained - the mean gained by all) (zero-sum). `last()` gives the reward
+  accumulated since the agent last acted, as PettingZoo specifies.
+- `infos[agent]`: `{"phase": name of the pending decision, "year": 1..4}`; once the game
+  is over also `"final_prestige"` ({agent: prestige}), `"winners"` ([agents]) and
+  `"scoring"` (the agent's final-scoring points by category).
+- Illegal actions: `illegal_action="raise"` (default) raises `IllegalActionError` naming
+  the agent, the action and why it is illegal, and changes nothing;
+  `illegal_action="penalize"` ends the game: the offender gets ILLEGAL_PENALTY (-1), the
+  others share +1, and the offender's info says `"illegal_action": <description>`.
+- `reset(seed=s)` plays the reference game `new_game(config, s)`; later `reset()` calls
+  without a seed play seeds `derived_seed(s, 1)`, `derived_seed(s, 2)`, …; a first
+  `reset()` without a seed draws one from the OS (`env.game_seed` tells it).
+- Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
+  `"human"` prints it. `state()` returns the whole game (hidden information included) as a
+  saved-game dict (docs/state.md) and `full_view()` draws it as text, for debugging;
+  `reset(options={"state": saved})` continues a saved game (validated: a corrupt one
+  raises `CorruptStateError`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import NUM_ACTIONS, action_id, describe_action
+from .config import GameConfig
+from .core import derived_seed, init, step
+from .core.convert import from_reference, generator_at, to_reference
+from .core.observation import OBS_DIM, observe
+from .core.outcome import REWARD_SCHEMES, is_terminal, terminal_rewards
+from .errors import IllegalActionError
+from .reference.rules import illegal_reason
+from .reference.scoring import FINAL_CATEGORIES
+from .reference.serialize import state_from_dict, state_to_dict
+from .reference.state import Phase
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
+PHASE_NAMES = tuple(p.name for p in Phase)
+GAME_OVER = int(Phase.GAME_OVER)
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment wrapped in PettingZoo's OrderEnforcingWrapper (reset before use)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv, EzPickle):
+    """ASARA for 2-4 players; see the module docstring."""
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "asara_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        variant: str = "basic",
+        expansions: tuple[str, ...] = (),
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        shaping: float = 0.0,
+    ):
+        EzPickle.__init__(
+            self, num_players, variant, expansions, reward, render_mode, illegal_action, shaping
+        )
+        super().__init__()
+        self.config = GameConfig(
+            num_players=num_players, variant=variant, expansions=tuple(expansions)
+        )
+        _check_choice("reward", reward, tuple(REWARD_SCHEMES))
+        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+            raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
+        self.reward_scheme, self.illegal_action, self.shaping = reward, illegal_action, shaping
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
+        self._core = None
+        self._base_seed: int | None = None
+        self._episode = 0
+        self.game_seed: int | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a game; see the module docstring for how `seed` is used.
+        `options={"state": saved}` continues a saved game (a `state()` dict) instead."""
+        saved = _saved_state(options)
+        if saved is None:
+            self.game_seed = self._next_game_seed(seed)
+            self._core = init(self.config, 1, seeds=np.array([self.game_seed], np.uint64))
+            self._chance_origin = np.random.default_rng(self.game_seed).bit_generator.state
+        else:
+            self._core = self._load(saved, seed)
+        self._prestige = self._core.prestige[0].copy()
+        self._obs_cache: dict[int, np.ndarray] = {}
+        self._over = False
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._update_turn()
+
+    def _load(self, saved: dict, seed: int | None):
+        if seed is not None:
+            raise ValueError("reset: pass either a seed or options['state'], not both")
+        game = state_from_dict(saved)
+        if game.config.to_dict() != self.config.to_dict():
+            raise ValueError(
+                f"reset: the saved game's config {game.config.to_dict()} is not this env's "
+                f"{self.config.to_dict()}"
+            )
+        self.game_seed = None
+        self._chance_origin = game.rng.bit_generator.state
+        return from_reference([game])
+
+    def _next_game_seed(self, seed: int | None) -> int:
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+            if not 0 <= int(seed) < 2**64:
+                raise ValueError(f"seed must be a non-negative int below 2**64, got {seed}")
+            self._base_seed, self._episode = int(seed), 0
+            return self._base_seed
+        if self._base_seed is None:
+            self._base_seed, self._episode = int(np.random.SeedSequence().entropy % 2**64), 0
+            return self._base_seed
+        self._episode += 1
+        return derived_seed(self._base_seed, self._episode)
+
+    # ------------------------------------------------------------------------ acting
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = action_id(action)
+        if not self._core.legal[0, a]:
+            self._illegal(agent, a)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        step(self._core, np.array([a]))
+        self._obs_cache.clear()
+        rewards = self._shaping_rewards() if self.shaping else None
+        if is_terminal(self._core)[0]:
+            final = terminal_rewards(self._core.prestige, self.reward_scheme)[0]
+            rewards = final if rewards is None else rewards + final
+            self._end_game()
+        self._settle(rewards)
+        self._update_turn()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self, rewards: np.ndarray | None) -> None:
+        """The one place rewards are handed out: `rewards` float[P] by seat, or None."""
+        if rewards is None:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            return
+        self.rewards = {a: float(rewards[self._seat[a]]) for a in self.agents}
+        self._accumulate_rewards()
+
+    def _shaping_rewards(self) -> np.ndarray:
+        now = self._core.prestige[0].astype(np.float64)
+        gained = now - self._prestige
+        self._prestige = now
+        return self.shaping * (gained - gained.mean())
+
+    def _illegal(self, agent: str, a: int) -> None:
+        reason = illegal_reason(self._reference_game(), a) or "not legal now"
+        if self.illegal_action == "raise":
+            phase = PHASE_NAMES[self._core.phase[0]]
+            why = f"{reason} ({agent} may not play it)"
+            raise IllegalActionError(a, describe_action(a), self._seat[agent], phase, why)
+        self._cumulative_rewards[agent] = 0.0
+        n = self.num_agents
+        rewards = np.full(n, -ILLEGAL_PENALTY / (n - 1))
+        rewards[self._seat[agent]] = ILLEGAL_PENALTY
+        self._end_game()
+        self._settle(rewards)
+        self.infos[agent]["illegal_action"] = f"{a} ({describe_action(a)}): {reason}"
+
+    def _end_game(self) -> None:
+        self._over = True
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def _update_turn(self) -> None:
+        """Select the agent to move and write the infos of the new position."""
+        core = self._core
+        self.agent_selection = self.possible_agents[core.seat[0]]
+        info = {"phase": PHASE_NAMES[core.phase[0]], "year": int(core.year[0])}
+        self.infos = {a: dict(info) for a in self.agents}
+        if core.phase[0] == GAME_OVER:
+            self._add_final_infos()
+
+    def _add_final_infos(self) -> None:
+        prestige = self._core.prestige[0]
+        final = {a: int(prestige[self._seat[a]]) for a in self.agents}
+        best = max(final.values())
+        won = [a for a in self.agents if final[a] == best]
+        for a in self.agents:
+            points = self._core.final[0, self._seat[a]]
+            scoring = dict(zip(FINAL_CATEGORIES, map(int, points)))
+            self.infos[a].update(final_prestige=final, winners=won, scoring=scoring)
+
+    # ------------------------------------------------------------------------ seeing
+    def observe(self, agent: str) -> dict:
+        seat = self._seat[agent]
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            obs = self._obs_cache[seat] = observe(self._core, seat)[0]
+        moving = agent == self.agent_selection and not self._over
+        mask = self._core.legal[0].astype(np.int8) if moving else self._no_moves.copy()
+        return {"observation": obs.copy(), "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The board as the agent to move sees it (R10): returned ("ansi") or printed."""
+        if self.render_mode is None:
+            return None
+        from .reference.view import seat_view
+        from .render import render_view
+
+        text = render_view(seat_view(self._reference_game(), self._seat[self.agent_selection]))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def state(self) -> dict:
+        """The whole game, hidden information included, as a saved-game dict (docs/state.md)."""
+        return state_to_dict(self._reference_game())
+
+    def full_view(self) -> str:
+        """The whole game drawn as text, hidden information included (for debugging)."""
+        from .render import render_full
+
+        return render_full(self._reference_game())
+
+    def _reference_game(self):
+        """The game as a reference State, its generator at the same point of chance."""
+        rng = generator_at(self._chance_origin, self._core.tape_pos[0])
+        return to_reference(self._core, 0, rng)
+
+    def close(self) -> None:
+        pass
+
+
+def _saved_state(options: dict | None) -> dict | None:
+    """options["state"]; other keys are ignored, as gymnasium and PettingZoo expect."""
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+    return options.get("state")
+
+
+def _check_choice(name: str, value, choices: tuple) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")

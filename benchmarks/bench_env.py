@@ -1,0 +1,84 @@
+"""Decisions per second of the full AEC loop, ASARA beside PettingZoo's classic games.
+
+    python benchmarks/bench_env.py [--seconds 5] [--json] [--pettingzoo-benchmark]
+
+Every env plays random legal actions through the whole AEC loop (`env.last()`, a uniform
+choice among the masked-in actions, `env.step()`), resetting finished games, for a fixed
+time; a decision is one `step` call of a live agent. ASARA runs 2/3/4 players x basic/pro;
+the comparisons are `connect_four_v3` and `texas_holdem_v4` (these need the `bench` extra:
+pygame and rlcard; an env that cannot be built is reported as missing).
+`--pettingzoo-benchmark` also prints PettingZoo's own `performance_benchmark` for ASARA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from asara_env import asara_v0
+
+ASARA = {
+    f"asara {p}p {v}": {"num_players": p, "variant": v} for p in (2, 3, 4) for v in ("basic", "pro")
+}
+OTHERS = {
+    "connect_four_v3": "pettingzoo.classic.connect_four_v3",
+    "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",
+}
+
+
+def decisions_per_second(env, seconds: float, seed: int = 0) -> float:
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            decisions += 1
+        env.reset()
+    return decisions / (time.perf_counter() - start)
+
+
+def other_env(module: str):
+    try:
+        return importlib.import_module(module).env()
+    except ImportError:
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per env")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--pettingzoo-benchmark", action="store_true")
+    args = parser.parse_args()
+    envs = {name: asara_v0.env(**kw) for name, kw in ASARA.items()}
+    envs |= {name: other_env(module) for name, module in OTHERS.items()}
+    rates = {}
+    for name, env in tqdm(envs.items(), desc="envs", disable=args.json):
+        rates[name] = None if env is None else round(decisions_per_second(env, args.seconds), 1)
+    if args.json:
+        print(json.dumps(rates))
+        return
+    print(f"full AEC loop, random legal actions, {platform.machine()}, {os.cpu_count()} cores")
+    print(f"{'env':>20} {'decisions/s':>12}")
+    for name, rate in rates.items():
+        print(f"{name:>20} {'missing' if rate is None else f'{rate:12.0f}':>12}")
+    if args.pettingzoo_benchmark:
+        from pettingzoo.test import performance_benchmark
+
+        performance_benchmark(asara_v0.env(num_players=4, variant="pro"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+"""The PettingZoo AEC env: PettingZoo's own API and seed tests, whole games driven through
+the AEC API in lockstep with the reference engine (agents, masks, observations, infos,
+rewards), illegal actions, seeding, saved games, configuration errors and rendering."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from games import CONFIGS, IDS
+from pettingzoo.test import api_test, seed_test
+
+import asara_env
+from asara_env import GameConfig, IllegalActionError, asara_v0
+from asara_env.core import derived_seed
+from asara_env.core.observation import encode_view
+from asara_env.core.outcome import terminal_rewards
+from asara_env.errors import CorruptStateError
+from asara_env.reference import engine
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.scoring import FINAL_CATEGORIES
+from asara_env.reference.view import seat_view
+
+KW = [{"num_players": c.num_players, "variant": c.variant} for c in CONFIGS]
+
+
+def make(**kw):
+    return asara_v0.env(**kw)
+
+
+def random_action(obs: dict, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+def play(env, rng: np.random.Generator, limit: int = 10_000) -> dict[str, float]:
+    """Play random legal actions to the end; return the rewards each agent saw in last()."""
+    seen = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, _ = env.last()
+        seen[agent] += reward
+        env.step(None if term or trunc else random_action(obs, rng))
+    return seen
+
+
+# ------------------------------------------------------------------------------ PettingZoo
+@pytest.mark.parametrize("kw", KW, ids=IDS)
+def test_pettingzoo_api_test(kw):
+    with warnings.catch_warnings():  # dict observations: PettingZoo warns as for chess
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(make(**kw), num_cycles=400)
+
+
+@pytest.mark.parametrize("kw", KW, ids=IDS)
+def test_pettingzoo_seed_test(kw):
+    seed_test(lambda: make(**kw), num_cycles=400)
+
+
+def test_factories_and_versioned_module():
+    assert asara_env.env is asara_v0.env and asara_env.raw_env is asara_v0.raw_env
+    raw = asara_v0.raw_env(num_players=3)
+    assert raw.possible_agents == ["player_0", "player_1", "player_2"]
+    assert raw.metadata["name"] == "asara_v0"
+    assert make(num_players=2).unwrapped.config == GameConfig(num_players=2)
+
+
+# ------------------------------------------------------------------------------ lockstep
+@pytest.mark.parametrize("reward", ["win", "rank", "margin"])
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_game_through_the_aec_api_matches_the_reference(config, reward):
+    """Every decision: the agent to move, its mask (zeros for the others), its observation
+    and the infos agree with the reference game of the same seed; no reward before the
+    end; at the end the rewards seen through last(), the final prestige and the winners."""
+    seed = 11 + config.num_players
+    env = make(num_players=config.num_players, variant=config.variant, reward=reward)
+    env.reset(seed=seed)
+    ref, rng = engine.new_game(config, seed), np.random.default_rng(seed)
+    seen = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        seen[agent] += rew
+        if term:
+            env.step(None)
+            continue
+        assert agent == f"player_{ref.seat}" and not trunc
+        assert info == {"phase": ref.phase.name, "year": ref.year}
+        assert np.flatnonzero(obs["action_mask"]).tolist() == legal_actions(ref)
+        assert np.array_equal(obs["observation"], encode_view(seat_view(ref, ref.seat)))
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        assert rew == 0.0
+        action = random_action(obs, rng)
+        env.step(action)
+        engine.step(ref, action)
+        if ref.is_over:
+            final_infos = dict(env.infos)
+    assert ref.is_over and env.agents == []
+    want = terminal_rewards(np.array([ref.prestige]), reward)[0]
+    assert [seen[a] for a in env.possible_agents] == pytest.approx(want.tolist())
+    prestige = {f"player_{s}": int(p) for s, p in enumerate(ref.prestige)}
+    winners = [f"player_{s}" for s in engine.winners(ref)]
+    for s, info in enumerate(final_infos.values()):
+        assert info["phase"] == "GAME_OVER"
+        assert info["final_prestige"] == prestige and info["winners"] == winners
+        assert info["scoring"] == {k: ref.final[s][k] for k in FINAL_CATEGORIES}
+
+
+def test_game_over_masks_are_empty_and_dead_agents_step_none():
+    env = make(num_players=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not all(env.terminations.values()):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    assert all(not env.observe(a)["action_mask"].any() for a in env.agents)
+    with pytest.raises(ValueError, match="dead"):
+        env.step(0)
+    for _ in range(3):
+        env.step(None)
+    assert env.agents == []
+
+
+def test_shaping_pays_zero_sum_prestige_gains_every_step():
+    c = 0.1
+    env = make(num_players=4, variant="pro", shaping=c)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    paid_before_end = 0
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    while not all(env.terminations.values()):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+        assert sum(env.rewards.values()) == pytest.approx(0.0, abs=1e-6)
+        paid_before_end += any(env.rewards.values()) and not all(env.terminations.values())
+        for a, r in env.rewards.items():
+            total[a] += r
+    prestige = np.array([env.infos[a]["final_prestige"][a] for a in env.possible_agents])
+    want = terminal_rewards(prestige[None], "win")[0] + c * (prestige - prestige.mean())
+    assert [total[a] for a in env.possible_agents] == pytest.approx(want.tolist())
+    assert paid_before_end > 0, "year-end scoring should pay shaping rewards mid-game"
+
+
+# ------------------------------------------------------------------------------ illegal
+def _illegal_action(env) -> int:
+    return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+
+
+def test_an_illegal_action_raises_naming_agent_and_reason_and_changes_nothing():
+    env = make(num_players=3, variant="pro")
+    env.reset(seed=2)
+    before, obs = env.state(), env.observe(env.agent_selection)
+    bad = _illegal_action(env)
+    with pytest.raises(IllegalActionError, match=rf"illegal action {bad} .*player_0") as err:
+        env.step(bad)
+    assert err.value.reason and err.value.action == bad
+    assert env.state() == before and env.agent_selection == "player_0"
+    assert np.array_equal(env.observe("player_0")["observation"], obs["observation"])
+    for wrong in (-1, 803, 2.0, None, "3"):
+        with pytest.raises(IllegalActionError, match="action id"):
+            env.step(wrong)
+    assert env.state() == before
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_penalize_ends_the_game_and_charges_the_offender(players):
+    env = make(num_players=players, illegal_action="penalize")
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(7):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    offender = env.agent_selection
+    env.step(_illegal_action(env))
+    assert all(env.terminations.values())
+    want = {a: -1.0 if a == offender else 1.0 / (players - 1) for a in env.possible_agents}
+    assert env.rewards == pytest.approx(want)
+    assert "illegal_action" in env.infos[offender]
+    seen = play(env, rng)
+    assert seen == pytest.approx(want)
+
+
+# ------------------------------------------------------------------------------ seeding
+def test_reset_seed_plays_the_reference_game_of_that_seed_and_then_derived_seeds():
+    config = GameConfig(num_players=2, variant="pro")
+    env = make(num_players=2, variant="pro")
+    for seed, expected in [(5, 5), (None, derived_seed(5, 1)), (None, derived_seed(5, 2))]:
+        env.reset(seed=seed)
+        assert env.unwrapped.game_seed == expected
+        ref = engine.new_game(config, expected)
+        obs = env.observe(env.agent_selection)["observation"]
+        assert np.array_equal(obs, encode_view(seat_view(ref, ref.seat)))
+
+
+def test_same_seed_same_actions_same_game_and_unseeded_games_differ():
+    def trajectory(seed):
+        env = make(num_players=4)
+        env.reset(seed=seed)
+        rng, out = np.random.default_rng(0), []
+        while not all(env.terminations.values()):
+            obs = env.observe(env.agent_selection)
+            out.append((env.agent_selection, obs["observation"].tobytes()))
+            env.step(random_action(obs, rng))
+        return out, env.state()
+
+    assert trajectory(9) == trajectory(9)
+    first, second = make(), make()
+    first.reset()
+    second.reset()
+    assert first.unwrapped.game_seed != second.unwrapped.game_seed
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "7", True])
+def test_bad_seeds_are_rejected(seed):
+    with pytest.raises(ValueError, match="seed"):
+        make().reset(seed=seed)
+
+
+# ------------------------------------------------------------------------------ saved games
+def test_a_saved_game_continues_identically():
+    env = make(num_players=3, variant="pro")
+    env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(60):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    saved = env.state()
+    twin = make(num_players=3, variant="pro")
+    twin.reset(options={"state": saved})
+    for _ in range(200):
+        if all(env.terminations.values()):
+            break
+        a, b = env.observe(env.agent_selection), twin.observe(twin.agent_selection)
+        assert env.agent_selection == twin.agent_selection
+        assert np.array_equal(a["observation"], b["observation"])
+        action = random_action(a, rng)
+        env.step(action)
+        twin.step(action)
+    assert twin.state() == env.state()
+
+
+def test_loading_a_bad_saved_game_is_refused():
+    env = make(num_players=3, variant="pro")
+    env.reset(seed=6)
+    saved = env.state()
+    with pytest.raises(ValueError, match="config"):
+        make(num_players=4, variant="pro").reset(options={"state": saved})
+    saved["money"][0] = -5
+    with pytest.raises(CorruptStateError):
+        make(num_players=3, variant="pro").reset(options={"state": saved})
+    with pytest.raises(ValueError, match="options"):
+        env.reset(options=[saved])
+
+
+# ------------------------------------------------------------------------------ config
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"num_players": 5}, "num_players"),
+        ({"variant": "expert"}, "variant"),
+        ({"reward": "score"}, "reward"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"shaping": -1.0}, "shaping"),
+        ({"expansions": ("genie",)}, "genie"),
+    ],
+)
+def test_bad_configuration_is_refused_with_a_clear_error(kw, match):
+    with pytest.raises(ValueError, match=match):
+        make(**kw)
+
+
+# ------------------------------------------------------------------------------ rendering
+def test_ansi_render_returns_the_movers_view_and_human_prints_it(capsys):
+    env = make(num_players=3, render_mode="ansi")
+    env.reset(seed=8)
+    text = env.render()
+    assert isinstance(text, str) and "P0" in text and "year 1" in text.lower()
+    human = make(num_players=3, render_mode="human")
+    human.reset(seed=8)
+    assert human.render() is None
+    assert capsys.readouterr().out.strip() == text.strip()
+    full = env.unwrapped.full_view()
+    assert isinstance(full, str) and full != text

@@ -1,13 +1,13 @@
 """Decisions per second of the full AEC loop, ASARA beside PettingZoo's classic games.
 
-    python benchmarks/bench_env.py [--seconds 5] [--json] [--pettingzoo-benchmark]
+    python benchmarks/bench_env.py [--seconds 5] [--json] [--no-pettingzoo-benchmark]
 
 Every env plays random legal actions through the whole AEC loop (`env.last()`, a uniform
 choice among the masked-in actions, `env.step()`), resetting finished games, for a fixed
 time; a decision is one `step` call of a live agent. ASARA runs 2/3/4 players x basic/pro;
 the comparisons are `connect_four_v3` and `texas_holdem_v4` (these need the `bench` extra:
 pygame and rlcard; an env that cannot be built is reported as missing).
-`--pettingzoo-benchmark` also prints PettingZoo's own `performance_benchmark` for ASARA.
+The table is followed by PettingZoo's own `performance_benchmark` for 4-player pro ASARA.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per env")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--pettingzoo-benchmark", action="store_true")
+    parser.add_argument(
+        "--no-pettingzoo-benchmark", action="store_true", help="skip PettingZoo's own benchmark"
+    )
     args = parser.parse_args()
     envs = {name: asara_v0.env(**kw) for name, kw in ASARA.items()}
     envs |= {name: other_env(module) for name, module in OTHERS.items()}
@@ -74,7 +76,7 @@ def main() -> None:
     print(f"{'env':>20} {'decisions/s':>12}")
     for name, rate in rates.items():
         print(f"{name:>20} {'missing' if rate is None else f'{rate:12.0f}':>12}")
-    if args.pettingzoo_benchmark:
+    if not args.no_pettingzoo_benchmark:
         from pettingzoo.test import performance_benchmark
 
         performance_benchmark(asara_v0.env(num_players=4, variant="pro"))

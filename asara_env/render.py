@@ -1,0 +1,324 @@
+"""Plain-text pictures of a game: what one seat may know, or everything (for debugging).
+
+    print(render_view(seat_view(state, seat)))  # R10: one seat's knowledge
+    print(render_full(state))                   # hidden information included
+
+Both draw one normalised view dict: a `seat_view` plus, per seat, the hand and the lighted
+windows held where known (None where not), the lighted-window stack as the reader knows it
+(a colour or None per position, top first) and whether the stacks' contents are shown.
+Notation: `P0`..`P3` are seats; `(a+b)` are face-down cards; `?` is a card the reader
+cannot see; `red 3(1g)` is three red tiles, one of them gold-decorated; `.` a vacant space.
+Lines are at most `LINE_WIDTH` characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .constants import (
+    CARD_NAMES,
+    COLOUR_NAMES,
+    EXPANSION_AREAS,
+    LIGHTS_OPTIONS,
+    MARKET_AREAS,
+    N_YEARS,
+    PART_NAMES,
+    PRO_AREAS,
+    SPACE_VALUES,
+    Area,
+    Part,
+)
+from .reference.scoring import FINAL_CATEGORIES
+from .reference.state import Buyer, Phase, State
+from .reference.view import public_view
+
+LINE_WIDTH = 100
+HEAD_WIDTH = 25  # label and required-colour column of the board lines
+
+AREA_NAMES = {area: area.name.lower() for area in Area} | {
+    area: f"{PART_NAMES[part]}s market" for part, area in zip(Part, MARKET_AREAS)
+}
+PART_SHORT = tuple(name[:3] for name in PART_NAMES)  # bas, tru, win, tur
+FINAL_HEADS = {"most_towers": "towers"} | {c: c[:5] for c in COLOUR_NAMES}
+
+
+def seat_name(seat: int, viewer: int | None) -> str:
+    return f"P{seat}" + (" (you)" if seat == viewer else "")
+
+
+def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
+    """`head` followed by the items, wrapped at LINE_WIDTH under the end of `head`."""
+    indent = " " * len(head)
+    lines: list[str] = []
+    pieces: list[str] = []
+    for item in items:
+        prefix = indent if lines else head
+        if pieces and len(prefix + sep.join([*pieces, item])) > LINE_WIDTH:
+            lines.append(prefix + sep.join(pieces))
+            pieces = []
+        pieces.append(item)
+    lines.append((indent if lines else head) + sep.join(pieces))
+    return [line.rstrip() for line in lines]
+
+
+def section(title: str) -> str:
+    return f"-- {title} " + "-" * max(0, LINE_WIDTH - len(title) - 4)
+
+
+# ------------------------------------------------------------------------ small pieces
+def tiles_text(counts: Sequence[Sequence[int]]) -> str:
+    """int[colour][gold] tile counts as 'brown 2, red 3(1g)'; '-' when empty."""
+    items = [
+        f"{COLOUR_NAMES[c]} {plain + gold}" + (f"({gold}g)" if gold else "")
+        for c, (plain, gold) in enumerate(counts)
+        if plain + gold
+    ]
+    return ", ".join(items) or "-"
+
+
+def colour_counts_text(counts: Sequence[int], names: Sequence[str]) -> str:
+    """int[colour] counts as 'blue 2, green 1'; '-' when empty."""
+    return ", ".join(f"{names[c]} {n}" for c, n in enumerate(counts) if n) or "-"
+
+
+def cards_text(buyer: dict) -> str:
+    """The buyer's cards: 'blue' face up, '(blue+green)' or '(?+?)' face down."""
+    shown = buyer["cards"]
+    names = [CARD_NAMES[b] for b in shown] if shown is not None else ["?"] * buyer["n_cards"]
+    text = "+".join(names)
+    return text if buyer["face_up"] else f"({text})"
+
+
+def buyer_text(buyer: dict | None) -> str:
+    return "." if buyer is None else f"P{buyer['seat']} {cards_text(buyer)}"
+
+
+def space_texts(area: Area, buyers: Sequence[dict | None]) -> list[str]:
+    """Each space's buyer, prefixed by the space's value where the values differ."""
+    values = SPACE_VALUES[area]
+    numbered = len(set(values)) > 1
+    return [(f"{v}: " if numbered else "") + buyer_text(b) for v, b in zip(values, buyers)]
+
+
+def required_colour(colour: int) -> str:
+    return f"[{CARD_NAMES[colour]}]" if colour >= 0 else "[any]"
+
+
+def area_in_game(config: dict, area: Area) -> bool:
+    """Pro-only areas need the professional variant; expansion areas their expansion."""
+    pro_missing = area in PRO_AREAS and config["variant"] != "pro"
+    expansion = EXPANSION_AREAS.get(area)
+    return not pro_missing and (expansion is None or expansion in config["expansions"])
+
+
+# ------------------------------------------------------------------------ header, decisions
+def pending_text(view: dict) -> str:
+    return PENDING[Phase[view["phase"]]](view)
+
+
+def _pending_bribe_take(view: dict) -> str:
+    part = view["bribe_stack"]
+    text = f"bribery: take a tile from the {PART_NAMES[part]}s stack, or nothing"
+    if view["show_stacks"] or view["seat_to_move"] == view["viewer"]:
+        text += f" (it holds {tiles_text(view['stacks'][part])})"
+    return text
+
+
+def _pending_lights_keep(view: dict) -> str:
+    drawn = view["lights_drawn"]
+    seen = (
+        ", ".join(COLOUR_NAMES[c] for c in drawn)
+        if drawn is not None
+        else f"{view['lights_drawn_count']} unseen"
+    )
+    return f"lighted windows: keep {view['lights_keep']} of those drawn: {seen}"
+
+
+_LIGHTS_CHOICE = " or ".join(f"pay {c}, draw {d}, keep {k}" for c, d, k in LIGHTS_OPTIONS)
+
+PENDING: dict[Phase, Callable[[dict], str]] = {
+    Phase.PLACE: lambda v: "place a buyer",
+    Phase.BUY: lambda v: f"buy a tile from the {PART_NAMES[v['market']]}s market",
+    Phase.BRIBE_STACK: lambda v: "bribery: choose a stack to search",
+    Phase.BRIBE_TAKE: _pending_bribe_take,
+    Phase.LIGHTS_OPTION: lambda v: f"lighted windows: {_LIGHTS_CHOICE}",
+    Phase.LIGHTS_KEEP: _pending_lights_keep,
+    Phase.BUILD: lambda v: f"build: {v['build_left']} tile(s) still to place",
+    Phase.GAME_OVER: lambda v: "nothing: the game is over",
+}
+
+
+def header_lines(view: dict) -> list[str]:
+    config = view["config"]
+    reader = "full view (hidden information included)"
+    if view["viewer"] is not None:
+        reader = f"view of {seat_name(view['viewer'], view['viewer'])}"
+    expansions = "".join(f" + {e}" for e in config["expansions"])
+    return [
+        f"== ASARA: {config['num_players']} players, {config['variant']}{expansions}; {reader} ==",
+        f"year {view['year']}/{N_YEARS}   phase {view['phase']}   "
+        f"to move: {seat_name(view['seat_to_move'], view['viewer'])}   "
+        f"Caliph: {seat_name(view['caliph'], view['viewer'])}",
+        wrap("pending: ", [pending_text(view)])[0],
+    ]
+
+
+# ------------------------------------------------------------------------ board
+def market_lines(view: dict, part: int) -> list[str]:
+    stack = sum(map(sum, view["stacks"][part]))
+    items = [f"display: {tiles_text(view['displays'][part])}", f"stack {stack}"]
+    if view["show_stacks"]:
+        items.append(f"stack holds: {tiles_text(view['stacks'][part])}")
+    return wrap(" " * 4, items, sep=" | ")
+
+
+def area_lines(view: dict, area: Area) -> list[str]:
+    head = f"{AREA_NAMES[area]:<15} {required_colour(view['area_colour'][area]):<8} "
+    lines = wrap(head[:HEAD_WIDTH], space_texts(area, view["spaces"][area]), sep=" | ")
+    return lines + (market_lines(view, area) if area in MARKET_AREAS else [])
+
+
+def board_lines(view: dict) -> list[str]:
+    lines = [section("board: area [required colour] spaces")]
+    for area in Area:
+        if area_in_game(view["config"], area):
+            lines += area_lines(view, area)
+    coloured = [buyer_text(b) for b in view["coloured"]] or ["."]
+    return lines + wrap(f"{'coloured':<{HEAD_WIDTH}}", coloured)
+
+
+# ------------------------------------------------------------------------ players
+def tower_text(colour: int, index: int, tower: dict) -> str:
+    """'red#1 h6 bas1 tru2 win2 tur1 gold 1 lit 1(1 on gold)'."""
+    parts = tower["parts"]
+    heights = " ".join(f"{PART_SHORT[p]}{sum(parts[p])}" for p in Part if sum(parts[p]))
+    gold = sum(g for _, g in parts)
+    lit = tower["lit_plain"] + tower["lit_gold"]
+    on_gold = f"({tower['lit_gold']} on gold)" if tower["lit_gold"] else ""
+    height = sum(map(sum, parts))
+    return f"{COLOUR_NAMES[colour]}#{index + 1} h{height} {heights} gold {gold} lit {lit}{on_gold}"
+
+
+def towers_lines(view: dict, seat: int) -> list[str]:
+    items = [
+        tower_text(colour, i, tower)
+        for colour, towers in enumerate(view["towers"][seat])
+        for i, tower in enumerate(towers)
+    ]
+    return wrap("    towers: ", items or ["-"], sep=" | ")
+
+
+def supply_lines(view: dict, seat: int) -> list[str]:
+    supply = view["supply"][seat]
+    items = [f"{PART_NAMES[p]}s {tiles_text(supply[p])}" for p in Part if sum(map(sum, supply[p]))]
+    return wrap("    supply: ", items or ["-"], sep=" | ")
+
+
+def known_counts(total: int, counts: Sequence[int] | None, names: Sequence[str]) -> str:
+    """'4' when the colours are unknown, '4: blue 1, green 3' when known."""
+    return str(total) if counts is None else f"{total}: {colour_counts_text(counts, names)}"
+
+
+def player_head(view: dict, seat: int) -> list[str]:
+    items = [
+        f"money {view['money'][seat]}",
+        f"prestige {view['prestige'][seat]}",
+        f"hand {known_counts(view['hand_sizes'][seat], view['hands'][seat], CARD_NAMES)}",
+    ]
+    if view["config"]["variant"] == "pro":
+        held = view["lighted_held"][seat]
+        items.append(f"lighted {known_counts(held, view['lighted'][seat], COLOUR_NAMES)}")
+    items += ["holds the Caliph"] if view["caliph"] == seat else []
+    return wrap(f"{seat_name(seat, view['viewer']):<10}", items, sep="  ")
+
+
+def players_lines(view: dict) -> list[str]:
+    lines = [section("players")]
+    for seat in range(view["config"]["num_players"]):
+        lines += player_head(view, seat) + supply_lines(view, seat) + towers_lines(view, seat)
+    return lines
+
+
+# ------------------------------------------------------------------------ piles, final
+def lighted_stack_text(view: dict) -> str:
+    stack = view["lighted_stack"]
+    known = [f"#{i + 1} {COLOUR_NAMES[c]}" for i, c in enumerate(stack) if c is not None]
+    return f"lighted stack {len(stack)}" + (f" (known: {', '.join(known)})" if known else "")
+
+
+def piles_lines(view: dict) -> list[str]:
+    stacks = [f"{PART_NAMES[p]}s {sum(map(sum, view['stacks'][p]))}" for p in Part]
+    items = [f"draw pile {view['draw_pile_size']}", f"tile stacks: {', '.join(stacks)}"]
+    if view["show_stacks"]:
+        items.append(f"draw pile holds: {colour_counts_text(view['draw_pile'], CARD_NAMES)}")
+    if view["config"]["variant"] == "pro":
+        items.append(lighted_stack_text(view))
+    return [section("piles")] + wrap("", items, sep=" | ")
+
+
+def final_lines(view: dict) -> list[str]:
+    """The final-scoring table (R8) and the winners, once the game is over."""
+    if view["final"] is None:
+        return []
+    heads = ["seat", *(FINAL_HEADS.get(k, k) for k in FINAL_CATEGORIES), "final", "prestige"]
+    rows = [
+        [f"P{s}", *(points[k] for k in FINAL_CATEGORIES), points["total"], view["prestige"][s]]
+        for s, points in enumerate(view["final"])
+    ]
+    widths = [max(len(str(x)) for x in column) for column in zip(heads, *rows)]
+    table = [" ".join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [heads, *rows]]
+    best = max(view["prestige"])
+    won = [seat_name(s, view["viewer"]) for s, p in enumerate(view["prestige"]) if p == best]
+    return [section("final scoring (R8)"), *table, f"winner(s): {', '.join(won)}"]
+
+
+def render(view: dict) -> str:
+    """Draw a normalised view (see the module docstring)."""
+    sections = (header_lines, board_lines, players_lines, piles_lines, final_lines)
+    return "\n".join(line for draw in sections for line in draw(view))
+
+
+# ------------------------------------------------------------------------ the two entries
+def render_view(view: dict) -> str:
+    """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
+    viewer = view["viewer"]
+    seats = range(view["config"]["num_players"])
+    return render(
+        view
+        | {
+            "hands": [view["hand"] if s == viewer else None for s in seats],
+            "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
+            "lighted_stack": view["lighted_stack_known"],
+            "show_stacks": False,
+        }
+    )
+
+
+def open_buyer(buyer: Buyer | None) -> dict | None:
+    """A buyer with its cards shown, in `seat_view`'s form."""
+    if buyer is None:
+        return None
+    return {
+        "seat": buyer.seat,
+        "n_cards": len(buyer.cards),
+        "face_up": buyer.face_up,
+        "cards": list(buyer.cards),
+    }
+
+
+def render_full(state: State) -> str:
+    """Everything about a reference state, hidden information included (for debugging)."""
+    return render(
+        public_view(state)
+        | {
+            "viewer": None,
+            "spaces": [[open_buyer(b) for b in area] for area in state.spaces],
+            "coloured": [open_buyer(b) for b in state.coloured],
+            "hands": state.hands.tolist(),
+            "lighted": state.lighted_supply.tolist(),
+            "lighted_stack": [colour for colour, _ in state.lighted_stack],
+            "lights_drawn": list(state.lights_drawn),
+            "draw_pile": state.draw_pile.tolist(),
+            "show_stacks": True,
+        }
+    )

@@ -1,5 +1,19 @@
-"""Baseline agents that act on observations and action masks."""
+"""Baseline agents that act on observations and action masks (see agents/base.py).
 
+`make_agent(name, seed)` builds one by its registry name (`AGENTS`).
+"""
+
+from .base import Agent, pick_best
 from .random_agent import RandomAgent
 
-__all__ = ["RandomAgent"]
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """The agent registered as `name`, seeded."""
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; known: {sorted(AGENTS)}")
+    return AGENTS[name](seed)
+
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "pick_best"]

@@ -15,11 +15,13 @@ from agents import RandomAgent
 
 from .actions import NUM_ACTIONS
 from .config import VARIANTS, GameConfig
+from .core.observation import encode_view
 from .reference import engine
 from .reference.record import GameRecord
 from .reference.rules import legal_actions
 from .reference.scoring import FINAL_CATEGORIES
 from .reference.serialize import state_to_dict
+from .reference.view import seat_view
 
 
 def play_random_game(config: GameConfig, seed: int):
@@ -30,7 +32,8 @@ def play_random_game(config: GameConfig, seed: int):
     while not state.is_over:
         mask = np.zeros(NUM_ACTIONS, np.int8)
         mask[legal_actions(state)] = 1
-        action = agents[state.seat].act(None, mask)
+        observation = encode_view(seat_view(state, state.seat))
+        action = agents[state.seat].act(observation, mask)
         engine.step(state, action)
         record.actions.append(action)
     return state, record

@@ -4,9 +4,12 @@
 """
 
 from .base import Agent, pick_best
+from .heuristic import GreedyAgent, TallAgent, TowersAgent
 from .random_agent import RandomAgent
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+AGENTS: dict[str, type[Agent]] = {
+    a.name: a for a in (RandomAgent, GreedyAgent, TowersAgent, TallAgent)
+}
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
@@ -16,4 +19,13 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     return AGENTS[name](seed)
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "pick_best"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GreedyAgent",
+    "RandomAgent",
+    "TallAgent",
+    "TowersAgent",
+    "make_agent",
+    "pick_best",
+]

@@ -13,6 +13,7 @@ Lines are at most `LINE_WIDTH` characters.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 
 from .constants import (
@@ -47,7 +48,8 @@ def seat_name(seat: int, viewer: int | None) -> str:
 
 
 def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
-    """`head` followed by the items, wrapped at LINE_WIDTH under the end of `head`."""
+    """`head` followed by the items, wrapped at LINE_WIDTH under the end of `head`; an
+    item too long for a line of its own is broken at its spaces."""
     indent = " " * len(head)
     lines: list[str] = []
     pieces: list[str] = []
@@ -58,7 +60,11 @@ def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
             pieces = []
         pieces.append(item)
     lines.append((indent if lines else head) + sep.join(pieces))
-    return [line.rstrip() for line in lines]
+    return [
+        part.rstrip()
+        for line in lines
+        for part in textwrap.wrap(line, LINE_WIDTH, subsequent_indent=indent) or [""]
+    ]
 
 
 def section(title: str) -> str:
@@ -112,39 +118,38 @@ def area_in_game(config: dict, area: Area) -> bool:
 
 
 # ------------------------------------------------------------------------ header, decisions
-def pending_text(view: dict) -> str:
-    return PENDING[Phase[view["phase"]]](view)
+def pending_lines(view: dict) -> list[str]:
+    """The decision pending, with what the reader knows about it."""
+    return wrap("pending: ", PENDING[Phase[view["phase"]]](view), sep="; ")
 
 
-def _pending_bribe_take(view: dict) -> str:
+def _pending_bribe_take(view: dict) -> list[str]:
     part = view["bribe_stack"]
-    text = f"bribery: take a tile from the {PART_NAMES[part]}s stack, or nothing"
-    if view["show_stacks"] or view["seat_to_move"] == view["viewer"]:
-        text += f" (it holds {tiles_text(view['stacks'][part])})"
-    return text
+    take = f"bribery: take a tile from the {PART_NAMES[part]}s stack, or nothing"
+    return [take, f"the stack holds {tiles_text(view['stacks'][part])}"]
 
 
-def _pending_lights_keep(view: dict) -> str:
+def _pending_lights_keep(view: dict) -> list[str]:
     drawn = view["lights_drawn"]
     seen = (
         ", ".join(COLOUR_NAMES[c] for c in drawn)
         if drawn is not None
         else f"{view['lights_drawn_count']} unseen"
     )
-    return f"lighted windows: keep {view['lights_keep']} of those drawn: {seen}"
+    return [f"lighted windows: keep {view['lights_keep']} of those drawn: {seen}"]
 
 
 _LIGHTS_CHOICE = " or ".join(f"pay {c}, draw {d}, keep {k}" for c, d, k in LIGHTS_OPTIONS)
 
-PENDING: dict[Phase, Callable[[dict], str]] = {
-    Phase.PLACE: lambda v: "place a buyer",
-    Phase.BUY: lambda v: f"buy a tile from the {PART_NAMES[v['market']]}s market",
-    Phase.BRIBE_STACK: lambda v: "bribery: choose a stack to search",
+PENDING: dict[Phase, Callable[[dict], list[str]]] = {
+    Phase.PLACE: lambda v: ["place a buyer"],
+    Phase.BUY: lambda v: [f"buy a tile from the {PART_NAMES[v['market']]}s market"],
+    Phase.BRIBE_STACK: lambda v: ["bribery: choose a stack to search"],
     Phase.BRIBE_TAKE: _pending_bribe_take,
-    Phase.LIGHTS_OPTION: lambda v: f"lighted windows: {_LIGHTS_CHOICE}",
+    Phase.LIGHTS_OPTION: lambda v: [f"lighted windows: {_LIGHTS_CHOICE}"],
     Phase.LIGHTS_KEEP: _pending_lights_keep,
-    Phase.BUILD: lambda v: f"build: {v['build_left']} tile(s) still to place",
-    Phase.GAME_OVER: lambda v: "nothing: the game is over",
+    Phase.BUILD: lambda v: [f"build: {v['build_left']} tile(s) still to place"],
+    Phase.GAME_OVER: lambda v: ["nothing: the game is over"],
 }
 
 
@@ -159,7 +164,7 @@ def header_lines(view: dict) -> list[str]:
         f"year {view['year']}/{N_YEARS}   phase {view['phase']}   "
         f"to move: {seat_name(view['seat_to_move'], view['viewer'])}   "
         f"Caliph: {seat_name(view['caliph'], view['viewer'])}",
-        wrap("pending: ", [pending_text(view)])[0],
+        *pending_lines(view),
     ]
 
 
@@ -189,12 +194,12 @@ def board_lines(view: dict) -> list[str]:
 
 # ------------------------------------------------------------------------ players
 def tower_text(colour: int, index: int, tower: dict) -> str:
-    """'red#1 h6 bas1 tru2 win2 tur1 gold 1 lit 1(1 on gold)'."""
+    """'red#1 h6 bas1 tru2 win2 tur1 gold 1 lit 1 (1 on gold)'."""
     parts = tower["parts"]
     heights = " ".join(f"{PART_SHORT[p]}{sum(parts[p])}" for p in Part if sum(parts[p]))
     gold = sum(g for _, g in parts)
     lit = tower["lit_plain"] + tower["lit_gold"]
-    on_gold = f"({tower['lit_gold']} on gold)" if tower["lit_gold"] else ""
+    on_gold = f" ({tower['lit_gold']} on gold)" if tower["lit_gold"] else ""
     height = sum(map(sum, parts))
     return f"{COLOUR_NAMES[colour]}#{index + 1} h{height} {heights} gold {gold} lit {lit}{on_gold}"
 
@@ -240,10 +245,11 @@ def players_lines(view: dict) -> list[str]:
 
 
 # ------------------------------------------------------------------------ piles, final
-def lighted_stack_text(view: dict) -> str:
+def lighted_stack_lines(view: dict) -> list[str]:
+    """The lighted-window stack's size and the colours the reader knows, top first."""
     stack = view["lighted_stack"]
     known = [f"#{i + 1} {COLOUR_NAMES[c]}" for i, c in enumerate(stack) if c is not None]
-    return f"lighted stack {len(stack)}" + (f" (known: {', '.join(known)})" if known else "")
+    return wrap(f"lighted stack {len(stack)}, known (top first): ", known or ["-"], sep=", ")
 
 
 def piles_lines(view: dict) -> list[str]:
@@ -251,9 +257,8 @@ def piles_lines(view: dict) -> list[str]:
     items = [f"draw pile {view['draw_pile_size']}", f"tile stacks: {', '.join(stacks)}"]
     if view["show_stacks"]:
         items.append(f"draw pile holds: {colour_counts_text(view['draw_pile'], CARD_NAMES)}")
-    if view["config"]["variant"] == "pro":
-        items.append(lighted_stack_text(view))
-    return [section("piles")] + wrap("", items, sep=" | ")
+    pro = view["config"]["variant"] == "pro"
+    return [section("piles"), *wrap("", items, sep=" | "), *(lighted_stack_lines(view) * pro)]
 
 
 def final_lines(view: dict) -> list[str]:

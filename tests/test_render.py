@@ -1,0 +1,217 @@
+"""The text rendering: what one seat sees (R10) and the full debugging view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from games import CONFIGS, IDS, game_states
+
+from asara_env import GameConfig
+from asara_env.constants import CARD_NAMES, COLOUR_NAMES, N_CARD_COLOURS, N_TILE_COLOURS, Area
+from asara_env.reference.scoring import FINAL_CATEGORIES
+from asara_env.reference.state import Buyer, Phase, State
+from asara_env.reference.view import seat_view
+from asara_env.render import LINE_WIDTH, render_full, render_view
+
+PRO_3P = GameConfig(num_players=3, variant="pro")
+
+
+def seen(state: State, viewer: int) -> str:
+    return render_view(seat_view(state, viewer))
+
+
+def random_counts(rng: np.random.Generator, total: int, n: int) -> np.ndarray:
+    return rng.multinomial(total, np.full(n, 1 / n)).astype(np.int64)
+
+
+def random_cards(rng: np.random.Generator, n: int) -> tuple[int, ...]:
+    return tuple(sorted(int(c) for c in rng.integers(N_CARD_COLOURS, size=n)))
+
+
+def places(state: State) -> list[list[Buyer | None]]:
+    """Every place a buyer can lie: the spaces of each area, then the coloured building."""
+    return [*state.spaces, state.coloured]
+
+
+def hidden_buyers(state: State, viewer: int) -> list[tuple[int, int]]:
+    """(place, index) of every face-down buyer of a seat other than `viewer`."""
+    return [
+        (k, i)
+        for k, place in enumerate(places(state))
+        for i, b in enumerate(place)
+        if b is not None and not b.face_up and b.seat != viewer
+    ]
+
+
+def resample_hidden(state: State, viewer: int, rng: np.random.Generator) -> State:
+    """A copy of `state` with everything `viewer` cannot know (R10.2, R10.3) redrawn at
+    random: other hands, the draw pile, others' face-down cards, others' lighted windows,
+    the lighted windows others put back or are looking at."""
+    other = state.copy()
+    for s in range(state.num_players):
+        if s != viewer:
+            other.hands[s] = random_counts(rng, int(state.hands[s].sum()), N_CARD_COLOURS)
+            held = int(state.lighted_supply[s].sum())
+            other.lighted_supply[s] = random_counts(rng, held, N_TILE_COLOURS)
+    other.draw_pile = random_counts(rng, int(state.draw_pile.sum()), N_CARD_COLOURS)
+    for k, i in hidden_buyers(other, viewer):  # State.copy copies these lists
+        b = places(other)[k][i]
+        places(other)[k][i] = Buyer(b.seat, random_cards(rng, len(b.cards)), False)
+    for entry in other.lighted_stack:
+        if entry[1] != viewer:
+            entry[0] = int(rng.integers(N_TILE_COLOURS))
+    if state.seat != viewer:
+        drawn = rng.integers(N_TILE_COLOURS, size=len(state.lights_drawn))
+        other.lights_drawn = [int(c) for c in drawn]
+    return other
+
+
+def sampled_states(config: GameConfig, seeds=(0, 1), every: int = 7) -> list[State]:
+    return [s for seed in seeds for s in game_states(config, seed)[::every]]
+
+
+# ------------------------------------------------------------------------ information (R10)
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_R10_view_rendering_ignores_what_the_viewer_cannot_know(config):
+    rng = np.random.default_rng(5)
+    changed = 0
+    for state in sampled_states(config):
+        for viewer in range(config.num_players):
+            other = resample_hidden(state, viewer, rng)
+            assert seen(other, viewer) == seen(state, viewer)
+            changed += render_full(other) != render_full(state)
+    assert changed > 0  # the resampling did change hidden information
+
+
+def test_R10_others_face_down_cards_and_hands_are_hidden_own_are_shown():
+    states = game_states(PRO_3P, 1)
+    viewer = 0
+    state = next(s for s in states if hidden_buyers(s, viewer) and s.hands[viewer].sum() >= 2)
+    k, i = hidden_buyers(state, viewer)[0]
+    owner, cards = places(state)[k][i].seat, places(state)[k][i].cards
+
+    other = state.copy()
+    swapped = tuple(sorted((c + 1) % N_CARD_COLOURS for c in cards))
+    places(other)[k][i] = Buyer(owner, swapped, False)
+    other.hands[owner] = np.roll(other.hands[owner], 1)
+    assert seen(other, viewer) == seen(state, viewer)
+    assert seen(other, owner) != seen(state, owner)  # the owner does see the change
+    assert "?" in seen(state, viewer)
+
+    mine = state.copy()
+    mine.hands[viewer] = np.roll(mine.hands[viewer], 1)
+    assert not np.array_equal(mine.hands[viewer], state.hands[viewer])
+    assert seen(mine, viewer) != seen(state, viewer)
+
+
+def test_R10_viewer_sees_own_hand_by_colour_others_only_its_size():
+    state = game_states(PRO_3P, 0)[0]
+    text = seen(state, 1).splitlines()
+    hand = ", ".join(f"{CARD_NAMES[c]} {n}" for c, n in enumerate(state.hands[1]) if n)
+    own = next(line for line in text if line.startswith("P1 (you)"))
+    assert f"hand {state.hands[1].sum()}: {hand}" in own
+    for s in (0, 2):
+        line = next(line for line in text if line.startswith(f"P{s} "))
+        assert f"hand {state.hands[s].sum()} " in line + " "
+        assert f"hand {state.hands[s].sum()}:" not in line
+
+
+def test_R7_2_lighted_windows_being_kept_are_shown_to_the_drawer_only():
+    state = next(
+        s
+        for seed in range(6)
+        for s in game_states(PRO_3P, seed)
+        if s.phase == Phase.LIGHTS_KEEP and s.lights_drawn
+    )
+    drawn = ", ".join(COLOUR_NAMES[c] for c in state.lights_drawn)
+    assert f"drawn: {drawn}" in seen(state, state.seat)
+    watcher = (state.seat + 1) % state.num_players
+    assert f"{len(state.lights_drawn)} unseen" in seen(state, watcher)
+    assert f"drawn: {drawn}" in render_full(state)
+
+
+def test_full_view_shows_every_hand_and_face_down_card():
+    state = next(s for s in game_states(PRO_3P, 1) if hidden_buyers(s, 0))
+    text = render_full(state)
+    for k, i in hidden_buyers(state, 0):
+        b = places(state)[k][i]
+        assert f"P{b.seat} ({'+'.join(CARD_NAMES[c] for c in b.cards)})" in text
+    for s in range(state.num_players):
+        hand = ", ".join(f"{CARD_NAMES[c]} {n}" for c, n in enumerate(state.hands[s]) if n)
+        assert f"hand {state.hands[s].sum()}: {hand or '-'}" in text
+    assert "?" not in text
+
+
+# ------------------------------------------------------------------------ content
+def test_header_shows_year_phase_turn_caliph_and_viewer():
+    state = game_states(PRO_3P, 2)[40]
+    state.caliph = 2
+    text = seen(state, 1)
+    assert f"year {state.year}/4" in text
+    assert f"phase {state.phase.name}" in text
+    assert f"to move: P{state.seat}" in text
+    assert "Caliph: P2" in text
+    assert "view of P1 (you)" in text
+
+
+def test_money_and_prestige_of_every_player_are_shown():
+    state = game_states(GameConfig(num_players=4), 3)[30]
+    for s in range(4):
+        state.money[s], state.prestige[s] = 101 + 11 * s, 70 + s
+    lines = seen(state, 2).splitlines()
+    for s in range(4):
+        line = next(line for line in lines if line.startswith(f"P{s} "))
+        assert f"money {101 + 11 * s}" in line
+        assert f"prestige {70 + s}" in line
+
+
+def test_area_required_colour_and_buyers_are_shown():
+    state = game_states(GameConfig(num_players=2), 0)[0].copy()
+    state.spaces[Area.BANK][2] = Buyer(1, (2,), True)
+    state.area_colour[Area.BANK] = 2
+    line = next(line for line in seen(state, 0).splitlines() if line.startswith("bank"))
+    assert "[violet]" in line
+    assert "12: P1 violet" in line
+    assert "8: ." in line
+
+
+@pytest.mark.parametrize("variant", ["basic", "pro"])
+def test_pro_areas_are_drawn_only_in_the_pro_variant(variant):
+    state = game_states(GameConfig(num_players=2, variant=variant), 0)[0]
+    starts = {line.split()[0] for line in seen(state, 0).splitlines() if line}
+    assert ({"tent", "lights"} <= starts) == (variant == "pro")
+    assert {"bank", "spies", "caliph", "building", "coloured"} <= starts
+
+
+def test_R8_final_scoring_is_shown_at_game_end_only():
+    states = game_states(PRO_3P, 4)
+    assert all("final scoring" not in seen(s, 0) for s in states[:-1:25])
+    end = states[-1]
+    assert end.is_over
+    lines = seen(end, 0).splitlines()
+    start = next(i for i, line in enumerate(lines) if "final scoring" in line)
+    for s, points in enumerate(end.final):
+        row = lines[start + 2 + s].split()
+        assert row[0] == f"P{s}"
+        assert [int(x) for x in row[1:]] == [
+            *(points[k] for k in FINAL_CATEGORIES),
+            points["total"],
+            end.prestige[s],
+        ]
+    best = max(end.prestige)
+    winners = [f"P{s}" for s, p in enumerate(end.prestige) if p == best]
+    assert lines[-1].startswith("winner(s): ")
+    assert all(w in lines[-1] for w in winners)
+
+
+# ------------------------------------------------------------------------ shape
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_renderings_are_short_lined_and_name_every_seat(config):
+    for state in sampled_states(config, seeds=(2, 3), every=3):
+        views = {v: seen(state, v) for v in range(config.num_players)}
+        for viewer, text in [*views.items(), (None, render_full(state))]:
+            assert max(map(len, text.splitlines())) <= LINE_WIDTH
+            for s in range(config.num_players):
+                assert f"\nP{s}" in text
+            assert ("(you)" in text) == (viewer is not None)
+            assert f"\nP{viewer} (you)" in text or viewer is None

@@ -13,6 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 
+LOWEST = -1e9  # the score of a legal action the agent finds worthless (-inf)
+
+
 class Agent:
     """Base class: subclasses implement `scores` (or override `act_batch`)."""
 
@@ -35,7 +38,8 @@ class Agent:
         empty = ~masks.any(axis=1)
         if empty.any():
             raise ValueError(f"action mask of row {int(np.flatnonzero(empty)[0])} is empty")
-        scores = np.where(masks, self.scores(observations, masks), -np.inf)
+        floor = np.maximum(self.scores(observations, masks), LOWEST)  # legal beats illegal
+        scores = np.where(masks, floor, -np.inf)
         return pick_best(scores, self.rng.random(len(masks)))
 
     def scores(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -1,0 +1,121 @@
+"""One ASARA game as a single-agent gymnasium env: the learner plays one seat, agents the
+others (through the AEC env).
+
+    env = AsaraGymEnv(num_players=2, opponents=("towers",))
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+- Observation: the learner's `float32[1907]` (docs/observation.md); its legal actions are
+  `env.action_masks()` (bool[803], for sb3-contrib's MaskablePPO) and `info["action_mask"]`.
+- Opponents: agent names (`agents.AGENTS`) or `agents.Agent` objects, one per other seat
+  (or one, then used for every other seat); they act on their own observations.
+- `reset(seed=s)` seeds everything (the game, the learner's seat unless fixed with `seat=`,
+  the opponents' generators); `options={"game_seed": g, "seat": k}` picks the reference game
+  and seat directly (the vectorised training env's games can be replayed this way).
+- Reward: the learner's terminal reward under `reward` ("win", "rank", "margin"; see
+  asara_env/aec.py), 0 before the end; `terminated` when the game is over, never truncated
+  (every game ends within `GameConfig.max_decisions`). Illegal actions raise
+  `IllegalActionError` and change nothing, or with `illegal_action="penalize"` end the
+  game with reward -1 (what `gymnasium.utils.env_checker.check_env`, which samples
+  unmasked actions, needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium as gym
+import numpy as np
+
+from .actions import NUM_ACTIONS
+from .aec import raw_env
+from .core.observation import OBS_DIM
+
+
+class AsaraGymEnv(gym.Env):
+    """See the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        variant: str = "basic",
+        opponents: Sequence = ("random",),
+        seat: int | None = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+    ):
+        from agents import make_agent
+
+        self.game = raw_env(
+            num_players,
+            variant,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+        )
+        others = list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
+        if len(others) != num_players - 1:
+            raise ValueError(f"need 1 or {num_players - 1} opponents, got {len(opponents)}")
+        self.opponents = [make_agent(o) if isinstance(o, str) else o for o in others]
+        if seat is not None and not 0 <= seat < num_players:
+            raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
+        self.fixed_seat, self.render_mode = seat, render_mode
+        self.observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
+        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        draw = self.np_random.integers(2**63, size=2 + len(self.opponents))
+        game_seed = int(options.get("game_seed", draw[0]))
+        seat = options.get("seat", self.fixed_seat)
+        self.seat = int(draw[1] % self.game.max_num_agents if seat is None else seat)
+        for agent, s in zip(self.opponents, draw[2:]):
+            agent.reseed(int(s))
+        self.game.reset(seed=game_seed)
+        self.learner = self.game.possible_agents[self.seat]
+        self.seat_agents = dict(
+            zip([a for a in self.game.possible_agents if a != self.learner], self.opponents)
+        )
+        reward = self._play_opponents()
+        return self._observation(), self._info(reward)
+
+    def step(self, action):
+        self.game.step(action)
+        reward = self.game.rewards.get(self.learner, 0.0) + self._play_opponents()
+        terminated = self._over()
+        return self._observation(), float(reward), terminated, False, self._info(reward)
+
+    def action_masks(self) -> np.ndarray:
+        """bool[NUM_ACTIONS]: the learner's legal actions (none once the game is over)."""
+        return self.game.observe(self.learner)["action_mask"].astype(bool)
+
+    def render(self):
+        return self.game.render()
+
+    # ------------------------------------------------------------------------ inside
+    def _over(self) -> bool:
+        return all(self.game.terminations.values())
+
+    def _play_opponents(self) -> float:
+        """Opponents move until the learner is to move or the game is over; the learner's
+        reward meanwhile."""
+        reward = 0.0
+        while not self._over() and self.game.agent_selection != self.learner:
+            agent = self.game.agent_selection
+            obs = self.game.observe(agent)
+            self.game.step(self.seat_agents[agent].act(obs["observation"], obs["action_mask"]))
+            reward += self.game.rewards.get(self.learner, 0.0)
+        return reward
+
+    def _observation(self) -> np.ndarray:
+        return self.game.observe(self.learner)["observation"]
+
+    def _info(self, reward: float) -> dict:
+        info = dict(self.game.infos[self.learner])
+        info["action_mask"] = self.action_masks().astype(np.int8)
+        info["learner_seat"] = self.seat
+        return info

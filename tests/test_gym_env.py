@@ -1,0 +1,82 @@
+"""The single-agent gymnasium env: gymnasium's checker, the learner's rewards and
+observations against the AEC env, seeding, seats, and errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from asara_env import IllegalActionError
+from asara_env.core.outcome import terminal_rewards
+from asara_env.gym_env import AsaraGymEnv
+
+
+def play(env: AsaraGymEnv, seed: int, rng_seed: int = 0, options=None):
+    obs, info = env.reset(seed=seed, options=options)
+    rng, total, trace = np.random.default_rng(rng_seed), 0.0, [obs.tobytes()]
+    while True:
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        trace.append(obs.tobytes())
+        assert not truncated
+        if terminated:
+            return total, info, trace
+        assert reward == 0.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gymnasium_check_env_passes(players):
+    env = AsaraGymEnv(num_players=players, variant="pro", illegal_action="penalize")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the Box's upper bound is infinite
+        check_env(env, skip_render_check=True)
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "margin"])
+def test_the_learner_gets_its_terminal_reward_once_at_the_end(reward):
+    env = AsaraGymEnv(num_players=3, opponents=("greedy", "random"), reward=reward)
+    total, info, _ = play(env, seed=3)
+    prestige = np.array([info["final_prestige"][f"player_{s}"] for s in range(3)])
+    want = terminal_rewards(prestige[None], reward)[0, env.seat]
+    assert total == pytest.approx(float(want))
+    assert not env.action_masks().any()
+
+
+def test_same_seed_same_game_and_seeds_and_seats_matter():
+    env = AsaraGymEnv(num_players=2, opponents=("random",))
+    first, again = play(env, seed=5), play(env, seed=5)
+    assert first[2] == again[2] and first[0] == again[0]
+    seats = {play(env, seed=s)[1]["learner_seat"] for s in range(8)}
+    assert seats == {0, 1}
+    fixed = AsaraGymEnv(num_players=2, seat=1)
+    assert {play(fixed, seed=s)[1]["learner_seat"] for s in range(3)} == {1}
+
+
+def test_options_pick_the_reference_game_and_seat():
+    env = AsaraGymEnv(num_players=2, opponents=("towers",))
+    obs, info = env.reset(seed=0, options={"game_seed": 77, "seat": 1})
+    assert env.game.game_seed == 77 and info["learner_seat"] == 1
+    assert env.game.agent_selection == "player_1"
+
+
+def test_illegal_actions_raise_and_change_nothing():
+    env = AsaraGymEnv(num_players=2)
+    obs, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    assert np.array_equal(env.game.observe(env.learner)["observation"], obs)
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [({"opponents": ("random", "random")}, "opponents"), ({"seat": 2}, "seat")],
+)
+def test_bad_arguments_are_refused(kw, match):
+    with pytest.raises(ValueError, match=match):
+        AsaraGymEnv(num_players=2, **kw)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import Group
 from ..constants import (
     MARKET_AREAS,
     N_PARTS,
@@ -13,10 +12,12 @@ from ..constants import (
     Area,
     Part,
 )
-from ..reference.state import PHASE_GROUPS, Phase
+from ..reference.state import Phase
 from .state import N_SPACES, SPACE_VALUE, CoreState
 from .tables import (
+    BLOCKS,
     COLOUR_SIZES,
+    GROUP,
     LIGHTS_COST,
     MAX_TOWERS_PER_COLOUR,
     N_OPTIONS,
@@ -24,12 +25,13 @@ from .tables import (
     OPTION_CARDS,
     OPTION_COLOUR,
     OPTION_FACE_UP,
+    PHASE_BLOCKS,
     PRICES,
     SPACE_IS_AREA,
     SUMSET,
     TARGET_AREA,
     TARGET_SPACES,
-    block,
+    by_value,
 )
 
 
@@ -179,16 +181,22 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
     free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
     lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
     lights &= finishes[:, 2 * N_PARTS, :, None, None]
-    return {Group.BUILD_TILE: tiles.reshape(n, -1), Group.BUILD_LIGHTED: lights.reshape(n, -1)}
+    return {GROUP.BUILD_TILE: tiles.reshape(n, -1), GROUP.BUILD_LIGHTED: lights.reshape(n, -1)}
 
 
 # ------------------------------------------------------------------------------ placements
 def _area_enabled(state: CoreState) -> np.ndarray:
     """bool[target]: the target's area is part of the configuration."""
-    enabled = np.ones(len(Area), bool)
-    enabled[list(PRO_AREAS)] = state.config.pro
-    enabled[Area.GENIE] = "genie" in state.config.expansions
-    return enabled[TARGET_AREA]
+    key = (state.config.pro, "genie" in state.config.expansions)
+    if key not in _ENABLED:
+        enabled = np.ones(len(Area), bool)
+        enabled[list(PRO_AREAS)] = key[0]
+        enabled[Area.GENIE] = key[1]
+        _ENABLED[key] = enabled[TARGET_AREA]
+    return _ENABLED[key]
+
+
+_ENABLED: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> bool[target]
 
 
 _PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
@@ -273,7 +281,7 @@ def mask_place(state: CoreState, rows: np.ndarray) -> dict:
     bits = _FOLLOWS_BITS[required] & holds_bits[:, None] & np.where(target_ok, _ALL_OPTIONS, 0)
     octets = np.ascontiguousarray(bits, dtype="<u4").view(np.uint8).reshape(n, N_TARGETS, 4)
     place = np.unpackbits(octets, axis=2, count=N_OPTIONS, bitorder="little")
-    return {Group.PLACE: place.reshape(n, -1), Group.PLACE_COLOURED: one}
+    return {GROUP.PLACE: place.reshape(n, -1), GROUP.PLACE_COLOURED: one}
 
 
 _OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)
@@ -287,13 +295,13 @@ def mask_buy(state: CoreState, rows: np.ndarray) -> dict:
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.market[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.displays[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[Group.BUY] = ok.reshape(len(rows), -1)
+    out[GROUP.BUY] = ok.reshape(len(rows), -1)
     return out
 
 
 def mask_bribe_stack(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
-    out[Group.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
+    out[GROUP.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
     return out
 
 
@@ -302,22 +310,22 @@ def mask_bribe_take(state: CoreState, rows: np.ndarray) -> dict:
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.bribe_stack[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.stacks[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[Group.BRIBE_TAKE] = ok.reshape(len(rows), -1)
-    out[Group.BRIBE_NOTHING] = np.ones((len(rows), 1), bool)
+    out[GROUP.BRIBE_TAKE] = ok.reshape(len(rows), -1)
+    out[GROUP.BRIBE_NOTHING] = np.ones((len(rows), 1), bool)
     return out
 
 
 def mask_lights_option(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
     money = _seat_rows(state, rows, state.money)[:, None]
-    out[Group.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
+    out[GROUP.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
     return out
 
 
 def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
     drawn = state.lights_drawn[rows]
-    out[Group.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+    out[GROUP.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
     return out
 
 
@@ -330,25 +338,29 @@ PHASE_MASKS = {
     Phase.LIGHTS_KEEP: mask_lights_keep,
     Phase.BUILD: mask_build,
 }
+_FILL = tuple(PHASE_MASKS.get(p) for p in Phase)  # [phase] mask function, None: no decision
 
 
 def write_mask(state: CoreState, rows: np.ndarray, previous: np.ndarray | None = None) -> None:
     """Recompute `state.legal` for games `rows`; `previous` (their phases when the mask was
-    last written) limits the clearing to the blocks that can be set."""
+    last written) limits the clearing to the blocks that can be set: the new phase's blocks
+    are overwritten anyway, so games still in the same phase clear nothing."""
+    phase = state.phase[rows]
     if previous is None:
         state.legal[rows] = False
     else:
-        for value, groups in PHASE_GROUPS.items():
-            pick = rows[previous == value]
-            if len(pick):
-                for group in groups:
-                    state.legal[pick, block(group)] = False
-    phase = state.phase[rows]
-    for value, fill in PHASE_MASKS.items():
-        pick = rows[phase == value]
-        if len(pick):
-            for group, allowed in fill(state, pick).items():
-                state.legal[pick, block(group)] = allowed
+        changed = previous != phase
+        if changed.any():
+            cleared = rows[changed]
+            for value, pick in by_value(previous[changed], len(Phase)):
+                for blk in PHASE_BLOCKS[value]:
+                    state.legal[cleared[pick], blk] = False
+    for value, pick in by_value(phase, len(Phase)):
+        fill = _FILL[value]
+        if fill is not None:
+            games = rows[pick]
+            for group, allowed in fill(state, games).items():
+                state.legal[games, BLOCKS[group]] = allowed
 
 
 def legal_action_mask(state: CoreState) -> np.ndarray:

@@ -17,10 +17,11 @@ from ..constants import (
     N_TILE_COLOURS,
     START_MONEY_FIRST,
 )
-from ..reference.state import Phase, full_tile_counts
+from ..reference.state import full_tile_counts
 from . import chance
 from .mask import write_mask
 from .state import COUNT, FIELD_SPECS, CoreState, blank, derived_seeds
+from .tables import PHASE
 
 
 def seeds_for(seed, batch: int) -> np.ndarray:
@@ -85,7 +86,7 @@ def autoreset(state: CoreState) -> np.ndarray:
     """Set every finished game up afresh; return bool[B], the games reset. A game seeded s
     continues as the reference game seeded derived_seed(s, 1), so each game's sequence of
     episodes does not depend on the rest of the batch."""
-    done = state.phase == Phase.GAME_OVER
+    done = state.phase == PHASE.GAME_OVER
     rows = np.flatnonzero(done)
     if len(rows):
         reset_games(state, rows, derived_seeds(state.seed[rows], 1))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import Group
 from ..constants import (
     MARKET_AREAS,
     N_PARTS,
@@ -13,10 +12,12 @@ from ..constants import (
     Area,
     Part,
 )
-from ..reference.state import PHASE_GROUPS, Phase
+from ..reference.state import Phase
 from .state import N_SPACES, SPACE_VALUE, CoreState
 from .tables import (
+    BLOCKS,
     COLOUR_SIZES,
+    GROUP,
     LIGHTS_COST,
     MAX_TOWERS_PER_COLOUR,
     N_OPTIONS,
@@ -24,12 +25,14 @@ from .tables import (
     OPTION_CARDS,
     OPTION_COLOUR,
     OPTION_FACE_UP,
+    PHASE_BLOCKS,
     PRICES,
     SPACE_IS_AREA,
     SUMSET,
     TARGET_AREA,
+    TARGET_BUILD_N,
     TARGET_SPACES,
-    block,
+    by_value,
 )
 
 
@@ -179,50 +182,75 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
     free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
     lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
     lights &= finishes[:, 2 * N_PARTS, :, None, None]
-    return {Group.BUILD_TILE: tiles.reshape(n, -1), Group.BUILD_LIGHTED: lights.reshape(n, -1)}
+    return {GROUP.BUILD_TILE: tiles.reshape(n, -1), GROUP.BUILD_LIGHTED: lights.reshape(n, -1)}
 
 
 # ------------------------------------------------------------------------------ placements
 def _area_enabled(state: CoreState) -> np.ndarray:
     """bool[target]: the target's area is part of the configuration."""
-    enabled = np.ones(len(Area), bool)
-    enabled[list(PRO_AREAS)] = state.config.pro
-    enabled[Area.GENIE] = "genie" in state.config.expansions
-    return enabled[TARGET_AREA]
+    key = (state.config.pro, "genie" in state.config.expansions)
+    if key not in _ENABLED:
+        enabled = np.ones(len(Area), bool)
+        enabled[list(PRO_AREAS)] = key[0]
+        enabled[Area.GENIE] = key[1]
+        _ENABLED[key] = enabled[TARGET_AREA]
+    return _ENABLED[key]
 
 
+_ENABLED: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> bool[target]
+
+
+def _span(targets: np.ndarray) -> slice:
+    """The targets of a bool[target] selection, which must be consecutive, as a slice."""
+    (index,) = np.nonzero(targets)
+    assert (np.diff(index) == 1).all(), "targets of one area must be consecutive"
+    return slice(int(index[0]), int(index[-1]) + 1)
+
+
+_MARKETS = _span(np.isin(TARGET_AREA, MARKET_AREAS))  # one target per market, base first
+_BUILDS = _span(TARGET_AREA == Area.BUILDING)  # targets build 1..7
+_LIGHTS = _span(TARGET_AREA == Area.LIGHTS)
 _PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
-_BUILD_TARGETS = np.flatnonzero(TARGET_AREA == Area.BUILDING)  # targets build 1..7
-# int[target, 7]: candidate spaces of each target, padded with N_SPACES (never vacant)
-_CANDIDATES = np.full((N_TARGETS, 7), N_SPACES)
-for _t in range(N_TARGETS):
-    _c = np.flatnonzero(TARGET_SPACES[_t])
-    _CANDIDATES[_t, : len(_c)] = _c
-_FIXED_VALUE = SPACE_VALUE[_CANDIDATES[:, 0]]  # [target] value of its first candidate
-_PAYS_VALUE = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT))  # targets that cost their value
-_MARKET_TARGETS = np.array([np.flatnonzero(m == TARGET_AREA)[0] for m in MARKET_AREAS])
-_IS_LIGHTS = TARGET_AREA == Area.LIGHTS
-# bool[required colour + 1, option]: the colour rule (R3.2, R3.3)
-_FOLLOWS = np.array(
-    [
-        [(r < 0 or r == c) if up else r >= 0 for up, c in zip(OPTION_FACE_UP, OPTION_COLOUR)]
-        for r in range(-1, 5)
-    ]
-)
-_PAIR_SAME = (OPTION_CARDS[:, 0] == OPTION_CARDS[:, 1]) & ~OPTION_FACE_UP
-_SECOND = np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], OPTION_CARDS[:, 1])
+assert (np.diff(_PLOTS) == 1).all()
+_FIRST_PLOT, _N_PLOTS = int(_PLOTS[0]), len(_PLOTS)
+# vacant spaces as bits of a uint64 (space k = bit k); the spaces of each target
+_SPACE_BITS = np.uint64(1) << np.arange(N_SPACES, dtype=np.uint64)
+_TARGET_BITS = (TARGET_SPACES.astype(np.uint64) * _SPACE_BITS).sum(axis=1).astype(np.uint64)
+_NEVER = 1 << 20  # more money than any player has
 
 
-def plot_taken(state: CoreState, rows: np.ndarray) -> np.ndarray:
-    """int[n, 7]: the plot space a build of n tiles takes (the lowest vacant plot >= n),
-    or the last plot if none is vacant (R4.2)."""
-    vacant = state.space_seat[rows][:, _PLOTS] < 0
-    taken = np.empty(vacant.shape, np.int64)
-    nxt = np.full(len(rows), _PLOTS[-1])
-    for k in range(len(_PLOTS) - 1, -1, -1):
-        nxt = np.where(vacant[:, k], _PLOTS[k], nxt)
-        taken[:, k] = nxt
-    return taken
+def _build_costs() -> np.ndarray:
+    """int[vacant plots as 7 bits, k]: the value of the plot a build of k + 1 tiles takes
+    (the lowest vacant plot >= k + 1, R4.2), _NEVER where none is vacant."""
+    table = np.full((1 << _N_PLOTS, _N_PLOTS), _NEVER)
+    for vacant in range(1 << _N_PLOTS):
+        for k in range(_N_PLOTS):
+            free = [j for j in range(k, _N_PLOTS) if vacant >> j & 1]
+            if free:
+                table[vacant, k] = SPACE_VALUE[_PLOTS[free[0]]]
+    return table
+
+
+_BUILD_COSTS = _build_costs()
+_BUILD_N = TARGET_BUILD_N[_BUILDS]  # tiles of each build target
+
+
+def _min_money(state: CoreState) -> np.ndarray:
+    """int[target]: the money a placement there needs (R3.5: spies and tent cost their
+    value, the lighted windows their cheapest option); _NEVER for areas not in play."""
+    key = (state.config.pro, "genie" in state.config.expansions)
+    if key not in _MIN_MONEY:
+        enabled = np.ones(len(Area), bool)
+        enabled[list(PRO_AREAS)] = key[0]
+        enabled[Area.GENIE] = key[1]
+        pays = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT))
+        need = np.where(pays, SPACE_VALUE[TARGET_SPACES.argmax(axis=1)], -_NEVER)
+        need[_LIGHTS] = LIGHTS_COST.min()
+        _MIN_MONEY[key] = np.where(enabled[TARGET_AREA], need, _NEVER)
+    return _MIN_MONEY[key]
+
+
+_MIN_MONEY: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> int[target]
 
 
 def space_taken(state: CoreState, rows: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -231,29 +259,17 @@ def space_taken(state: CoreState, rows: np.ndarray, target: np.ndarray) -> np.nd
     return np.argmax(vacant & TARGET_SPACES[target], axis=1)
 
 
-def _target_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndarray:
+def _target_ok(state: CoreState, rows, seat, money) -> np.ndarray:
     """bool[n, target]: a vacant space exists and its move can be carried out (R3.5)."""
-    n = len(rows)
-    vacant = np.zeros((n, N_SPACES + 1), bool)
-    vacant[:, :N_SPACES] = state.space_seat[rows] < 0
-    cand = vacant[:, _CANDIDATES]  # [n, target, 7]
-    ok = cand[:, :, 0].copy()
-    for k in range(1, cand.shape[2]):
-        ok |= cand[:, :, k]
-    ok &= _area_enabled(state)[None, :]
-    ok &= ~_PAYS_VALUE | (money >= _FIXED_VALUE)
-    shown = state.displays[rows]
-    affordable = (shown[..., 0] + shown[..., 1] > 0) & (money >= PRICES)[:, None, :]
-    buyable = affordable[..., 0]  # [n, part]: some display tile of the part is affordable
-    for c in range(1, N_TILE_COLOURS):
-        buyable = buyable | affordable[..., c]
-    ok[:, _MARKET_TARGETS] &= buyable
-    sizes = state.build_sizes[rows, state.seat[rows]][:, None]
-    buildable = ((sizes >> np.arange(1, 8)) & 1) == 1
-    plot_value = SPACE_VALUE[plot_taken(state, rows)]
-    ok[:, _BUILD_TARGETS] &= buildable & (plot_value <= money)
-    lights = (state.lighted_len[rows] > 0) & (LIGHTS_COST.min() <= money[:, 0])
-    ok[:, _IS_LIGHTS] &= lights[:, None]
+    vacant = (state.space_seat[rows] < 0) @ _SPACE_BITS  # uint64[n]
+    ok = (vacant[:, None] & _TARGET_BITS) != 0
+    ok &= money >= _min_money(state)
+    shown = state.displays[rows].any(axis=-1)  # [n, part, colour]
+    ok[:, _MARKETS] &= np.where(shown, PRICES, _NEVER).min(axis=-1) <= money
+    sizes = state.build_sizes[rows, seat][:, None]
+    costs = _BUILD_COSTS[(vacant >> _FIRST_PLOT) & (1 << _N_PLOTS) - 1]  # [n, build n - 1]
+    ok[:, _BUILDS] &= ((sizes >> _BUILD_N) & 1 == 1) & (costs <= money)
+    ok[:, _LIGHTS] &= state.lighted_len[rows, None] > 0
     return ok
 
 
@@ -263,22 +279,44 @@ def mask_place(state: CoreState, rows: np.ndarray) -> dict:
     n = len(rows)
     seat = state.seat[rows]
     money = state.money[rows, seat][:, None]
-    target_ok = _target_ok(state, rows, money)
     hand = state.hands[rows, seat]  # [n, card colour]
-    one, two = hand >= 1, hand >= 2
-    first = OPTION_CARDS[:, 0]
-    holds = np.where(_PAIR_SAME, two[:, first], one[:, first] & one[:, _SECOND])  # [n, option]
-    holds_bits = holds.astype(np.uint32) @ _OPTION_BITS  # [n]
-    required = state.area_colour[rows][:, TARGET_AREA] + 1  # [n, target]
-    bits = _FOLLOWS_BITS[required] & holds_bits[:, None] & np.where(target_ok, _ALL_OPTIONS, 0)
+    holds = _HOLDS_BITS[np.minimum(hand, 2) @ _BASE3]  # [n] options the hand holds
+    follows = _FOLLOWS_BITS[state.area_colour[rows]][:, TARGET_AREA]  # [n, target]
+    bits = np.where(_target_ok(state, rows, seat, money), follows & holds[:, None], 0)
     octets = np.ascontiguousarray(bits, dtype="<u4").view(np.uint8).reshape(n, N_TARGETS, 4)
     place = np.unpackbits(octets, axis=2, count=N_OPTIONS, bitorder="little")
-    return {Group.PLACE: place.reshape(n, -1), Group.PLACE_COLOURED: one}
+    return {GROUP.PLACE: place.reshape(n, -1), GROUP.PLACE_COLOURED: hand >= 1}
 
 
 _OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)
-_FOLLOWS_BITS = (_FOLLOWS.astype(np.uint32) @ _OPTION_BITS).astype(np.uint32)  # [required + 1]
-_ALL_OPTIONS = np.uint32((1 << N_OPTIONS) - 1)
+# uint32[required colour, with -1 (none) last]: the options the colour rule allows (R3.2, R3.3)
+_FOLLOWS_BITS = np.array(
+    [
+        sum(
+            1 << o
+            for o, (up, c) in enumerate(zip(OPTION_FACE_UP, OPTION_COLOUR))
+            if ((r < 0 or r == c) if up else r >= 0)
+        )
+        for r in (*range(N_TILE_COLOURS), -1)
+    ],
+    np.uint32,
+)
+# uint32[hand as base-3 digits min(count, 2), colour 0 lowest]: the options it holds
+_BASE3 = 3 ** np.arange(N_TILE_COLOURS)
+
+
+def _holds_bits() -> np.ndarray:
+    hands = (np.arange(3**N_TILE_COLOURS)[:, None] // _BASE3) % 3  # [pattern, colour]
+    first, second = (
+        OPTION_CARDS[:, 0],
+        np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], OPTION_CARDS[:, 1]),
+    )
+    same = (first == second) & ~OPTION_FACE_UP
+    holds = np.where(same, hands[:, first] >= 2, (hands[:, first] >= 1) & (hands[:, second] >= 1))
+    return (holds.astype(np.uint32) @ _OPTION_BITS).astype(np.uint32)
+
+
+_HOLDS_BITS = _holds_bits()
 
 
 # ------------------------------------------------------------------------------ other decisions
@@ -287,13 +325,13 @@ def mask_buy(state: CoreState, rows: np.ndarray) -> dict:
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.market[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.displays[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[Group.BUY] = ok.reshape(len(rows), -1)
+    out[GROUP.BUY] = ok.reshape(len(rows), -1)
     return out
 
 
 def mask_bribe_stack(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
-    out[Group.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
+    out[GROUP.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
     return out
 
 
@@ -302,22 +340,22 @@ def mask_bribe_take(state: CoreState, rows: np.ndarray) -> dict:
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.bribe_stack[rows][:, None])[:, :, None, None]
     ok = part_ok & (state.stacks[rows] > 0) & (PRICES[None, None, :, None] <= money)
-    out[Group.BRIBE_TAKE] = ok.reshape(len(rows), -1)
-    out[Group.BRIBE_NOTHING] = np.ones((len(rows), 1), bool)
+    out[GROUP.BRIBE_TAKE] = ok.reshape(len(rows), -1)
+    out[GROUP.BRIBE_NOTHING] = np.ones((len(rows), 1), bool)
     return out
 
 
 def mask_lights_option(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
     money = _seat_rows(state, rows, state.money)[:, None]
-    out[Group.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
+    out[GROUP.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
     return out
 
 
 def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
     out = {}
     drawn = state.lights_drawn[rows]
-    out[Group.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+    out[GROUP.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
     return out
 
 
@@ -330,25 +368,29 @@ PHASE_MASKS = {
     Phase.LIGHTS_KEEP: mask_lights_keep,
     Phase.BUILD: mask_build,
 }
+_FILL = tuple(PHASE_MASKS.get(p) for p in Phase)  # [phase] mask function, None: no decision
 
 
 def write_mask(state: CoreState, rows: np.ndarray, previous: np.ndarray | None = None) -> None:
     """Recompute `state.legal` for games `rows`; `previous` (their phases when the mask was
-    last written) limits the clearing to the blocks that can be set."""
+    last written) limits the clearing to the blocks that can be set: the new phase's blocks
+    are overwritten anyway, so games still in the same phase clear nothing."""
+    phase = state.phase[rows]
     if previous is None:
         state.legal[rows] = False
     else:
-        for value, groups in PHASE_GROUPS.items():
-            pick = rows[previous == value]
-            if len(pick):
-                for group in groups:
-                    state.legal[pick, block(group)] = False
-    phase = state.phase[rows]
-    for value, fill in PHASE_MASKS.items():
-        pick = rows[phase == value]
-        if len(pick):
-            for group, allowed in fill(state, pick).items():
-                state.legal[pick, block(group)] = allowed
+        changed = previous != phase
+        if changed.any():
+            cleared = rows[changed]
+            for value, pick in by_value(previous[changed], len(Phase)):
+                for blk in PHASE_BLOCKS[value]:
+                    state.legal[cleared[pick], blk] = False
+    for value, pick in by_value(phase, len(Phase)):
+        fill = _FILL[value]
+        if fill is not None:
+            games = rows[pick]
+            for group, allowed in fill(state, games).items():
+                state.legal[games, BLOCKS[group]] = allowed
 
 
 def legal_action_mask(state: CoreState) -> np.ndarray:

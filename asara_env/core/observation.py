@@ -280,146 +280,234 @@ def encode_view(view: dict) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ vectorised
-def _one_hot(values: np.ndarray, n: int) -> np.ndarray:
-    """float32[..., n] one-hot of int values; -1 (or any value outside 0..n-1) gives zeros."""
-    values = np.asarray(values)
-    return (values[..., None] == np.arange(n)).astype(np.float32)
+# `observe` builds one float32 "source" row per game holding every count the observation
+# may show (SOURCE), gathers the observation from it with one index table per viewer
+# (a count of an absent seat or a one-hot position gathers the source's constant 0), then
+# sets the ones of the one-hot slices (HOT).
+
+# source fields: name -> shape after the batch axis, "P" = a player axis (absolute seats)
+SOURCE: dict[str, tuple] = {
+    "constants": (5,),  # 0, 1, pro, genie, gifts
+    "money": ("P",),
+    "prestige": ("P",),
+    "hand_sizes": ("P",),
+    "hands": ("P", B),
+    "draw_pile_size": (),
+    "stacks": TILES,
+    "displays": TILES,
+    "supply": ("P", *TILES),
+    "lighted_held": ("P",),
+    "lighted_supply": ("P", C),
+    "lighted_len": (),
+    "tower_parts": ("P", C, MAX_TOWERS_PER_COLOUR, N_PARTS * N_GOLD),
+    "tower_lit": ("P", C, MAX_TOWERS_PER_COLOUR, N_GOLD),
+    "tower_exists": ("P", C, MAX_TOWERS_PER_COLOUR, 1),
+    "face_down": (N_SPACES,),
+    "own_cards": (N_SPACES, B),  # the viewer's face-down cards on each space
+    "coloured_sum": ("P",),
+    "coloured": ("P", B),
+    "lights_drawn": (C,),  # counts by colour, if the viewer drew them
+    "lights_drawn_count": (),
+    "lights_keep": (),
+    "build_left": (),
+}
+ZERO, ONE = 0, 1  # source positions of the constants
 
 
-@dataclass(frozen=True)
-class _Seats:
-    """The viewer of each game and the absolute seat behind each relative seat."""
-
-    viewer: np.ndarray  # int[B]
-    absolute: np.ndarray  # int[B, 4] absolute seat of relative seat r (0 where absent)
-    present: np.ndarray  # bool[B, 4]
-    p: int
-
-    def rel(self, seat: np.ndarray) -> np.ndarray:
-        """Relative seat of absolute seats int[B, ...]; -1 stays -1."""
-        v = self.viewer.reshape(-1, *([1] * (np.ndim(seat) - 1)))
-        return np.where(seat >= 0, (seat - v) % self.p, -1)
-
-    def gather(self, per_seat: np.ndarray) -> np.ndarray:
-        """[B, 4, ...] from per-seat values [B, P, ...]; zeros where no player sits."""
-        idx = self.absolute.reshape(*self.absolute.shape, *([1] * (per_seat.ndim - 2)))
-        out = np.take_along_axis(per_seat, idx, axis=1).astype(np.float32)
-        mask = self.present.reshape(*self.present.shape, *([1] * (per_seat.ndim - 2)))
-        return out * mask
+def _source_positions(p: int) -> dict[str, np.ndarray]:
+    """Source field -> int array of its positions in the source row, shaped like the field."""
+    positions, start = {}, 0
+    for name, shape in SOURCE.items():
+        dims = tuple(p if d == "P" else d for d in shape)
+        size = math.prod(dims)
+        positions[name] = np.arange(start, start + size).reshape(dims)
+        start += size
+    return positions
 
 
-def _seats(state: CoreState, seat) -> _Seats:
-    p, batch = state.config.num_players, state.year.shape[0]
-    viewer = np.broadcast_to(np.asarray(seat, np.int64), (batch,))
-    if ((viewer < 0) | (viewer >= p)).any():
-        raise ValueError(f"seats must be in 0..{p - 1}, got {np.unique(viewer).tolist()}")
-    r = np.arange(P4)
-    present = np.broadcast_to(r < p, (batch, P4))
-    absolute = np.where(present, (viewer[:, None] + r) % p, 0)
-    return _Seats(viewer, absolute, present, p)
+def _gather_table(p: int, viewer: int) -> np.ndarray:
+    """int[OBS_DIM]: the source position of each observation entry for `viewer`."""
+    src = _source_positions(p)
+    seats = [(viewer + r) % p for r in range(p)]
 
+    def relative(field: str) -> np.ndarray:  # [4, ...] in relative seat order, zero-padded
+        rows = src[field][seats]
+        return np.concatenate([rows, np.full((P4 - p, *rows.shape[1:]), ZERO)])
 
-def _core_config(state: CoreState, batch: int) -> dict:
-    cfg = state.config
-    flags = np.ones((batch, 1), np.float32)
-    return {
-        "num_players": np.tile(
-            _one_hot(cfg.num_players - MIN_PLAYERS, N_PLAYER_COUNTS), (batch, 1)
-        ),
-        "pro": flags * cfg.pro,
-        "genie": flags * ("genie" in cfg.expansions),
-        "gifts": flags * ("gifts" in cfg.expansions),
+    def const(*values: int) -> np.ndarray:
+        return np.array(values)
+
+    spaces = np.full((N_SPACES, SPACE_FEATURES), ZERO)
+    spaces[:, P4 + B] = src["face_down"]
+    spaces[:, P4 + B + 1 :] = src["own_cards"]
+    towers = [relative(f) for f in ("tower_parts", "tower_lit", "tower_exists")]
+    pro, genie, gifts = src["constants"][2:]
+    table = {
+        "num_players": const(*[ONE if k == p - MIN_PLAYERS else ZERO for k in range(3)]),
+        "pro": const(pro),
+        "genie": const(genie),
+        "gifts": const(gifts),
+        "present": const(*[ONE if r < p else ZERO for r in range(P4)]),
+        "money": relative("money"),
+        "prestige": relative("prestige"),
+        "hand_sizes": relative("hand_sizes"),
+        "hand": src["hands"][viewer],
+        "draw_pile_size": src["draw_pile_size"],
+        "stacks": src["stacks"],
+        "displays": src["displays"],
+        "supply": relative("supply"),
+        "lighted_held": relative("lighted_held"),
+        "lighted_supply": src["lighted_supply"][viewer],
+        "lighted_stack_size": src["lighted_len"],
+        "towers": np.concatenate(towers, axis=-1),
+        "spaces": spaces,
+        "coloured": relative("coloured_sum"),
+        "coloured_own": src["coloured"][viewer],
+        "lights_drawn": src["lights_drawn"],
+        "lights_drawn_count": src["lights_drawn_count"],
+        "lights_keep": src["lights_keep"],
+        "build_left": src["build_left"],
     }
+    out = np.full(OBS_DIM, ZERO)
+    for name, positions in table.items():
+        out[OBS_INDEX[name]] = np.broadcast_to(positions, _shape(name)).reshape(-1)
+    return out
 
 
-def _core_flow(state: CoreState, s: _Seats) -> dict:
-    return {
-        "year": _one_hot(state.year - 1, N_YEARS),
-        "phase": _one_hot(state.phase, N_PHASES),
-        "seat_to_move": _one_hot(s.rel(state.seat), P4),
-        "caliph": _one_hot(s.rel(state.caliph), P4),
-        "present": s.present.astype(np.float32),
-    }
+def _shape(name: str) -> tuple[int, ...]:
+    return next(s.shape for s in OBS_SLICES if s.name == name)
 
 
-def _own(per_seat: np.ndarray, s: _Seats) -> np.ndarray:
-    """The viewer's row of per-seat values [B, P, ...]."""
-    return per_seat[np.arange(len(s.viewer)), s.viewer].astype(np.float32)
+def _hot_bases() -> np.ndarray:
+    """int[H]: the observation position of value 0 of each one-hot, in `_hot_values` order:
+    first those of relative seats (seat to move, Caliph, each space's buyer), then the
+    others (year, phase, known lighted windows, area colours, face-up colours, market,
+    bribery stack)."""
 
+    def at(name: str, stride: int = 0, count: int = 1, shift: int = 0) -> list[int]:
+        start = OBS_INDEX[name].start + shift
+        return [start + k * stride for k in range(count)]
 
-def _core_players(state: CoreState, s: _Seats) -> dict:
-    lighted_known = np.where(s.rel(state.lighted_owner) == 0, state.lighted_stack, -1)
-    return {
-        "money": s.gather(state.money),
-        "prestige": s.gather(state.prestige),
-        "hand_sizes": s.gather(state.hands.sum(axis=-1)),
-        "hand": _own(state.hands, s),
-        "draw_pile_size": state.draw_pile.sum(axis=-1, keepdims=True),
-        "stacks": state.stacks,
-        "displays": state.displays,
-        "supply": s.gather(state.supply),
-        "lighted_held": s.gather(state.lighted_supply.sum(axis=-1)),
-        "lighted_supply": _own(state.lighted_supply, s),
-        "lighted_stack_size": state.lighted_len[:, None],
-        "lighted_stack_known": _one_hot(lighted_known, C),
-    }
-
-
-def _core_towers(state: CoreState, s: _Seats) -> np.ndarray:
-    parts = state.tower_parts.reshape(*state.tower_parts.shape[:4], N_PARTS * N_GOLD)
-    exists = np.arange(MAX_TOWERS_PER_COLOUR) < state.n_towers[..., None]
-    features = np.concatenate([parts, state.tower_lit, exists[..., None]], axis=-1)
-    return s.gather(features)
-
-
-def _core_spaces(state: CoreState, s: _Seats) -> np.ndarray:
-    occupied, up = state.space_seat >= 0, state.space_face_up
-    down = occupied & ~up
-    mine = down & (state.space_seat == s.viewer[:, None])
-    cards = _one_hot(state.space_cards, B).sum(axis=-2)  # [B, space, colour]
-    return np.concatenate(
-        [
-            _one_hot(s.rel(state.space_seat), P4),
-            _one_hot(np.where(up, state.space_cards[..., 0], -1), B),
-            down[..., None].astype(np.float32),
-            cards * mine[..., None],
-        ],
-        axis=-1,
+    return np.array(
+        at("seat_to_move")
+        + at("caliph")
+        + at("spaces", SPACE_FEATURES, N_SPACES)
+        + at("year", shift=-1)  # years count from 1
+        + at("phase")
+        + at("lighted_stack_known", C, N_LIGHTED)
+        + at("area_colour", B, N_AREAS)
+        + at("spaces", SPACE_FEATURES, N_SPACES, shift=P4)
+        + at("market")
+        + at("bribe_stack")
     )
 
 
-def _core_board(state: CoreState, s: _Seats) -> dict:
-    return {
-        "towers": _core_towers(state, s),
-        "area_colour": _one_hot(state.area_colour, B),
-        "spaces": _core_spaces(state, s),
-        "coloured": s.gather(state.coloured.sum(axis=-1)),
-        "coloured_own": _own(state.coloured, s),
-    }
+HOT_BASES = _hot_bases()
+_TABLES: dict[int, np.ndarray] = {}  # players -> int[viewer, OBS_DIM]
+# RELATIVE[p][viewer, seat + 1]: the relative seat of an absolute seat, -1 for -1
+RELATIVE = {
+    p: np.array([[-1] + [(s - v) % p for s in range(p)] for v in range(p)], np.int8)
+    for p in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
 
 
-def _core_pending(state: CoreState, s: _Seats) -> dict:
-    drawing = (state.phase == Phase.LIGHTS_KEEP) & (state.seat == s.viewer)
-    drawn = _one_hot(state.lights_drawn, C).sum(axis=-2)
-    return {
-        "market": _one_hot(state.market, N_PARTS),
-        "bribe_stack": _one_hot(state.bribe_stack, N_PARTS),
-        "lights_drawn": drawn * drawing[:, None],
-        "lights_drawn_count": (state.lights_drawn >= 0).sum(axis=-1, keepdims=True),
-        "lights_keep": state.lights_keep[:, None],
-        "build_left": state.build_left[:, None],
-    }
+def _gather_tables(p: int) -> np.ndarray:
+    if p not in _TABLES:
+        _TABLES[p] = np.stack([_gather_table(p, v) for v in range(p)])
+    return _TABLES[p]
+
+
+def _viewers(state: CoreState, seat) -> tuple[np.ndarray | int, int | None]:
+    """The viewer of each game (an int, or int[B, 1]) and, if all games share one, it."""
+    p = state.config.num_players
+    if isinstance(seat, np.ndarray) and seat.size == 1:
+        seat = seat.reshape(-1)[0]
+    if isinstance(seat, (int, np.integer)):
+        if not 0 <= seat < p:
+            raise ValueError(f"seats must be in 0..{p - 1}, got {[int(seat)]}")
+        return int(seat), int(seat)
+    viewer = np.broadcast_to(np.asarray(seat, np.int64), state.year.shape)
+    low, high = viewer.min(), viewer.max()
+    if low < 0 or high >= p:
+        raise ValueError(f"seats must be in 0..{p - 1}, got {np.unique(viewer).tolist()}")
+    if low == high:
+        return int(low), int(low)
+    return viewer[:, None], None
+
+
+def _source(state: CoreState, viewer) -> np.ndarray:
+    """float32[B, source size]: the SOURCE fields of each game for its viewer."""
+    batch, cfg = state.year.shape[0], state.config
+    constants = np.array([0, 1, cfg.pro, "genie" in cfg.expansions, "gifts" in cfg.expansions])
+    face_down = (state.space_seat >= 0) & ~state.space_face_up
+    mine = face_down & (state.space_seat == viewer)
+    cards = np.where(mine[..., None], state.space_cards, -1)
+    drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == np.reshape(viewer, -1))
+    drawn = state.lights_drawn
+    fields = (
+        np.zeros((batch, 1), np.int8) + constants,
+        state.money,
+        state.prestige,
+        state.hands.sum(axis=-1),
+        state.hands,
+        state.draw_pile.sum(axis=-1),
+        state.stacks,
+        state.displays,
+        state.supply,
+        state.lighted_supply.sum(axis=-1),
+        state.lighted_supply,
+        state.lighted_len,
+        state.tower_parts,
+        state.tower_lit,
+        state.n_towers[..., None] > _SLOTS,
+        face_down,
+        _PAIR_COUNTS[cards[..., 0], cards[..., 1]],
+        state.coloured.sum(axis=-1),
+        state.coloured,
+        (drawn[..., None] == _COLOURS).sum(axis=-2) * drawing[:, None],
+        (drawn >= 0).sum(axis=-1),
+        state.lights_keep,
+        state.build_left,
+    )
+    return np.concatenate([f.reshape(batch, -1) for f in fields], axis=1, dtype=np.float32)
+
+
+_LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)  # numpy compares plain ints much faster than enums
+_COLOURS = np.arange(C)
+_SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)
+# int8[card + 1, card + 1, colour]: colour counts of a pair of cards (-1 = no card)
+_PAIR_COUNTS = np.zeros((B + 1, B + 1, B), np.int8)
+for _a in range(B):
+    for _b in range(B):
+        _PAIR_COUNTS[_a, _b, _a] += 1
+        _PAIR_COUNTS[_a, _b, _b] += 1
+        _PAIR_COUNTS[_a, -1, _a] = _PAIR_COUNTS[-1, _b, _b] = 1
+
+
+def _hot_values(state: CoreState, viewer) -> np.ndarray:
+    """int[B, H]: the value of each one-hot of HOT_BASES, -1 for none."""
+    seats = np.concatenate([state.seat[:, None], state.caliph[:, None], state.space_seat], 1)
+    relative = RELATIVE[state.config.num_players][viewer, seats + 1]
+    known = np.where(state.lighted_owner == viewer, state.lighted_stack, -1)
+    face_up = np.where(state.space_face_up, state.space_cards[..., 0], -1)
+    others = (state.year, state.phase, known, state.area_colour, face_up)
+    others += (state.market, state.bribe_stack)
+    batch = state.year.shape[0]
+    return np.concatenate([relative, *(x.reshape(batch, -1) for x in others)], axis=1)
 
 
 def observe(state: CoreState, seat) -> np.ndarray:
     """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B])."""
-    batch = state.year.shape[0]
-    s = _seats(state, seat)
-    pieces = {
-        **_core_config(state, batch),
-        **_core_flow(state, s),
-        **_core_players(state, s),
-        **_core_board(state, s),
-        **_core_pending(state, s),
-    }
-    return _assemble(pieces, batch)
+    viewer, shared = _viewers(state, seat)
+    source = _source(state, viewer)
+    tables = _gather_tables(state.config.num_players)
+    if shared is not None:
+        out = np.take(source, tables[shared], axis=1)  # C-contiguous, unlike source[:, t]
+    else:
+        out = source[np.arange(len(source))[:, None], tables[viewer[:, 0]]]
+    values = _hot_values(state, viewer)
+    positions = HOT_BASES + values
+    if len(out) > 1:
+        positions += np.arange(0, out.size, OBS_DIM)[:, None]
+    out.reshape(-1)[positions[values >= 0]] = 1
+    return out

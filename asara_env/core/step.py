@@ -23,14 +23,18 @@ from .state import COUNT, SPACE_VALUE, CoreState
 from .tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
+    AREA,
     LIGHTS_COST,
     LIGHTS_DRAWN,
     LIGHTS_KEPT,
+    N_GROUPS,
     OPTION_CARDS,
     OPTION_FACE_UP,
+    PHASE,
     PRICES,
     TARGET_AREA,
     TARGET_BUILD_N,
+    by_value,
 )
 
 
@@ -40,7 +44,7 @@ def check_actions(state: CoreState, actions) -> np.ndarray:
     inside = (actions >= 0) & (actions < NUM_ACTIONS)
     mask = state.legal
     legal = inside & mask[np.arange(len(actions)), np.where(inside, actions, 0)]
-    return legal | (state.phase == Phase.GAME_OVER)
+    return legal | (state.phase == PHASE.GAME_OVER)
 
 
 def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
@@ -66,7 +70,7 @@ def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
-    live = ok & (state.phase != Phase.GAME_OVER)
+    live = ok & (state.phase != PHASE.GAME_OVER)
     apply_actions(state, np.flatnonzero(live), actions[live].astype(np.int64))
     return ~ok
 
@@ -74,23 +78,26 @@ def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
 def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:
     """Apply legal `actions` to the games `games`."""
     state.decisions[games] += 1
-    acting = state.seat[games].astype(np.int64)
-    previous = state.phase[games].copy()
+    previous = state.phase[games]  # a copy (fancy indexing)
     groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
-    ended = []  # games whose turn is over
-    for group, apply in APPLY.items():
-        pick = groups == group
-        if pick.any():
-            ended.append(apply(state, games[pick], fields[pick]))
-    ended = np.concatenate(ended) if ended else games[:0]
-    # the build sizes the acting player will have at their next placement (R3.5)
-    turn_over = np.zeros(len(state.phase), bool)
-    turn_over[ended] = True
-    done = turn_over[games] & _CHANGES_MATERIALS[groups]
-    rows, seats = games[done], acting[done]
-    state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
-    _end_turn(state, ended)
+    ended, rebuilt = [], []  # games whose turn is over; those of them to rebuild
+    for group, pick in by_value(groups, N_GROUPS):
+        rows = APPLY[group](state, games[pick], fields[pick])
+        if len(rows):
+            ended.append(rows)
+            if _CHANGES_MATERIALS[group]:
+                rebuilt.append(rows)
+    if rebuilt:  # the build sizes the acting player will have at their next placement (R3.5)
+        rows = _joined(rebuilt)
+        seats = state.seat[rows]
+        state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
+    if ended:
+        _end_turn(state, _joined(ended))
     write_mask(state, games, previous)
+
+
+def _joined(arrays: list[np.ndarray]) -> np.ndarray:
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
 def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
@@ -102,9 +109,9 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     target, option = f[:, 0], f[:, 1]
     seat = _seat(state, rows)
     cards = OPTION_CARDS[option]
-    for k in range(2):
-        has = cards[:, k] >= 0
-        state.hands[rows[has], seat[has], cards[has, k]] -= 1  # one card per game and pass
+    state.hands[rows, seat, cards[:, 0]] -= 1  # every option has a first card
+    has = cards[:, 1] >= 0
+    state.hands[rows[has], seat[has], cards[has, 1]] -= 1
     space = space_taken(state, rows, target)
     state.space_seat[rows, space] = seat
     state.space_cards[rows, space] = cards
@@ -116,30 +123,41 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
-_IS_MARKET = np.isin(np.arange(len(Area)), MARKET_AREAS)  # [area]
-_PAYS = np.isin(np.arange(len(Area)), (Area.BUILDING, Area.SPIES, Area.TENT))  # [area]
+def _area_table(default: int, **values: int) -> np.ndarray:
+    """int[area]: `values` by area name, `default` elsewhere."""
+    table = np.full(len(Area), default, np.int64)
+    for name, value in values.items():
+        table[AREA.__dict__[name]] = value
+    return table
+
+
+# what a placement in each area leads to (R4): the next phase (PLACE: the turn ends), the
+# market opened (-1 none) and the sign of the space value in the player's money
+_NEXT_PHASE = _area_table(
+    PHASE.PLACE, BUILDING=PHASE.BUILD, SPIES=PHASE.BRIBE_STACK, LIGHTS=PHASE.LIGHTS_OPTION
+)
+_NEXT_PHASE[list(MARKET_AREAS)] = PHASE.BUY
+_MARKET = _area_table(-1)
+_MARKET[list(MARKET_AREAS)] = MARKET_AREAS
+_MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1)
 
 
 def _start_move(state, rows, area, value, build_n) -> np.ndarray:
+    """Carry out the move of a placement; return the games whose turn it ends. The pending
+    fields it sets (market, build_left) are -1 / 0 at a placement, and stay so elsewhere."""
     seat = _seat(state, rows)
-    market = _IS_MARKET[area]
-    state.market[rows[market]] = area[market]
-    state.phase[rows[market]] = Phase.BUY
-    pays = _PAYS[area]
-    state.money[rows[pays], seat[pays]] -= value[pays]
-    build = area == Area.BUILDING
-    state.build_left[rows[build]] = build_n[build]
-    state.phase[rows[build]] = Phase.BUILD
-    bank = area == Area.BANK
-    state.money[rows[bank], seat[bank]] += value[bank]
-    state.phase[rows[area == Area.SPIES]] = Phase.BRIBE_STACK
-    caliph = area == Area.CALIPH
-    state.caliph[rows[caliph]] = seat[caliph]
-    tent = area == Area.TENT
+    phase = _NEXT_PHASE[area]
+    state.phase[rows] = phase
+    state.market[rows] = _MARKET[area]
+    state.build_left[rows] = build_n
+    state.money[rows, seat] += _MONEY_SIGN[area] * value
+    caliph = area == AREA.CALIPH
+    if caliph.any():
+        state.caliph[rows[caliph]] = seat[caliph]
+    tent = area == AREA.TENT
     if tent.any():
         _recruit(state, rows[tent], seat[tent])
-    state.phase[rows[area == Area.LIGHTS]] = Phase.LIGHTS_OPTION
-    return rows[bank | caliph | tent]
+    return rows[phase == PHASE.PLACE]
 
 
 def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
@@ -173,7 +191,7 @@ def _buy(state, rows, f) -> np.ndarray:
 
 def _bribe_stack(state, rows, f) -> np.ndarray:
     state.bribe_stack[rows] = f[:, 0]
-    state.phase[rows] = Phase.BRIBE_TAKE
+    state.phase[rows] = PHASE.BRIBE_TAKE
     return rows[:0]
 
 
@@ -200,7 +218,7 @@ def _lights_option(state, rows, f) -> np.ndarray:
     state.lighted_owner[rows] = np.where(keep, owner[rr, shifted], -1)
     state.lighted_len[rows] = length - drawn
     state.lights_keep[rows] = np.minimum(LIGHTS_KEPT[option], drawn)
-    state.phase[rows] = Phase.LIGHTS_KEEP
+    state.phase[rows] = PHASE.LIGHTS_KEEP
     return rows[:0]
 
 
@@ -256,7 +274,7 @@ def _built_one(state, rows, seat) -> np.ndarray:
     return rows[state.build_left[rows] == 0]
 
 
-APPLY = {
+_APPLY = {
     Group.PLACE: _place,
     Group.PLACE_COLOURED: _place_coloured,
     Group.BUY: _buy,
@@ -268,6 +286,7 @@ APPLY = {
     Group.BUILD_TILE: _build_tile,
     Group.BUILD_LIGHTED: _build_lighted,
 }
+APPLY = tuple(_APPLY.get(g) for g in Group)  # [group] the function applying its actions
 
 
 # decisions that change the acting player's supply, lighted windows or towers
@@ -280,14 +299,12 @@ CHANGES_MATERIALS = (
 )
 
 
-_CHANGES_MATERIALS = np.isin(np.arange(len(Group)), CHANGES_MATERIALS)  # [group]
+_CHANGES_MATERIALS = tuple(g in CHANGES_MATERIALS for g in Group)  # [group]
 
 
 # ------------------------------------------------------------------------------ turns and years
 def _end_turn(state: CoreState, rows: np.ndarray) -> None:
-    if not len(rows):
-        return
-    state.phase[rows] = Phase.PLACE
+    state.phase[rows] = PHASE.PLACE
     state.market[rows] = -1
     state.bribe_stack[rows] = -1
     p = state.config.num_players
@@ -295,13 +312,12 @@ def _end_turn(state: CoreState, rows: np.ndarray) -> None:
     candidates = (seat[:, None] + np.arange(1, p + 1)[None, :]) % p  # [n, k]
     has_cards = state.hands[rows[:, None], candidates].sum(axis=2) > 0
     found = has_cards.any(axis=1)
-    state.seat[rows[found]] = candidates[found, np.argmax(has_cards[found], axis=1)]
-    _end_year(state, rows[~found])
+    state.seat[rows] = np.where(found, candidates[np.arange(len(rows)), has_cards.argmax(1)], seat)
+    if not found.all():
+        _end_year(state, rows[~found])
 
 
 def _end_year(state: CoreState, rows: np.ndarray) -> None:
-    if not len(rows):
-        return
     state.prestige[rows] += scoring.year_end_points(state, rows).astype(np.int32)
     last = state.year[rows] == N_YEARS
     over = rows[last]
@@ -309,7 +325,7 @@ def _end_year(state: CoreState, rows: np.ndarray) -> None:
         points = scoring.final_points(state, over)
         state.final[over] = points
         state.prestige[over] += points.sum(axis=2).astype(np.int32)
-        state.phase[over] = Phase.GAME_OVER
+        state.phase[over] = PHASE.GAME_OVER
     nxt = rows[~last]
     if len(nxt):
         state.year[nxt] += 1

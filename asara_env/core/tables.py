@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
+from types import SimpleNamespace
+
 import numpy as np
 
 from ..actions import CARD_OPTIONS, GROUPS, NUM_ACTIONS, OFFSETS, TARGETS, Group, decode
@@ -11,8 +14,36 @@ from ..constants import (
     N_BUILD_MAX,
     PRICE,
     Area,
+    Part,
 )
+from ..reference.state import PHASE_GROUPS, Phase
 from .state import N_SPACES, SPACE_AREA, SPACES
+
+
+# ------------------------------------------------------------------------------ enums
+def _ints(enum: type[IntEnum]) -> SimpleNamespace:
+    """A plain-int copy of an IntEnum for hot code: numpy ops take an IntEnum member far
+    more slowly than an int (each looks up numpy hooks on the enum class)."""
+    return SimpleNamespace(**{m.name: int(m) for m in enum})
+
+
+PHASE, AREA, GROUP, PART = _ints(Phase), _ints(Area), _ints(Group), _ints(Part)
+N_PHASES = len(Phase)
+N_GROUPS = len(Group)
+ALL = slice(None)
+
+
+def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
+    """(value, selector) for each value 0..size-1 present in `values` (ints >= 0), where
+    values[selector] == value: `ALL` when every entry shares it, else a bool mask."""
+    if len(values) == 1:
+        return [(int(values[0]), ALL)]
+    counts = np.bincount(values, minlength=size)
+    present = np.flatnonzero(counts).tolist()
+    if len(present) == 1:
+        return [(present[0], ALL)]
+    return [(v, values == v) for v in present]
+
 
 # ------------------------------------------------------------------------------ actions
 MAX_FIELDS = max(len(g.fields) for g in GROUPS)
@@ -26,6 +57,10 @@ for _a in range(NUM_ACTIONS):
 def block(group: Group) -> slice:
     """The ids of one group, as a slice of the action axis."""
     return slice(OFFSETS[group], OFFSETS[group] + GROUPS[group].size)
+
+
+BLOCKS = tuple(block(g) for g in Group)  # [group] slice of the action axis
+PHASE_BLOCKS = tuple(tuple(BLOCKS[g] for g in PHASE_GROUPS[p]) for p in Phase)  # [phase]
 
 
 # ------------------------------------------------------------------------------ placements

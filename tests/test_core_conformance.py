@@ -91,6 +91,26 @@ def test_report_mode_flags_bad_games_and_steps_the_others():
         assert same == flagged[i]
 
 
+@pytest.mark.parametrize("config", CONFIGS[::2], ids=IDS[::2])
+def test_stepping_some_games_moves_exactly_those(config):
+    state, rng = init(config, 32, seeds=4), np.random.default_rng(4)
+    for _ in range(40):
+        rows = np.flatnonzero(rng.random(32) < 0.5)
+        actions = random_actions(legal_action_mask(state), rng)
+        whole = copy_state(state)
+        picked = take(state, rows)
+        step(state, actions[rows], games=rows)
+        step(picked, actions[rows])
+        assert states_equal(take(state, rows), picked)
+        others = np.setdiff1d(np.arange(32), rows)
+        assert states_equal(take(state, others), take(whole, others))
+    bad = legal_action_mask(state)[0].argmin()
+    with pytest.raises(IllegalActionError, match="game 0 of the batch"):
+        step(state, np.array([bad]), games=np.array([0]))
+    with pytest.raises(IllegalActionError, match="shape"):
+        step(state, np.array([0, 0]), games=np.array([0]))
+
+
 def test_finished_games_ignore_their_actions_and_autoreset_restarts_them():
     config = GameConfig(num_players=2)
     state = init(config, 4, seeds=5)

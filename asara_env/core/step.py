@@ -38,40 +38,44 @@ from .tables import (
 )
 
 
-def check_actions(state: CoreState, actions) -> np.ndarray:
-    """bool[B]: which games' actions are legal (finished games: any action is accepted)."""
+def check_actions(state: CoreState, actions, games=None) -> np.ndarray:
+    """bool[len(actions)]: which actions are legal in their games (all B games, or `games`);
+    finished games accept any action."""
     actions = np.asarray(actions)
+    games = np.arange(len(actions)) if games is None else games
     inside = (actions >= 0) & (actions < NUM_ACTIONS)
-    mask = state.legal
-    legal = inside & mask[np.arange(len(actions)), np.where(inside, actions, 0)]
-    return legal | (state.phase == PHASE.GAME_OVER)
+    legal = inside & state.legal[games, np.where(inside, actions, 0)]
+    return legal | (state.phase[games] == PHASE.GAME_OVER)
 
 
-def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
+def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np.ndarray:
     """Apply one action per game, in place; finished games ignore theirs. Returns bool[B],
     the games whose action was illegal (all False unless on_illegal="report").
 
+    `games` (distinct ints, optional): only these games move, `actions[j]` being game
+    `games[j]`'s; the result is then bool[len(games)].
     on_illegal="raise": if any action is illegal, IllegalActionError names the first bad
     game and its action and no game changes. on_illegal="report": games with an illegal
     action are left unchanged and flagged; the others step.
     """
     actions = np.asarray(actions)
-    if actions.shape != state.phase.shape or actions.dtype.kind not in "iu":
-        shape = state.phase.shape
+    games = np.arange(len(state.phase)) if games is None else np.asarray(games, np.int64)
+    if actions.shape != games.shape or actions.dtype.kind not in "iu":
+        shape = games.shape
         reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
         raise IllegalActionError(actions, "?", -1, "-", reason)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
-    ok = check_actions(state, actions)
+    ok = check_actions(state, actions, games)
     if on_illegal == "raise" and not ok.all():
-        game = int(np.flatnonzero(~ok)[0])
-        a = int(actions[game])
+        j = int(np.flatnonzero(~ok)[0])
+        game, a = int(games[j]), int(actions[j])
         name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
-    live = ok & (state.phase != PHASE.GAME_OVER)
-    apply_actions(state, np.flatnonzero(live), actions[live].astype(np.int64))
+    live = ok & (state.phase[games] != PHASE.GAME_OVER)
+    apply_actions(state, games[live], actions[live].astype(np.int64))
     return ~ok
 
 

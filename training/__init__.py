@@ -1,0 +1,1 @@
+"""Training scripts and the tournament harness (see training/README.md)."""

@@ -1,0 +1,181 @@
+"""A stable-baselines3 VecEnv backed directly by the batched core: B games, one learner.
+
+In each game the learner plays one seat, drawn at random when the game starts; the other
+seats are played by opponents drawn (with `opponent_weights`) from `opponents`: any
+`agents.Agent` (baselines, or `PolicyAgent` snapshots of earlier policies), each acting on
+its rows of the batch at once. `step(actions)` applies the learner's actions, lets the
+opponents move until it is the learner's turn again (or the game is over), and returns the
+learner's observation, its reward (terminal, from `core.outcome.terminal_rewards`; 0
+before the end), done flags and infos. Finished games restart at once (SB3's convention):
+their info holds `terminal_observation`, `final_prestige`, `learner_seat` and `win` (the
+learner's share of the win: 1/k with k winners). `action_masks()` gives the learner's
+masks for sb3-contrib's MaskablePPO.
+
+Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
+games start; seats and opponents come from `default_rng(seed)`. Same seed, same actions,
+same games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents import Agent, make_agent
+from asara_env import NUM_ACTIONS, GameConfig
+from asara_env.core import init, is_terminal, reset_games, step, terminal_rewards
+from asara_env.core.observation import OBS_DIM, observe
+from asara_env.core.state import derived_seeds
+
+
+class AsaraVecEnv(VecEnv):
+    """See the module docstring."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        num_players: int = 2,
+        variant: str = "basic",
+        opponents: Sequence[Agent | str] = ("random",),
+        opponent_weights: Sequence[float] | None = None,
+        reward: str = "win",
+        seed: int = 0,
+    ):
+        self.config = GameConfig(num_players=num_players, variant=variant)
+        terminal_rewards(np.zeros((1, num_players)), reward)  # validates the scheme
+        self.reward = reward
+        self.opponents: list[Agent] = []
+        self.opponent_weights: np.ndarray = np.ones(0)
+        self.set_opponents(opponents, opponent_weights, seed)
+        self.render_mode = None
+        observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
+        super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS))
+        self._base_seed = seed
+        self._actions = np.zeros(num_envs, np.int64)
+        self.reset()
+
+    def set_opponents(
+        self, opponents: Sequence[Agent | str], weights: Sequence[float] | None = None, seed=0
+    ) -> None:
+        """Opponents for games that start from now on (names are made with `seed`)."""
+        if not opponents:
+            raise ValueError("at least one opponent is needed")
+        self.opponents = [
+            make_agent(o, seed + i) if isinstance(o, str) else o for i, o in enumerate(opponents)
+        ]
+        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
+        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0, got {w}")
+        self.opponent_weights = w / w.sum()
+
+    # ------------------------------------------------------------------------ VecEnv API
+    def reset(self):
+        seed = self._seeds[0] if self._seeds[0] is not None else self._base_seed
+        self._reset_seeds()
+        self.rng = np.random.default_rng(seed)
+        self._base_seed, self._games_started = seed, 0
+        b = self.num_envs
+        self.core = init(self.config, b, seeds=self._next_seeds(b))
+        self.learner_seat = np.zeros(b, np.int64)
+        self.seat_agent = np.zeros((b, self.config.num_players), np.int64)
+        self.episode_steps = np.zeros(b, np.int64)  # learner decisions in the current game
+        self._deal_seats(np.arange(b))
+        self._play_opponents()
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        step(self.core, self._actions)
+        self.episode_steps += 1
+        self._play_opponents()
+        done = is_terminal(self.core).copy()
+        rows = np.flatnonzero(done)
+        rewards = np.zeros(self.num_envs, np.float32)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        if len(rows):
+            rewards[rows] = self._finish(rows, infos)
+            reset_games(self.core, rows, self._next_seeds(len(rows)))
+            self._deal_seats(rows)
+            self._play_opponents()
+        return self._observe(), rewards, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool[B, NUM_ACTIONS]: the learner's legal actions in every game."""
+        return self.core.legal.copy()
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name, value, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *args, indices=None, **kwargs):
+        rows = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        return [getattr(self, method_name)(*args, **kwargs)] * len(rows)
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._get_indices(indices))
+
+    def _get_indices(self, indices) -> list[int]:
+        return list(super()._get_indices(indices))
+
+    # ------------------------------------------------------------------------ games
+    def _next_seeds(self, n: int) -> np.ndarray:
+        start, self._games_started = self._games_started, self._games_started + n
+        return derived_seeds(self._base_seed, np.arange(start, start + n))
+
+    def _deal_seats(self, rows: np.ndarray) -> None:
+        """Draw the learner's seat and the opponents of new games."""
+        p, k = self.config.num_players, len(self.opponents)
+        self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
+        self.seat_agent[rows] = self.rng.choice(k, size=(len(rows), p), p=self.opponent_weights)
+
+    def _play_opponents(self) -> None:
+        """Opponents move until every unfinished game waits for the learner."""
+        while True:
+            seat = self.core.seat.astype(np.int64)
+            rows = np.flatnonzero(~is_terminal(self.core) & (seat != self.learner_seat))
+            if not len(rows):
+                return
+            obs = observe(self.core, seat)[rows]
+            mover = self.seat_agent[rows, seat[rows]]
+            actions = np.zeros(len(rows), np.int64)
+            for k, agent in enumerate(self.opponents):
+                mine = np.flatnonzero(mover == k)
+                if len(mine):
+                    actions[mine] = agent.act_batch(obs[mine], self.core.legal[rows[mine]])
+            step(self.core, actions, games=rows)
+
+    def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
+        """The learner's rewards in finished games `rows`; fills their infos."""
+        prestige = self.core.prestige[rows]
+        seat = self.learner_seat[rows]
+        rewards = terminal_rewards(prestige, self.reward)[np.arange(len(rows)), seat]
+        won = prestige == prestige.max(axis=1, keepdims=True)
+        share = won[np.arange(len(rows)), seat] / won.sum(axis=1)
+        last_obs = observe(self.core, self.learner_seat)[rows]
+        for j, i in enumerate(rows):
+            infos[i].update(
+                terminal_observation=last_obs[j],
+                final_prestige=prestige[j].tolist(),
+                learner_seat=int(seat[j]),
+                win=float(share[j]),
+                episode={"r": float(rewards[j]), "l": int(self.episode_steps[i]), "t": 0.0},
+            )
+        self.episode_steps[rows] = 0
+        return rewards
+
+    def _observe(self) -> np.ndarray:
+        return observe(self.core, self.learner_seat)

@@ -1,0 +1,107 @@
+"""Play agents against each other: many games through the vectorised core, or one game
+through the PettingZoo env.
+
+`play_batch` plays G games B at a time. `seating[g, s]` is the index (into `agents`) of
+the agent in seat s of game g; an agent may sit in several seats and several games. Each
+step every agent is asked once, for all the live games where it is to move, in game order.
+So an agent's random numbers are consumed in batch order: results depend on `batch_size`,
+and a single game played here equals `play_game` only when the batch holds that one game
+and every agent starts fresh.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asara_env import asara_v0
+from asara_env.config import GameConfig
+from asara_env.core import final_prestige, init, is_terminal, legal_action_mask, step, take
+from asara_env.core.observation import observe
+
+from .base import Agent
+
+
+def choose_actions(state, agents: list[Agent], seating: np.ndarray) -> np.ndarray:
+    """int64[B]: every live game's action from the agent to move there (0 where over);
+    one `act_batch` call per agent."""
+    live = np.flatnonzero(~is_terminal(state))
+    view = state if len(live) == len(seating) else take(state, live)
+    obs, masks = observe(view, view.seat), legal_action_mask(view)
+    mover = seating[live, view.seat]
+    actions = np.zeros(len(seating), np.int64)
+    for k, agent in enumerate(agents):
+        rows = np.flatnonzero(mover == k)
+        if rows.size:
+            actions[live[rows]] = agent.act_batch(obs[rows], masks[rows])
+    return actions
+
+
+def play_chunk(config: GameConfig, agents: list[Agent], seating, seeds) -> np.ndarray:
+    """int[B, P]: final prestige of games seeded `seeds` (uint64[B]) played in one batch."""
+    state = init(config, len(seeds), seeds=np.asarray(seeds, np.uint64))
+    while not is_terminal(state).all():
+        step(state, choose_actions(state, agents, seating))
+    return final_prestige(state).copy()
+
+
+def _check_seating(config: GameConfig, agents: list, seating: np.ndarray, seeds) -> None:
+    if seating.ndim != 2 or seating.shape[1] != config.num_players:
+        raise ValueError(f"seating must be int[G, {config.num_players}], got {seating.shape}")
+    if seating.shape[0] != len(seeds):
+        raise ValueError(f"{seating.shape[0]} seatings but {len(seeds)} seeds")
+    if seating.size and not (seating.min() >= 0 and seating.max() < len(agents)):
+        raise ValueError(f"seating holds agent indices outside 0..{len(agents) - 1}")
+
+
+def play_batch(
+    config: GameConfig,
+    agents: list[Agent],
+    seating: np.ndarray,
+    seeds: np.ndarray,
+    batch_size: int = 256,
+    progress=False,
+) -> np.ndarray:
+    """int[G, P]: final prestige of G games, game g seeded `seeds[g]` (the reference game of
+    that seed) with agent `agents[seating[g, s]]` in seat s. `progress`: True for a tqdm
+    bar, or a tqdm bar to advance by one per game."""
+    seating, seeds = np.asarray(seating, np.int64), np.asarray(seeds, np.uint64)
+    _check_seating(config, agents, seating, seeds)
+    bar = _progress_bar(progress, len(seeds))
+    out = np.zeros(seating.shape, np.int64)
+    for lo in range(0, len(seeds), batch_size):
+        part = slice(lo, lo + batch_size)
+        out[part] = play_chunk(config, agents, seating[part], seeds[part])
+        if bar is not None:
+            bar.update(len(seeds[part]))
+    if progress is True:
+        bar.close()
+    return out
+
+
+def _progress_bar(progress, total: int):
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, unit="game")
+    return None if progress is False else progress
+
+
+def play_game(config: GameConfig, agents_by_seat: list[Agent], seed: int) -> np.ndarray:
+    """int[P]: final prestige of the reference game `seed` played through the AEC env, with
+    `agents_by_seat[s]` in seat s."""
+    if config.start_seat != 0:
+        raise ValueError("play_game: the AEC env always starts with seat 0")
+    if len(agents_by_seat) != config.num_players:
+        raise ValueError(f"need {config.num_players} agents, got {len(agents_by_seat)}")
+    env = asara_v0.env(
+        num_players=config.num_players, variant=config.variant, expansions=config.expansions
+    )
+    env.reset(seed=int(seed))
+    seat = {name: i for i, name in enumerate(env.possible_agents)}
+    for name in env.agent_iter():
+        obs, _, termination, truncation, info = env.last()
+        done = termination or truncation
+        agent = agents_by_seat[seat[name]]
+        env.step(None if done else agent.act(obs["observation"], obs["action_mask"]))
+    final = info["final_prestige"]
+    return np.array([final[name] for name in env.possible_agents], np.int64)

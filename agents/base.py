@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 LOWEST = -1e9  # the score of a legal action the agent finds worthless (-inf)
 
 

@@ -16,7 +16,8 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m asara_env.cli --players 4 --variant pro --seed 1
+	$(BIN)/python -m training.tournament --agents random,greedy,towers,tall --players 2 3 4 \
+		--games 200 --seed 0 --out results/
 
 test: $(STAMP)
 	$(BIN)/ruff check .

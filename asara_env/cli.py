@@ -2,6 +2,12 @@
 the final scoring table.
 
     python -m asara_env.cli --players 4 --variant pro --seed 1
+
+The `asara` command has subcommands: `asara random ...` (the same job, same options) and
+`asara play ...` (play yourself against agents in the terminal, asara_env/play.py):
+
+    asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
+               [--save game.json]
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import json
 
 import numpy as np
 
-from agents import RandomAgent
+from agents import AGENTS, RandomAgent
 
 from .actions import NUM_ACTIONS
 from .config import VARIANTS, GameConfig
@@ -57,14 +63,16 @@ def scoring_table(state) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_random_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save-record", help="write the game record (JSON) to this path")
     parser.add_argument("--save-state", help="write the final state (JSON) to this path")
-    args = parser.parse_args(argv)
+
+
+def run_random(args: argparse.Namespace) -> None:
+    """Play the random game `args` asks for, print its table and save what was asked."""
     config = GameConfig(num_players=args.players, variant=args.variant)
     state, record = play_random_game(config, args.seed)
     print(
@@ -78,6 +86,75 @@ def main(argv: list[str] | None = None) -> None:
     if args.save_state:
         with open(args.save_state, "w") as f:
             json.dump(state_to_dict(state), f)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_random_arguments(parser)
+    run_random(parser.parse_args(argv))
+
+
+DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by default
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
+    parser.add_argument(
+        "--opponents",
+        help=f"comma-separated agent names, one per other seat, from {sorted(AGENTS)} "
+        f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
+    )
+    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
+    parser.add_argument("--seed", type=int, help="the game's seed (default: a random one)")
+    parser.add_argument("--save", help="write the game record (JSON) to this path")
+
+
+def play_options(args: argparse.Namespace) -> dict:
+    """play()'s keyword arguments for the parsed `asara play` options."""
+    opponents = args.opponents or ",".join(DEFAULT_OPPONENTS[: max(args.players - 1, 0)])
+    return {
+        "players": args.players,
+        "variant": args.variant,
+        "opponents": opponents,
+        "seat": args.seat,
+        "seed": args.seed,
+        "record_path": args.save,
+    }
+
+
+def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    from .play import lineup, play
+
+    options = play_options(args)
+    try:
+        lineup(options["players"], options["variant"], options["opponents"], options["seat"])
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        play(**options)
+    except KeyboardInterrupt:
+        print("\ninterrupted")
+        raise SystemExit(130) from None
+
+
+def asara_parser() -> argparse.ArgumentParser:
+    """The `asara` command line; each subcommand's `run(args)` is in its defaults."""
+    parser = argparse.ArgumentParser(prog="asara", description="The board game ASARA.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("play", help="play against agents in the terminal")
+    add_play_arguments(play)
+    play.set_defaults(run=lambda args: run_play(args, play))
+    random = commands.add_parser("random", help="one seeded game between random players")
+    add_random_arguments(random)
+    random.set_defaults(run=run_random)
+    return parser
+
+
+def main_asara(argv: list[str] | None = None) -> None:
+    """The `asara` console script: `asara play ...` or `asara random ...`."""
+    args = asara_parser().parse_args(argv)
+    args.run(args)
 
 
 if __name__ == "__main__":

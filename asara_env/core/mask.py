@@ -28,6 +28,7 @@ from .tables import (
     PART,
     PHASE_BLOCKS,
     PRICES,
+    SMALL,
     SPACE_IS_AREA,
     SUMSET,
     TARGET_AREA,
@@ -40,8 +41,10 @@ from .tables import (
 
 
 def of_seat(field: np.ndarray, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """field[rows, seat] of a per-player field [B, P, ...] (np.take of a flat index is
-    several times faster than two-axis fancy indexing)."""
+    """field[rows, seat] of a per-player field [B, P, ...] (on many rows np.take of a flat
+    index is several times faster than two-axis fancy indexing)."""
+    if len(rows) * 4 <= SMALL:
+        return field[rows, seat]
     return np.take(field.reshape(-1, *field.shape[2:]), rows * field.shape[1] + seat, axis=0)
 
 

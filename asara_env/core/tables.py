@@ -45,6 +45,28 @@ def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
     return [(v, values == v) for v in present]
 
 
+# ------------------------------------------------------------------------------ short axes
+# numpy reductions over a short last axis are slow on large batches (a strided inner loop
+# per element); these read the few bytes of such an axis as one wider integer instead.
+# Small arrays (B=1) take the plain call: there the number of numpy calls is what counts.
+SMALL = 256  # elements
+
+
+def any_gold(tiles: np.ndarray) -> np.ndarray:
+    """bool[...]: tile counts [..., gold 2] (>= 0) not both 0."""
+    if tiles.size > SMALL and tiles.dtype.itemsize == 1 and tiles.strides[-1] == 1:
+        return tiles.view(np.int16)[..., 0] != 0
+    return tiles.any(axis=-1)
+
+
+def sum4(x: np.ndarray) -> np.ndarray:
+    """int[...]: the sum over a last axis of 4 bools or small counts (sum < 256)."""
+    if x.size > SMALL and x.dtype.itemsize == 1:
+        v = np.ascontiguousarray(x).view(np.uint32)[..., 0]
+        return ((v * np.uint32(0x01010101)) >> np.uint32(24)).view(np.int32)
+    return x.sum(axis=-1)
+
+
 # ------------------------------------------------------------------------------ actions
 MAX_FIELDS = max(len(g.fields) for g in GROUPS)
 ACTION_GROUP = np.array([decode(a)[0] for a in range(NUM_ACTIONS)], np.int64)  # int[N]

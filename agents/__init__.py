@@ -5,6 +5,7 @@
 
 from .base import Agent, pick_best
 from .heuristic import GreedyAgent, TallAgent, TowersAgent
+from .policy_agent import PolicyAgent
 from .random_agent import RandomAgent
 
 AGENTS: dict[str, type[Agent]] = {
@@ -23,6 +24,7 @@ __all__ = [
     "AGENTS",
     "Agent",
     "GreedyAgent",
+    "PolicyAgent",
     "RandomAgent",
     "TallAgent",
     "TowersAgent",

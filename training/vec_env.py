@@ -12,8 +12,8 @@ learner's share of the win: 1/k with k winners). `action_masks()` gives the lear
 masks for sb3-contrib's MaskablePPO.
 
 Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
-games start; seats and opponents come from `default_rng(seed)`. Same seed, same actions,
-same games.
+games start; seats and opponents come from `default_rng(seed)`; `reset()` reseeds opponent
+i with seed + i. Same seed, same actions, same games.
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ class AsaraVecEnv(VecEnv):
         seed = self._seeds[0] if self._seeds[0] is not None else self._base_seed
         self._reset_seeds()
         self.rng = np.random.default_rng(seed)
+        for i, agent in enumerate(self.opponents):
+            agent.reseed(seed + i)
         self._base_seed, self._games_started = seed, 0
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))

@@ -1,0 +1,147 @@
+"""Training: the SB3 VecEnv over the core agrees with the AEC env (observations, masks,
+rewards, resets), the policy agent, and a tiny training and evaluation run end to end."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from agents import PolicyAgent, make_agent  # noqa: E402
+from asara_env import asara_v0  # noqa: E402
+from asara_env.core import derived_seed, terminal_rewards  # noqa: E402
+from training import evaluate, train  # noqa: E402
+from training.vec_env import AsaraVecEnv  # noqa: E402
+
+
+def opponents_move(env, learner: str, twin) -> None:
+    while not all(env.terminations.values()) and env.agent_selection != learner:
+        obs = env.observe(env.agent_selection)
+        env.step(twin.act(obs["observation"], obs["action_mask"]))
+
+
+@pytest.mark.parametrize("players, reward", [(2, "win"), (3, "rank"), (4, "margin")])
+def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward):
+    """One game slot, three games in a row: the learner's observation, mask, reward, done
+    and the next game's start agree with the AEC env driven by a twin opponent."""
+    seed = 40 + players
+    vec = AsaraVecEnv(1, players, "basic", ("towers",), reward=reward, seed=seed)
+    twin, rng = make_agent("towers", seed), np.random.default_rng(seed)
+    obs = vec.reset()
+    for game in range(3):
+        env = asara_v0.env(num_players=players, reward=reward)
+        env.reset(seed=derived_seed(seed, game))
+        learner = f"player_{vec.learner_seat[0]}"
+        opponents_move(env, learner, twin)
+        while True:
+            mine = env.observe(learner)
+            assert np.array_equal(obs[0], mine["observation"])
+            assert np.array_equal(vec.action_masks()[0], mine["action_mask"].astype(bool))
+            action = int(rng.choice(np.flatnonzero(mine["action_mask"])))
+            obs, rewards, dones, infos = vec.step(np.array([action]))
+            env.step(action)
+            opponents_move(env, learner, twin)
+            if dones[0]:
+                break
+            assert rewards[0] == 0.0
+        prestige = np.array([infos[0]["final_prestige"]])
+        assert all(env.terminations.values())
+        assert prestige[0].tolist() == [env.infos[a]["final_prestige"][a] for a in env.agents]
+        seat = int(learner.split("_")[1])  # the slot has already started its next game
+        want = terminal_rewards(prestige, reward)[0, seat]
+        assert rewards[0] == pytest.approx(float(want))
+        assert np.array_equal(infos[0]["terminal_observation"], env.observe(learner)["observation"])
+
+
+def test_vec_env_masks_are_never_empty_and_rewards_come_only_at_the_end():
+    vec = AsaraVecEnv(16, 3, "pro", ("greedy", "random"), seed=1)
+    vec.reset()
+    rng, finished = np.random.default_rng(1), 0
+    for _ in range(300):
+        masks = vec.action_masks()
+        assert masks.any(axis=1).all()
+        actions = np.argmax(np.where(masks, rng.random(masks.shape), -1), axis=1)
+        _, rewards, dones, infos = vec.step(actions)
+        assert (rewards[~dones] == 0).all()
+        assert all("terminal_observation" in infos[i] for i in np.flatnonzero(dones))
+        finished += dones.sum()
+    assert finished > 10
+
+
+def test_vec_env_rejects_bad_opponents():
+    with pytest.raises(ValueError, match="unknown agent"):
+        AsaraVecEnv(2, 2, "basic", ("alphago",))
+    with pytest.raises(ValueError, match="weights"):
+        AsaraVecEnv(2, 2, "basic", ("random",), opponent_weights=[-1.0])
+
+
+def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_path):
+    out = tmp_path / "run"
+    argv = [
+        "--steps",
+        "1024",
+        "--envs",
+        "8",
+        "--n-steps",
+        "64",
+        "--batch-size",
+        "256",
+        "--eval-every",
+        "512",
+        "--eval-games",
+        "4",
+        "--checkpoint-every",
+        "512",
+        "--bc-expert",
+        "towers",
+        "--bc-games",
+        "4",
+        "--bc-epochs",
+        "1",
+        "--snapshot-every",
+        "512",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    train.main(argv)
+    for name in ("final.zip", "eval.csv", "learning_curve.png", "run.json", "bc.json"):
+        assert (out / name).exists(), name
+    assert list((out / "checkpoints").glob("*.zip"))
+    model = MaskablePPO.load(out / "final.zip", device="cpu")
+    rows = evaluate.evaluate(model, 2, "basic", 4, ["random"], seed=0)
+    assert rows[0]["games"] == 4 and 0.0 <= rows[0]["win_rate"] <= 1.0
+    resumed = out / "resumed"
+    train.main(
+        [
+            "--resume",
+            str(out / "final.zip"),
+            "--steps",
+            "512",
+            "--envs",
+            "8",
+            "--eval-every",
+            "100000",
+            "--eval-games",
+            "2",
+            "--out",
+            str(resumed),
+            "--no-progress",
+        ]
+    )
+    assert MaskablePPO.load(resumed / "final.zip").num_timesteps >= 1024 + 512
+
+
+def test_the_policy_agent_plays_only_legal_actions_batched_as_single():
+    vec = AsaraVecEnv(8, 2, "basic", ("random",), seed=2)
+    model = MaskablePPO("MlpPolicy", vec, seed=0, device="cpu")
+    obs = vec.reset()
+    masks = vec.action_masks()
+    for deterministic in (True, False):
+        batched = PolicyAgent(model, 3, deterministic).act_batch(obs, masks)
+        single = PolicyAgent(model, 3, deterministic)
+        assert batched.tolist() == [single.act(o, m) for o, m in zip(obs, masks)]
+        assert masks[np.arange(8), batched].all()

@@ -1,0 +1,98 @@
+"""Evaluate a saved model against the baselines (console script `asara-evaluate`).
+
+    python -m training.evaluate --model models/asara_2p.zip --players 2 --games 2000
+
+For each baseline, the model (its most probable legal action each decision) plays one
+seat and copies of the baseline the others, the model's seat rotated through every seat,
+game seeds derived from `--seed`. Prints the model's win rate (a win shared by k winners
+counts 1/k) with a 95% Wilson interval, and its mean prestige; `--out` also writes JSON
+and a bar plot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from agents import AGENTS
+from asara_env import GameConfig
+
+from .train import win_rate
+
+BASELINES = ("towers", "tall", "greedy", "random")
+
+
+def evaluate(model, players: int, variant: str, games: int, opponents, seed: int) -> list[dict]:
+    """One row per opponent: win rate, its interval and mean prestige."""
+    config = GameConfig(num_players=players, variant=variant)
+    return [win_rate(model, config, name, games, seed) for name in opponents]
+
+
+def table(rows: list[dict], players: int) -> str:
+    lines = [f"{'opponents':<14} {'games':>6} {'win rate':>9} {'95% Wilson':>16} {'prestige':>9}"]
+    for r in rows:
+        who = f"{players - 1} x {r['opponent']}"
+        interval = f"[{r['low']:.3f}, {r['high']:.3f}]"
+        lines.append(
+            f"{who:<14} {r['games']:>6} {r['win_rate']:>9.3f} {interval:>16} {r['prestige']:>9.1f}"
+        )
+    return "\n".join(lines)
+
+
+def plot(rows: list[dict], players: int, png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    names = [r["opponent"] for r in rows]
+    rates = [r["win_rate"] for r in rows]
+    errors = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
+    ax.bar(names, rates, yerr=errors, capsize=4, color="tab:purple")
+    ax.axhline(1 / players, color="grey", linestyle="--", label=f"fair share 1/{players}")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("model win rate (95% Wilson)")
+    ax.set_title(f"{players} players: the model against {players - 1} copies of each")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", type=Path, required=True)
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--out", type=Path, help="directory for evaluation.json and the plot")
+    args = p.parse_args(argv)
+    unknown = [o for o in args.opponents if o not in AGENTS]
+    if unknown:
+        p.error(f"unknown opponents {unknown}; known: {sorted(AGENTS)}")
+    if not args.model.exists():
+        p.error(f"no model at {args.model}")
+    return args
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(args.model, device="cpu")
+    rows = evaluate(model, args.players, args.variant, args.games, args.opponents, args.seed)
+    print(f"{args.model}: {args.players} players, {args.variant}, {args.games} games each")
+    print(table(rows, args.players))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "evaluation.json").write_text(json.dumps(rows, indent=1))
+        plot(rows, args.players, args.out / f"evaluation_{args.players}p.png")
+        print(f"written to {args.out}/")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,7 +10,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet torch==2.13.0  # the CPU wheel, before anything pulls CUDA
+	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -23,6 +24,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -q --nbmake notebooks
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m slow

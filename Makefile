@@ -23,7 +23,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n 2 -q
+	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 
 test-slow: $(STAMP)

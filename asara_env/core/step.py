@@ -34,6 +34,7 @@ from .tables import (
     PRICES,
     TARGET_AREA,
     TARGET_BUILD_N,
+    any_count,
     by_value,
 )
 
@@ -309,10 +310,11 @@ def _end_turn(state: CoreState, rows: np.ndarray) -> None:
     state.bribe_stack[rows] = -1
     p = state.config.num_players
     seat = _seat(state, rows)
-    candidates = (seat[:, None] + np.arange(1, p + 1)[None, :]) % p  # [n, k]
-    has_cards = state.hands[rows[:, None], candidates].sum(axis=2) > 0
+    candidates = (seat[:, None] + np.arange(1, p + 1)) % p  # [n, k] the next seats in turn
+    offset = np.arange(0, len(rows) * p, p)  # of each row in a flat [n, p] array
+    has_cards = np.take(any_count(state.hands[rows]), candidates + offset[:, None])
     found = has_cards.any(axis=1)
-    state.seat[rows] = np.where(found, candidates[np.arange(len(rows)), has_cards.argmax(1)], seat)
+    state.seat[rows] = np.where(found, np.take(candidates, has_cards.argmax(1) + offset), seat)
     if not found.all():
         _end_year(state, rows[~found])
 

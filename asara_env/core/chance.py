@@ -104,7 +104,7 @@ def draw_many(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: int) ->
     drawn = np.zeros_like(counts)
     want = np.minimum(k, counts.sum(axis=1))
     for i in range(int(want.max(initial=0))):
-        active = np.flatnonzero(want > i)
+        active = (want > i).nonzero()[0]
         sub = counts[active]
         index = draw_one(state, rows[active], sub)
         counts[active] = sub

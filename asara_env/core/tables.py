@@ -40,7 +40,7 @@ def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
     if len(values) == 1:
         return [(int(values[0]), ALL)]
     counts = np.bincount(values, minlength=size)
-    present = np.flatnonzero(counts).tolist()
+    present = counts.nonzero()[0].tolist()
     if len(present) == 1:
         return [(present[0], ALL)]
     return [(v, values == v) for v in present]

@@ -22,8 +22,8 @@ def _doubles(state: CoreState, rows: np.ndarray, start: np.ndarray, count: np.nd
     position = start[:, None] + j
     if position.size and position.max() >= TAPE_LENGTH:
         raise RuntimeError("a game used more chance than TAPE_LENGTH provides")
-    u = state.tape[rows[:, None], np.minimum(position, TAPE_LENGTH - 1)]
-    return np.where(j < count[:, None], u, 2.0)
+    flat = rows[:, None] * TAPE_LENGTH + np.minimum(position, TAPE_LENGTH - 1)
+    return np.where(j < count[:, None], np.take(state.tape, flat), 2.0)
 
 
 def _shuffled_piles(state: CoreState, rows: np.ndarray, counts: np.ndarray, use) -> np.ndarray:
@@ -36,12 +36,22 @@ def _shuffled_piles(state: CoreState, rows: np.ndarray, counts: np.ndarray, use)
     flat_counts, flat_total = counts.reshape(n * m, k), total.reshape(-1)
     width = int(flat_total.max(initial=0))
     j = np.arange(width)
-    edges = np.cumsum(flat_counts, axis=1)
-    items = (edges[:, None, :] <= j[None, :, None]).sum(axis=2)  # [n*m, T] item at position j
+    items = _items(np.cumsum(flat_counts, axis=1), width)  # [n*m, T] item at position j
     u = _doubles(state, np.repeat(rows, m), start.reshape(-1), flat_total)
-    order = np.argsort(u, axis=1, kind="stable")
-    items = np.where(j < flat_total[:, None], np.take_along_axis(items, order, axis=1), -1)
+    order = np.argsort(u, axis=1, kind="stable") + (np.arange(n * m) * width)[:, None]
+    items = np.where(j < flat_total[:, None], np.take(items, order), -1)
     return items.reshape(n, m, width)
+
+
+def _items(edges: np.ndarray, width: int) -> np.ndarray:
+    """int[R, width]: the item at each position of piles laid out item by item, from their
+    cumulative counts edges [R, K] (K past the end): how many edges are <= the position.
+    One searchsorted over all rows, each shifted past the previous one's values."""
+    r, k = edges.shape
+    stride = max(width, int(edges[:, -1].max(initial=0))) + 1  # past every edge and position
+    shift = np.arange(r)[:, None] * stride
+    found = np.searchsorted((edges + shift).ravel(), (np.arange(width) + shift).ravel(), "right")
+    return found.reshape(r, width) - np.arange(r)[:, None] * k
 
 
 def shuffled(state: CoreState, rows: np.ndarray, counts: np.ndarray, use=True) -> np.ndarray:
@@ -94,7 +104,7 @@ def draw_many(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: int) ->
     drawn = np.zeros_like(counts)
     want = np.minimum(k, counts.sum(axis=1))
     for i in range(int(want.max(initial=0))):
-        active = np.flatnonzero(want > i)
+        active = (want > i).nonzero()[0]
         sub = counts[active]
         index = draw_one(state, rows[active], sub)
         counts[active] = sub

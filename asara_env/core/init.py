@@ -87,7 +87,7 @@ def autoreset(state: CoreState) -> np.ndarray:
     continues as the reference game seeded derived_seed(s, 1), so each game's sequence of
     episodes does not depend on the rest of the batch."""
     done = state.phase == PHASE.GAME_OVER
-    rows = np.flatnonzero(done)
+    rows = done.nonzero()[0]
     if len(rows):
         reset_games(state, rows, derived_seeds(state.seed[rows], 1))
     return done

@@ -30,13 +30,13 @@ from .tables import (
     PRICES,
     SMALL,
     SPACE_IS_AREA,
-    SUMSET,
     TARGET_AREA,
     TARGET_BUILD_N,
     TARGET_SPACES,
     any_gold,
     by_value,
     sum4,
+    sumset,
 )
 
 
@@ -78,6 +78,7 @@ def colour_features(parts, lit, n_towers, supply, lighted):
 
 # bool[towers started, slot]: the slots holding a tower
 _EXISTS = np.arange(MAX_TOWERS_PER_COLOUR) < np.arange(MAX_TOWERS_PER_COLOUR + 1)[:, None]
+_IS_NEW = np.arange(MAX_TOWERS_PER_COLOUR) == np.arange(MAX_TOWERS_PER_COLOUR + 1)[:, None]
 
 
 def colour_sizes(f: dict) -> np.ndarray:
@@ -110,7 +111,7 @@ def total_sizes(per_colour: np.ndarray) -> np.ndarray:
     """The sumset over the last (colour) axis of uint8 size bitmasks."""
     total = np.ones(per_colour.shape[:-1], np.uint8)
     for c in range(per_colour.shape[-1]):
-        total = SUMSET[total, per_colour[..., c]]
+        total = sumset(total, per_colour[..., c])
     return total
 
 
@@ -119,10 +120,10 @@ def _others(per_colour: np.ndarray) -> np.ndarray:
     ones = np.ones(per_colour.shape[:-1], np.uint8)
     prefix, suffix = [ones], [ones]
     for c in range(N_TILE_COLOURS - 1):
-        prefix.append(SUMSET[prefix[-1], per_colour[..., c]])
-        suffix.append(SUMSET[suffix[-1], per_colour[..., N_TILE_COLOURS - 1 - c]])
+        prefix.append(sumset(prefix[-1], per_colour[..., c]))
+        suffix.append(sumset(suffix[-1], per_colour[..., N_TILE_COLOURS - 1 - c]))
     last = N_TILE_COLOURS - 1
-    return np.stack([SUMSET[prefix[c], suffix[last - c]] for c in range(N_TILE_COLOURS)], -1)
+    return np.stack([sumset(prefix[c], suffix[last - c]) for c in range(N_TILE_COLOURS)], -1)
 
 
 def player_works(state: CoreState, rows: np.ndarray, seat: np.ndarray | None = None) -> tuple:
@@ -161,7 +162,7 @@ def _placement_deltas() -> np.ndarray:
             rows.append([d[k] for k in _FEATURES])
     lit = dict.fromkeys(_FEATURES, 0)
     lit["lighted"], lit["free"] = -1, -1
-    return np.array(rows + [[lit[k] for k in _FEATURES]])
+    return np.array(rows + [[lit[k] for k in _FEATURES]], np.int8)
 
 
 _DELTAS = _placement_deltas()
@@ -174,23 +175,25 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
     parts, lit, n_towers, supply, lighted = player_works(state, rows)
     f = colour_features(parts, lit, n_towers, supply, lighted)
     others = _others(colour_sizes(f))  # [n, C]
-    after = {k: f[k][:, None, :] + _DELTAS[None, :, i, None] for i, k in enumerate(_FEATURES)}
-    need = (state.build_left[rows].astype(np.int64) - 1)[:, None, None]  # tiles left after
-    finishes = (SUMSET[others[:, None, :], colour_sizes(after)] >> need) & 1 == 1  # [n, 9, C]
+    # the features after each kind of placement, [9, C, n]: the game axis last keeps numpy's
+    # inner loops long
+    after = {k: f[k].T + _DELTAS[:, i, None, None] for i, k in enumerate(_FEATURES)}
+    need = state.build_left[rows].astype(np.int64) - 1  # tiles left after this one
+    finishes = (sumset(others.T, colour_sizes(after)) >> need) & 1 == 1
+    finishes = finishes.transpose(2, 0, 1)  # [n, 9, C]
 
-    slot = np.arange(MAX_TOWERS_PER_COLOUR)
-    is_old = slot < n_towers[..., None]  # [n, C, 4]
-    is_new = slot == n_towers[..., None]
-    has_part = (parts[..., 0] + parts[..., 1]) > 0  # [n, C, 4, part]
+    is_old = np.take(_EXISTS, n_towers, axis=0)  # [n, C, 4]
+    is_new = np.take(_IS_NEW, n_towers, axis=0)
+    has_part = any_gold(parts)  # [n, C, 4, part]
     tiles = np.zeros((n, N_PARTS, N_TILE_COLOURS, 2, MAX_TOWERS_PER_COLOUR), bool)
     for part in range(N_PARTS):
-        unique_ok = ~has_part[..., part] if part in (Part.BASE, Part.TURRET) else True
+        unique_ok = ~has_part[..., part] if part in (PART.BASE, PART.TURRET) else True
         old_ok = is_old & unique_ok & finishes[:, part, :, None]
         new_ok = is_new & finishes[:, N_PARTS + part, :, None]
         have = supply[:, part] > 0  # [n, C, gold]
         tiles[:, part] = have[..., None] & (old_ok | new_ok)[:, :, None, :]
 
-    free_kind = parts[..., Part.WINDOW, :] - lit  # [n, C, 4, gold]
+    free_kind = parts[..., PART.WINDOW, :] - lit  # [n, C, 4, gold]
     lights = (lighted > 0)[..., None, None] & is_old[..., None] & (free_kind > 0)
     lights &= finishes[:, 2 * N_PARTS, :, None, None]
     return {GROUP.BUILD_TILE: tiles.reshape(n, -1), GROUP.BUILD_LIGHTED: lights.reshape(n, -1)}

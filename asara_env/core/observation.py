@@ -437,15 +437,14 @@ def _viewers(state: CoreState, seat) -> tuple[np.ndarray | int, int | None]:
 
 def _source(state: CoreState, viewer) -> np.ndarray:
     """float32[B, source size]: the SOURCE fields of each game for its viewer."""
-    batch, cfg = state.year.shape[0], state.config
-    constants = np.array([0, 1, cfg.pro, "genie" in cfg.expansions, "gifts" in cfg.expansions])
+    batch = state.year.shape[0]
     face_down = (state.space_seat >= 0) & ~state.space_face_up
     mine = face_down & (state.space_seat == viewer)
     cards = np.where(mine[..., None], state.space_cards, -1)
     drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == np.reshape(viewer, -1))
     drawn = state.lights_drawn
     fields = (
-        np.zeros((batch, 1), np.int8) + constants,
+        _constants(state.config, batch),
         state.money,
         state.prestige,
         state.hands.sum(axis=-1),
@@ -472,6 +471,18 @@ def _source(state: CoreState, viewer) -> np.ndarray:
     return np.concatenate([f.reshape(batch, -1) for f in fields], axis=1, dtype=np.float32)
 
 
+def _constants(cfg, batch: int) -> np.ndarray:
+    """int8[batch, 5]: the source's constants 0, 1, pro, genie, gifts (cached)."""
+    key = (cfg, batch)
+    if key not in _CONSTANTS:
+        if len(_CONSTANTS) > 64:
+            _CONSTANTS.clear()
+        flags = [0, 1, cfg.pro, "genie" in cfg.expansions, "gifts" in cfg.expansions]
+        _CONSTANTS[key] = np.tile(np.array(flags, np.int8), (batch, 1))
+    return _CONSTANTS[key]
+
+
+_CONSTANTS: dict[tuple, np.ndarray] = {}
 _LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)  # numpy compares plain ints much faster than enums
 _COLOURS = np.arange(C)
 _SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)

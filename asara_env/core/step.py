@@ -9,6 +9,7 @@ from ..actions import NUM_ACTIONS, Group, describe_action
 from ..constants import (
     COLOURED_BUILDING_ASARI,
     MARKET_AREAS,
+    N_CARD_COLOURS,
     N_YEARS,
     RECRUIT_CARDS,
     YEARLY_MONEY,
@@ -34,6 +35,7 @@ from .tables import (
     PRICES,
     TARGET_AREA,
     TARGET_BUILD_N,
+    any_count,
     by_value,
 )
 
@@ -112,19 +114,29 @@ def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
 def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     target, option = f[:, 0], f[:, 1]
     seat = _seat(state, rows)
-    cards = OPTION_CARDS[option]
-    state.hands[rows, seat, cards[:, 0]] -= 1  # every option has a first card
-    has = cards[:, 1] >= 0
-    state.hands[rows[has], seat[has], cards[has, 1]] -= 1
+    state.hands[rows, seat] -= _OPTION_HAND[option]
     space = space_taken(state, rows, target)
     state.space_seat[rows, space] = seat
+    cards = OPTION_CARDS[option]
     state.space_cards[rows, space] = cards
     face_up = OPTION_FACE_UP[option]
     state.space_face_up[rows, space] = face_up
     area = TARGET_AREA[target]
-    sets = face_up & (state.area_colour[rows, area] < 0)
-    state.area_colour[rows[sets], area[sets]] = cards[sets, 0]
+    colour = state.area_colour[rows, area]  # a face-up card sets it if unset (R3.2)
+    state.area_colour[rows, area] = np.where(face_up & (colour < 0), cards[:, 0], colour)
     return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+
+
+def _option_hand() -> np.ndarray:
+    """int8[option, card colour]: the cards an option takes from the hand."""
+    table = np.zeros((len(OPTION_CARDS), N_CARD_COLOURS), COUNT)
+    for option, cards in enumerate(OPTION_CARDS):
+        for card in cards[cards >= 0]:
+            table[option, card] += 1
+    return table
+
+
+_OPTION_HAND = _option_hand()
 
 
 def _area_table(default: int, **values: int) -> np.ndarray:
@@ -313,10 +325,11 @@ def _end_turn(state: CoreState, rows: np.ndarray) -> None:
     state.bribe_stack[rows] = -1
     p = state.config.num_players
     seat = _seat(state, rows)
-    candidates = (seat[:, None] + np.arange(1, p + 1)[None, :]) % p  # [n, k]
-    has_cards = state.hands[rows[:, None], candidates].sum(axis=2) > 0
+    candidates = (seat[:, None] + np.arange(1, p + 1)) % p  # [n, k] the next seats in turn
+    offset = np.arange(0, len(rows) * p, p)  # of each row in a flat [n, p] array
+    has_cards = np.take(any_count(state.hands[rows]), candidates + offset[:, None])
     found = has_cards.any(axis=1)
-    state.seat[rows] = np.where(found, candidates[np.arange(len(rows)), has_cards.argmax(1)], seat)
+    state.seat[rows] = np.where(found, np.take(candidates, has_cards.argmax(1) + offset), seat)
     if not found.all():
         _end_year(state, rows[~found])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum
 from types import SimpleNamespace
 
@@ -39,7 +40,7 @@ def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
     if len(values) == 1:
         return [(int(values[0]), ALL)]
     counts = np.bincount(values, minlength=size)
-    present = np.flatnonzero(counts).tolist()
+    present = counts.nonzero()[0].tolist()
     if len(present) == 1:
         return [(present[0], ALL)]
     return [(v, values == v) for v in present]
@@ -59,11 +60,18 @@ def any_gold(tiles: np.ndarray) -> np.ndarray:
     return tiles.any(axis=-1)
 
 
+def any_count(x: np.ndarray) -> np.ndarray:
+    """bool[...]: whether counts [..., K] (>= 0) are not all 0."""
+    if x.size <= SMALL:
+        return x.any(axis=-1)
+    return functools.reduce(np.bitwise_or, [x[..., k] for k in range(x.shape[-1])]) != 0
+
+
 def sum4(x: np.ndarray) -> np.ndarray:
-    """int[...]: the sum over a last axis of 4 bools or small counts (sum < 256)."""
+    """int[...]: the sum over a last axis of 4 bools or small counts (sum < 128)."""
     if x.size > SMALL and x.dtype.itemsize == 1:
         v = np.ascontiguousarray(x).view(np.uint32)[..., 0]
-        return ((v * np.uint32(0x01010101)) >> np.uint32(24)).view(np.int32)
+        return ((v * np.uint32(0x01010101)) >> np.uint32(24)).astype(np.int8)
     return x.sum(axis=-1)
 
 
@@ -120,6 +128,15 @@ for _i in range(8):
     for _j in range(8 - _i):
         SUMSET |= (np.outer(_BITS[:, _i], _BITS[:, _j]) << (_i + _j)).astype(np.int64)
 SUMSET = SUMSET.astype(np.uint8)
+_SUMSET_FLAT = SUMSET.ravel()
+
+
+def sumset(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """SUMSET[a, b] for uint8 size bitmasks (broadcast); a flat np.take on large arrays."""
+    if a.size + b.size <= SMALL:
+        return SUMSET[a, b]
+    return np.take(_SUMSET_FLAT, (a.astype(np.uint16) << 8) | b)
+
 
 # COLOUR_SIZES[fixed, max_new, has_tower, trunks, windows, lighted, free] = the build sizes
 # one colour allows (reference.build.colour_counts): `fixed` tiles are owed (missing bases

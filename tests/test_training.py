@@ -57,10 +57,10 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward):
 
 
 def test_vec_env_masks_are_never_empty_and_rewards_come_only_at_the_end():
-    vec = AsaraVecEnv(16, 3, "pro", ("greedy", "random"), seed=1)
+    vec = AsaraVecEnv(8, 3, "pro", ("greedy", "random"), seed=1)
     vec.reset()
     rng, finished = np.random.default_rng(1), 0
-    for _ in range(300):
+    for _ in range(150):
         masks = vec.action_masks()
         assert masks.any(axis=1).all()
         actions = np.argmax(np.where(masks, rng.random(masks.shape), -1), axis=1)

@@ -266,13 +266,22 @@ def layout_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def action_id(action) -> int:
-    """`action` as a plain int id; IllegalActionError if it is not an int in range."""
+def as_int(action) -> int:
+    """`action` (an int, numpy integer or 0-d integer array) as a plain int;
+    IllegalActionError if it is anything else."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise IllegalActionError(
             action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
         )
-    if not 0 <= int(action) < NUM_ACTIONS:
+    return int(action)
+
+
+def action_id(action) -> int:
+    """`action` as a plain int id; IllegalActionError if it is not an int in range."""
+    action = as_int(action)
+    if not 0 <= action < NUM_ACTIONS:
         raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
     return int(action)
 

@@ -26,8 +26,10 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   `"scoring"` (the agent's final-scoring points by category).
 - Illegal actions: `illegal_action="raise"` (default) raises `IllegalActionError` naming
   the agent, the action and why it is illegal, and changes nothing;
-  `illegal_action="penalize"` ends the game: the offender gets ILLEGAL_PENALTY (-1), the
-  others share +1, and the offender's info says `"illegal_action": <description>`.
+  `illegal_action="penalize"` ends the game on any int action that is not legal (ids out
+  of range included): the offender gets ILLEGAL_PENALTY (-1), the others share +1, and
+  the offender's info says `"illegal_action": <description>`. Actions that are not ints
+  (or 0-d int arrays) always raise.
 - `reset(seed=s)` plays the reference game `new_game(config, s)`; later `reset()` calls
   without a seed play seeds `derived_seed(s, 1)`, `derived_seed(s, 2)`, …; a first
   `reset()` without a seed draws one from the OS (`env.game_seed` tells it).
@@ -40,13 +42,15 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import NUM_ACTIONS, action_id, describe_action
+from .actions import NUM_ACTIONS, action_id, as_int, describe_action
 from .config import GameConfig
 from .core import derived_seed, init, step
 from .core.convert import from_reference, generator_at, to_reference
@@ -99,7 +103,8 @@ class raw_env(AECEnv, EzPickle):
         _check_choice("reward", reward, tuple(REWARD_SCHEMES))
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+        number = isinstance(shaping, (int, float)) and not isinstance(shaping, bool)
+        if not number or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
         self.reward_scheme, self.illegal_action, self.shaping = reward, illegal_action, shaping
         self.render_mode = render_mode
@@ -111,7 +116,7 @@ class raw_env(AECEnv, EzPickle):
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
         self._core = None
@@ -144,6 +149,8 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        if is_terminal(self._core)[0]:  # a saved game that is already over
+            self._end_game()
         self._update_turn()
 
     def _load(self, saved: dict, seed: int | None):
@@ -179,8 +186,10 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = action_id(action)
-        if not self._core.legal[0, a]:
+        a = as_int(action)
+        if not (0 <= a < NUM_ACTIONS and self._core.legal[0, a]):
+            if self.illegal_action == "raise":
+                action_id(a)  # names an out-of-range id
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
@@ -211,7 +220,10 @@ class raw_env(AECEnv, EzPickle):
         return self.shaping * (gained - gained.mean())
 
     def _illegal(self, agent: str, a: int) -> None:
-        reason = illegal_reason(self._reference_game(), a) or "not legal now"
+        if 0 <= a < NUM_ACTIONS:
+            reason = illegal_reason(self._reference_game(), a) or "not legal now"
+        else:
+            reason = f"action ids are 0..{NUM_ACTIONS - 1}"
         if self.illegal_action == "raise":
             phase = PHASE_NAMES[self._core.phase[0]]
             why = f"{reason} ({agent} may not play it)"
@@ -222,7 +234,8 @@ class raw_env(AECEnv, EzPickle):
         rewards[self._seat[agent]] = ILLEGAL_PENALTY
         self._end_game()
         self._settle(rewards)
-        self.infos[agent]["illegal_action"] = f"{a} ({describe_action(a)}): {reason}"
+        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+        self.infos[agent]["illegal_action"] = f"{a} ({name}): {reason}"
 
     def _end_game(self) -> None:
         self._over = True

@@ -177,6 +177,20 @@ def test_penalize_ends_the_game_and_charges_the_offender(players):
     assert seen == pytest.approx(want)
 
 
+def test_penalize_also_covers_out_of_range_ids_and_numpy_scalars_are_actions():
+    env = make(num_players=2, illegal_action="penalize")
+    env.reset(seed=3)
+    legal = np.flatnonzero(env.observe("player_0")["action_mask"])
+    env.step(np.array(legal[0]))  # a 0-d array, as model.predict returns
+    offender = env.agent_selection
+    env.step(10_000)
+    assert all(env.terminations.values()) and env.rewards[offender] == -1.0
+    other = make(illegal_action="penalize")
+    other.reset(seed=1)
+    with pytest.raises(IllegalActionError, match="must be an int"):
+        other.step("x")
+
+
 # ------------------------------------------------------------------------------ seeding
 def test_reset_seed_plays_the_reference_game_of_that_seed_and_then_derived_seeds():
     config = GameConfig(num_players=2, variant="pro")
@@ -233,6 +247,21 @@ def test_a_saved_game_continues_identically():
         env.step(action)
         twin.step(action)
     assert twin.state() == env.state()
+
+
+def test_a_saved_finished_game_loads_as_finished():
+    env = make(num_players=2)
+    env.reset(seed=12)
+    play(env, np.random.default_rng(12))
+    env.reset(seed=12)
+    rng = np.random.default_rng(12)
+    while not all(env.terminations.values()):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    twin = make(num_players=2)
+    twin.reset(options={"state": env.state()})
+    assert all(twin.terminations.values())
+    assert twin.infos["player_0"]["final_prestige"] == env.infos["player_0"]["final_prestige"]
+    assert play(twin, rng) == {"player_0": 0.0, "player_1": 0.0}  # rewards were paid already
 
 
 def test_loading_a_bad_saved_game_is_refused():

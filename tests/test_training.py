@@ -145,3 +145,14 @@ def test_the_policy_agent_plays_only_legal_actions_batched_as_single():
         single = PolicyAgent(model, 3, deterministic)
         assert batched.tolist() == [single.act(o, m) for o, m in zip(obs, masks)]
         assert masks[np.arange(8), batched].all()
+
+
+def test_vec_env_resets_continue_the_game_sequence_unless_seeded():
+    vec = AsaraVecEnv(4, 2, "basic", ("random",), seed=9)
+    first = vec.reset().copy()
+    seeds = vec.core.seed.copy()
+    vec.reset()
+    assert not np.array_equal(vec.core.seed, seeds)  # new games
+    vec.seed(9)
+    assert np.array_equal(vec.reset(), first) and np.array_equal(vec.core.seed, seeds)
+    assert vec.core.seed.tolist() == [derived_seed(9, g) for g in range(4)]

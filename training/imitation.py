@@ -1,8 +1,8 @@
 """Behaviour cloning: a warm start for MaskablePPO from a baseline agent's games.
 
 `collect` plays games of the expert against itself in the batched core and records, for
-every decision, the mover's observation, mask and action, and whether that seat went on
-to win (its share of the win, as +1..-1). `clone` fits the policy (cross-entropy of the
+every decision, the mover's observation, mask and action, and the terminal reward that seat
+went on to get (the training reward scheme). `clone` fits the policy (cross-entropy of the
 expert's action under the masked distribution) and the value head (squared error to the
 outcome) of a MaskablePPO model to those samples.
 """
@@ -17,7 +17,14 @@ from tqdm import tqdm
 
 from agents import make_agent
 from asara_env import GameConfig
-from asara_env.core import derived_seed, final_prestige, init, is_terminal, step
+from asara_env.core import (
+    derived_seed,
+    final_prestige,
+    init,
+    is_terminal,
+    step,
+    terminal_rewards,
+)
 from asara_env.core.observation import observe
 
 
@@ -26,40 +33,40 @@ class Samples:
     observations: np.ndarray  # float32[N, OBS_DIM]
     masks: np.ndarray  # bool[N, NUM_ACTIONS]
     actions: np.ndarray  # int64[N]
-    outcomes: np.ndarray  # float32[N]: 2 x (the mover's share of the win) - 1
+    outcomes: np.ndarray  # float32[N]: the mover's terminal reward
 
     def __len__(self) -> int:
         return len(self.actions)
 
 
-def collect(config: GameConfig, expert: str, games: int, seed: int, batch: int = 256) -> Samples:
+def collect(
+    config: GameConfig, expert: str, games: int, seed: int, reward: str = "win", batch: int = 256
+) -> Samples:
     """Every decision of `games` self-play games of `expert` (game g seeded
-    derived_seed(seed, g))."""
+    derived_seed(seed, g)); outcomes are the mover's terminal reward under `reward`."""
     agent = make_agent(expert, seed)
     parts: list[Samples] = []
     for start in tqdm(range(0, games, batch), desc=f"{expert} games", unit="batch"):
         seeds = [derived_seed(seed, g) for g in range(start, min(start + batch, games))]
-        parts.append(_play(config, agent, np.array(seeds, np.uint64)))
+        parts.append(_play(config, agent, np.array(seeds, np.uint64), reward))
     return Samples(
         *(np.concatenate([getattr(p, f) for p in parts]) for f in Samples.__annotations__)
     )
 
 
-def _play(config: GameConfig, agent, seeds: np.ndarray) -> Samples:
+def _play(config: GameConfig, agent, seeds: np.ndarray, reward: str) -> Samples:
     state = init(config, len(seeds), seeds=seeds)
     obs, masks, actions, games, seats = [], [], [], [], []
     while not is_terminal(state).all():
         live = np.flatnonzero(~is_terminal(state))
         o, m = observe(state, state.seat)[live], state.legal[live].copy()
         a = agent.act_batch(o, m)
-        obs.append(o), masks.append(m), actions.append(a)
-        games.append(live), seats.append(state.seat[live].astype(np.int64))
+        for log, item in zip((obs, masks, actions, games), (o, m, a, live)):
+            log.append(item)
+        seats.append(state.seat[live].astype(np.int64))
         step(state, a, games=live)
-    prestige = final_prestige(state)
-    won = prestige == prestige.max(axis=1, keepdims=True)
-    share = won / won.sum(axis=1, keepdims=True)
-    g, s = np.concatenate(games), np.concatenate(seats)
-    outcome = (2 * share[g, s] - 1).astype(np.float32)
+    rewards = terminal_rewards(final_prestige(state), reward)
+    outcome = rewards[np.concatenate(games), np.concatenate(seats)].astype(np.float32)
     return Samples(np.concatenate(obs), np.concatenate(masks), np.concatenate(actions), outcome)
 
 

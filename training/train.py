@@ -16,7 +16,8 @@
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
   (win rate against each baseline every `--eval-every` steps, from heads-up or full-table
   games through the tournament harness) with `learning_curve.png`, and `final.zip`.
-- `--resume PATH.zip` continues a run from a checkpoint (its step count included).
+- `--resume PATH.zip` continues a run from a checkpoint: `--steps` more learner steps
+  with the checkpoint's hyper-parameters, on new games; league snapshots start afresh.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import csv
 import json
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from sb3_contrib import MaskablePPO
@@ -79,13 +81,17 @@ def win_rate(model, config: GameConfig, opponent: str, games: int, seed: int) ->
     }
 
 
-class EvalCallback(BaseCallback):
-    """Every `every` steps: win rates against the baselines, to eval.csv and TensorBoard."""
+class WinRateCallback(BaseCallback):
+    """Every `every` steps (and at the start): win rates against the baselines, to eval.csv
+    and TensorBoard."""
 
     def __init__(self, config, opponents, games, every, out: Path, seed: int):
         super().__init__()
         self.config, self.opponents, self.games, self.every = config, opponents, games, every
         self.path, self.seed, self.next_at = out / "eval.csv", seed, 0
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_at:
@@ -112,26 +118,31 @@ class EvalCallback(BaseCallback):
 
 
 class LeagueCallback(BaseCallback):
-    """Every `every` steps, a frozen copy of the policy joins the opponents."""
+    """Every `every` steps a frozen copy of the policy joins the opponents with weight
+    `weight`; only the newest `most` keep a weight (older ones stay in the list with
+    weight 0, so games under way keep their opponents)."""
 
-    def __init__(
-        self, env: AsaraVecEnv, base: list, weights: list, every: int, weight: float, most: int
-    ):
+    def __init__(self, env: AsaraVecEnv, every: int, weight: float, most: int, seed: int):
         super().__init__()
-        self.env, self.base, self.weights = env, base, weights
-        self.every, self.weight, self.most = every, weight, most
-        self.snapshots: list = []
-        self.next_at = every
+        self.env, self.every, self.weight, self.most, self.seed = env, every, weight, most, seed
+        self.base = list(env.opponents)
+        self.base_weights = list(env.opponent_weights)
+        self.snapshots: list[PolicyAgent] = []
+        self.next_at = 0
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps + self.every
 
     def _on_step(self) -> bool:
         if self.every and self.num_timesteps >= self.next_at:
             self.next_at = self.num_timesteps + self.every
-            frozen = copy.deepcopy(self.model.policy)
-            holder = type("Frozen", (), {"policy": frozen})()
-            self.snapshots = self.snapshots + [PolicyAgent(holder, seed=len(self.snapshots))]
-            self.snapshots = self.snapshots[-self.most :]
-            weights = self.weights + [self.weight] * len(self.snapshots)
-            self.env.set_opponents(self.base + self.snapshots, weights)
+            frozen = SimpleNamespace(policy=copy.deepcopy(self.model.policy))
+            self.snapshots.append(PolicyAgent(frozen, seed=self.seed + len(self.snapshots)))
+            live = [
+                self.weight if i >= len(self.snapshots) - self.most else 0.0
+                for i in range(len(self.snapshots))
+            ]
+            self.env.set_opponents(self.base + self.snapshots, self.base_weights + live)
         return True
 
 
@@ -148,10 +159,18 @@ def parse_opponents(text: str) -> tuple[list[str], list[float]]:
     return names, weights
 
 
-def build_model(args, env: AsaraVecEnv) -> MaskablePPO:
-    if args.resume:
-        model = MaskablePPO.load(args.resume, env=env, device="cpu")
-        model.tensorboard_log = str(args.out / "tb")
+def resumed(args) -> MaskablePPO | None:
+    """The checkpoint to continue, if any (its hyper-parameters, not the flags', apply)."""
+    if not args.resume:
+        return None
+    model = MaskablePPO.load(args.resume, device="cpu")
+    model.tensorboard_log = str(args.out / "tb")
+    return model
+
+
+def build_model(args, env: AsaraVecEnv, model: MaskablePPO | None) -> MaskablePPO:
+    if model is not None:
+        model.set_env(env)
         return model
     hyper = {k: getattr(args, k) for k in HYPER}
     model = MaskablePPO(
@@ -165,7 +184,7 @@ def build_model(args, env: AsaraVecEnv) -> MaskablePPO:
         **hyper,
     )
     if args.bc_expert:
-        samples = collect(env.config, args.bc_expert, args.bc_games, seed=args.seed + 1)
+        samples = collect(env.config, args.bc_expert, args.bc_games, args.seed + 1, args.reward)
         history = clone(model, samples, args.bc_epochs, seed=args.seed)
         (args.out / "bc.json").write_text(json.dumps(history, indent=1))
         print(
@@ -178,22 +197,20 @@ def build_model(args, env: AsaraVecEnv) -> MaskablePPO:
 def train(args) -> MaskablePPO:
     args.out.mkdir(parents=True, exist_ok=True)
     names, weights = args.opponents
-    env = AsaraVecEnv(args.envs, args.players, args.variant, names, weights, args.reward, args.seed)
-    model = build_model(args, env)
-    evaluator = EvalCallback(
+    previous = resumed(args)
+    done = previous.num_timesteps if previous is not None else 0
+    seed = derived_seed(args.seed, done)  # a resumed run plays new games
+    env = AsaraVecEnv(args.envs, args.players, args.variant, names, weights, args.reward, seed)
+    model = build_model(args, env, previous)
+    evaluator = WinRateCallback(
         env.config, args.eval_opponents, args.eval_games, args.eval_every, args.out, args.seed + 7
     )
-    callbacks = CallbackList(
-        [
-            CheckpointCallback(
-                max(args.checkpoint_every // args.envs, 1), str(args.out / "checkpoints"), "model"
-            ),
-            LeagueCallback(
-                env, names, weights, args.snapshot_every, args.snapshot_weight, args.max_snapshots
-            ),
-            evaluator,
-        ]
+    league = LeagueCallback(
+        env, args.snapshot_every, args.snapshot_weight, args.max_snapshots, args.seed + 1000
     )
+    every = max(args.checkpoint_every // args.envs, 1)
+    checkpoints = CheckpointCallback(every, str(args.out / "checkpoints"), "model")
+    callbacks = CallbackList([checkpoints, league, evaluator])
     start = time.perf_counter()
     model.learn(
         args.steps,
@@ -210,6 +227,7 @@ def train(args) -> MaskablePPO:
         "seconds": seconds,
         "learner_steps_per_second": args.steps / seconds,
         "final_eval": final,
+        "num_timesteps": model.num_timesteps,
     }
     (args.out / "run.json").write_text(json.dumps(info, indent=1))
     plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png")

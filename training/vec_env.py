@@ -13,7 +13,8 @@ masks for sb3-contrib's MaskablePPO.
 
 Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
 games start; seats and opponents come from `default_rng(seed)`; `reset()` reseeds opponent
-i with seed + i. Same seed, same actions, same games.
+i with seed + i; a reset without a seed continues the sequence of games. Same seed, same
+actions, same games.
 """
 
 from __future__ import annotations
@@ -57,12 +58,13 @@ class AsaraVecEnv(VecEnv):
         super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS))
         self._base_seed = seed
         self._actions = np.zeros(num_envs, np.int64)
-        self.reset()
+        self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
     def set_opponents(
         self, opponents: Sequence[Agent | str], weights: Sequence[float] | None = None, seed=0
     ) -> None:
-        """Opponents for games that start from now on (names are made with `seed`)."""
+        """Opponents for games that start from now on (names are made with `seed`). Games
+        under way keep their opponents' indices: only append to the list while playing."""
         if not opponents:
             raise ValueError("at least one opponent is needed")
         self.opponents = [
@@ -75,12 +77,13 @@ class AsaraVecEnv(VecEnv):
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self):
-        seed = self._seeds[0] if self._seeds[0] is not None else self._base_seed
+        """Start B new games. With a seed (`seed()` or the constructor's, on the first
+        reset) the sequence of games starts over; otherwise it goes on."""
+        seed = self._seeds[0]
         self._reset_seeds()
-        self.rng = np.random.default_rng(seed)
-        for i, agent in enumerate(self.opponents):
-            agent.reseed(seed + i)
-        self._base_seed, self._games_started = seed, 0
+        self._reset_options()
+        if seed is not None or not hasattr(self, "rng"):
+            self._restart(self._base_seed if seed is None else seed)
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))
         self.learner_seat = np.zeros(b, np.int64)
@@ -89,6 +92,12 @@ class AsaraVecEnv(VecEnv):
         self._deal_seats(np.arange(b))
         self._play_opponents()
         return self._observe()
+
+    def _restart(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        for i, agent in enumerate(self.opponents):
+            agent.reseed(seed + i)
+        self._base_seed, self._games_started = seed, 0
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)

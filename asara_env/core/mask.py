@@ -200,20 +200,6 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
 
 
 # ------------------------------------------------------------------------------ placements
-def _area_enabled(state: CoreState) -> np.ndarray:
-    """bool[target]: the target's area is part of the configuration."""
-    key = (state.config.pro, "genie" in state.config.expansions)
-    if key not in _ENABLED:
-        enabled = np.ones(len(Area), bool)
-        enabled[list(PRO_AREAS)] = key[0]
-        enabled[Area.GENIE] = key[1]
-        _ENABLED[key] = enabled[TARGET_AREA]
-    return _ENABLED[key]
-
-
-_ENABLED: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> bool[target]
-
-
 def _span(targets: np.ndarray) -> slice:
     """The targets of a bool[target] selection, which must be consecutive, as a slice."""
     (index,) = np.nonzero(targets)

@@ -42,11 +42,13 @@ from .tables import (
 
 def check_actions(state: CoreState, actions) -> np.ndarray:
     """bool[B]: which games' actions are legal (finished games: any action is accepted)."""
-    actions = np.asarray(actions)
+    return _legal(state, np.asarray(actions)) | (state.phase == PHASE.GAME_OVER)
+
+
+def _legal(state: CoreState, actions: np.ndarray) -> np.ndarray:
+    """bool[B]: the action is in the mask (so never in a finished game, whose mask is empty)."""
     inside = (actions >= 0) & (actions < NUM_ACTIONS)
-    mask = state.legal
-    legal = inside & mask[np.arange(len(actions)), np.where(inside, actions, 0)]
-    return legal | (state.phase == PHASE.GAME_OVER)
+    return inside & state.legal[np.arange(len(actions)), np.where(inside, actions, 0)]
 
 
 def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
@@ -64,7 +66,8 @@ def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
         raise IllegalActionError(actions, "?", -1, "-", reason)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
-    ok = check_actions(state, actions)
+    live = _legal(state, actions)
+    ok = live | (state.phase == PHASE.GAME_OVER)
     if on_illegal == "raise" and not ok.all():
         game = int(np.flatnonzero(~ok)[0])
         a = int(actions[game])
@@ -72,7 +75,6 @@ def step(state: CoreState, actions, on_illegal: str = "raise") -> np.ndarray:
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
-    live = ok & (state.phase != PHASE.GAME_OVER)
     apply_actions(state, live.nonzero()[0], actions[live].astype(np.int64))
     return ~ok
 

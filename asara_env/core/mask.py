@@ -200,20 +200,6 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
 
 
 # ------------------------------------------------------------------------------ placements
-def _area_enabled(state: CoreState) -> np.ndarray:
-    """bool[target]: the target's area is part of the configuration."""
-    key = (state.config.pro, "genie" in state.config.expansions)
-    if key not in _ENABLED:
-        enabled = np.ones(len(Area), bool)
-        enabled[list(PRO_AREAS)] = key[0]
-        enabled[Area.GENIE] = key[1]
-        _ENABLED[key] = enabled[TARGET_AREA]
-    return _ENABLED[key]
-
-
-_ENABLED: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> bool[target]
-
-
 def _span(targets: np.ndarray) -> slice:
     """The targets of a bool[target] selection, which must be consecutive, as a slice."""
     (index,) = np.nonzero(targets)
@@ -249,6 +235,9 @@ def _build_costs() -> np.ndarray:
 
 _BUILD_COSTS = _build_costs()
 _BUILD_N = TARGET_BUILD_N[_BUILDS]  # tiles of each build target
+_BUILDABLE = (np.arange(256)[:, None] >> _BUILD_N) & 1 == 1  # [size bitmask, build target]
+# uint8[money up to the dearest price]: the tile colours (as bits) that money can pay for
+_AFFORDABLE = (np.arange(PRICES[-1] + 1)[:, None] >= PRICES) @ _COLOUR_BITS
 
 
 def _min_money(state: CoreState) -> np.ndarray:
@@ -281,11 +270,11 @@ def _target_ok(state: CoreState, rows, seat, money) -> np.ndarray:
     ok = (vacant[:, None] & _TARGET_BITS) != 0
     ok &= money >= _min_money(state)
     shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # uint8[n, part] colours shown
-    affordable = (1 << np.searchsorted(PRICES, money, side="right")) - 1  # [n, 1] colours
+    affordable = np.take(_AFFORDABLE, money, mode="clip")  # [n, 1] colours
     ok[:, _MARKETS] &= (shown & affordable) != 0
-    sizes = of_seat(state.build_sizes, rows, seat)[:, None]
+    buildable = np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
     costs = _BUILD_COSTS[(vacant >> _FIRST_PLOT) & (1 << _N_PLOTS) - 1]  # [n, build n - 1]
-    ok[:, _BUILDS] &= ((sizes >> _BUILD_N) & 1 == 1) & (costs <= money)
+    ok[:, _BUILDS] &= buildable & (costs <= money)
     ok[:, _LIGHTS] &= state.lighted_len[rows, None] > 0
     return ok
 

@@ -486,13 +486,13 @@ _CONSTANTS: dict[tuple, np.ndarray] = {}
 _LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)  # numpy compares plain ints much faster than enums
 _COLOURS = np.arange(C)
 _SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)
-# int8[card + 1, card + 1, colour]: colour counts of a pair of cards (-1 = no card)
+# int8[card, card, colour]: colour counts of a pair of cards; card -1 (index B) = none
 _PAIR_COUNTS = np.zeros((B + 1, B + 1, B), np.int8)
-for _a in range(B):
-    for _b in range(B):
-        _PAIR_COUNTS[_a, _b, _a] += 1
-        _PAIR_COUNTS[_a, _b, _b] += 1
-        _PAIR_COUNTS[_a, -1, _a] = _PAIR_COUNTS[-1, _b, _b] = 1
+for _a in range(B + 1):
+    for _b in range(B + 1):
+        for _card in (_a, _b):
+            if _card < B:
+                _PAIR_COUNTS[_a, _b, _card] += 1
 
 
 def _hot_values(state: CoreState, viewer) -> np.ndarray:
@@ -520,5 +520,6 @@ def observe(state: CoreState, seat) -> np.ndarray:
     positions = HOT_BASES + values
     if len(out) > 1:
         positions += np.arange(0, out.size, OBS_DIM)[:, None]
+    assert out.flags.c_contiguous  # so that reshape(-1) is a view
     out.reshape(-1)[positions[values >= 0]] = 1
     return out

@@ -45,9 +45,14 @@ def check_actions(state: CoreState, actions, games=None) -> np.ndarray:
     finished games accept any action."""
     actions = np.asarray(actions)
     games = np.arange(len(actions)) if games is None else games
+    return _legal(state, actions, games) | (state.phase[games] == PHASE.GAME_OVER)
+
+
+def _legal(state: CoreState, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """bool[len(games)]: the action is in its game's mask (never in a finished game, whose
+    mask is empty)."""
     inside = (actions >= 0) & (actions < NUM_ACTIONS)
-    legal = inside & state.legal[games, np.where(inside, actions, 0)]
-    return legal | (state.phase[games] == PHASE.GAME_OVER)
+    return inside & state.legal[games, np.where(inside, actions, 0)]
 
 
 def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np.ndarray:
@@ -68,7 +73,8 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
         raise IllegalActionError(actions, "?", -1, "-", reason)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
-    ok = check_actions(state, actions, games)
+    live = _legal(state, actions, games)
+    ok = live | (state.phase[games] == PHASE.GAME_OVER)
     if on_illegal == "raise" and not ok.all():
         j = int(np.flatnonzero(~ok)[0])
         game, a = int(games[j]), int(actions[j])
@@ -76,7 +82,6 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
-    live = ok & (state.phase[games] != PHASE.GAME_OVER)
     apply_actions(state, games[live], actions[live].astype(np.int64))
     return ~ok
 

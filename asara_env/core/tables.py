@@ -29,7 +29,6 @@ def _ints(enum: type[IntEnum]) -> SimpleNamespace:
 
 
 PHASE, AREA, GROUP, PART = _ints(Phase), _ints(Area), _ints(Group), _ints(Part)
-N_PHASES = len(Phase)
 N_GROUPS = len(Group)
 ALL = slice(None)
 

@@ -226,12 +226,15 @@ def train(args) -> MaskablePPO:
         "args": {k: str(v) for k, v in vars(args).items()},
         "seconds": seconds,
         "learner_steps_per_second": args.steps / seconds,
+        "env_decisions_per_second": env.decisions / seconds,  # learner + opponents
         "final_eval": final,
         "num_timesteps": model.num_timesteps,
     }
     (args.out / "run.json").write_text(json.dumps(info, indent=1))
     plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png")
-    print(f"done: {args.steps} learner steps in {seconds:.0f} s; model in {args.out / 'final.zip'}")
+    rate = env.decisions / seconds
+    print(f"done: {args.steps} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
+    print(f"model in {args.out / 'final.zip'}")
     return model
 
 

@@ -58,6 +58,7 @@ class AsaraVecEnv(VecEnv):
         super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS))
         self._base_seed = seed
         self._actions = np.zeros(num_envs, np.int64)
+        self.decisions = 0  # decisions played so far: the learner's and the opponents'
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
     def set_opponents(
@@ -105,6 +106,7 @@ class AsaraVecEnv(VecEnv):
     def step_wait(self):
         step(self.core, self._actions)
         self.episode_steps += 1
+        self.decisions += self.num_envs
         self._play_opponents()
         done = is_terminal(self.core).copy()
         rows = np.flatnonzero(done)
@@ -168,6 +170,7 @@ class AsaraVecEnv(VecEnv):
                 if len(mine):
                     actions[mine] = agent.act_batch(obs[mine], self.core.legal[rows[mine]])
             step(self.core, actions, games=rows)
+            self.decisions += len(rows)
 
     def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
         """The learner's rewards in finished games `rows`; fills their infos."""

@@ -54,7 +54,8 @@ def plot(rows: list[dict], players: int, png: Path) -> None:
     ax.axhline(1 / players, color="grey", linestyle="--", label=f"fair share 1/{players}")
     ax.set_ylim(0, 1)
     ax.set_ylabel("model win rate (95% Wilson)")
-    ax.set_title(f"{players} players: the model against {players - 1} copies of each")
+    copies = "1 copy" if players == 2 else f"{players - 1} copies"
+    ax.set_title(f"{players} players: the model against {copies} of each")
     ax.legend()
     fig.tight_layout()
     fig.savefig(png, dpi=100)
@@ -69,7 +70,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--out", type=Path, help="directory for evaluation.json and the plot")
+    p.add_argument("--out", type=Path, help="directory for evaluation_<P>p.json and the plot")
     args = p.parse_args(argv)
     unknown = [o for o in args.opponents if o not in AGENTS]
     if unknown:
@@ -89,7 +90,7 @@ def main(argv=None) -> None:
     print(table(rows, args.players))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "evaluation.json").write_text(json.dumps(rows, indent=1))
+        (args.out / f"evaluation_{args.players}p.json").write_text(json.dumps(rows, indent=1))
         plot(rows, args.players, args.out / f"evaluation_{args.players}p.png")
         print(f"written to {args.out}/")
 

@@ -52,10 +52,11 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS, action_id, as_int, describe_action
 from .config import GameConfig
-from .core import derived_seed, init, step
+from .core import derived_seed, init
 from .core.convert import from_reference, generator_at, to_reference
 from .core.observation import OBS_DIM, observe
 from .core.outcome import REWARD_SCHEMES, is_terminal, terminal_rewards
+from .core.step import apply_actions
 from .errors import IllegalActionError
 from .reference.rules import illegal_reason
 from .reference.scoring import FINAL_CATEGORIES
@@ -66,6 +67,7 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
+ONE_GAME = np.zeros(1, np.int64)  # the env's core batch holds one game
 
 
 def env(**kwargs) -> AECEnv:
@@ -193,7 +195,7 @@ class raw_env(AECEnv, EzPickle):
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        step(self._core, np.array([a]))
+        apply_actions(self._core, ONE_GAME, np.array([a]))  # legal: checked just above
         self._obs_cache.clear()
         rewards = self._shaping_rewards() if self.shaping else None
         if is_terminal(self._core)[0]:

@@ -30,7 +30,6 @@ class Seen:
         self.o = o
         self.year = o["year"].argmax(axis=1) + 1  # int[B] 1..4
         self.years_left = N_YEARS - self.year + 1  # end-of-year scorings still to come
-        self.phase = o["phase"].argmax(axis=1)  # int[B]
         self.money = o["money"][:, 0]  # [B]
         self.hand = o["hand"]  # [B, card colour]
         self.supply = o["supply"][:, 0]  # [B, part, colour, gold]
@@ -42,7 +41,6 @@ class Seen:
         self.tower_height = self.tower_tiles.sum(axis=(-1, -2))  # [B, colour, slot]
         self.tower_lit = towers[..., 8] + towers[..., 9]  # [B, colour, slot]
         self.n_towers = self.tower_exists.sum(axis=2)  # [B, colour]
-        self.all_towers = o["towers"][..., 10].sum(axis=(2, 3))  # [B, relative seat]
         self.holds_caliph = o["caliph"][:, 0] > 0  # [B]
         self.occupied = o["spaces"][..., :4].sum(axis=-1) > 0  # [B, space]
         self.lighted_supply = o["lighted_supply"]  # [B, colour]
@@ -59,7 +57,7 @@ class Seen:
         return built + self.in_supply(Part.WINDOW)
 
     def plot_cost(self) -> np.ndarray:
-        """[B, n=1..7 → index 0..6]: the plot a build of n tiles would take (8 = none free)."""
+        """[B, n=1..7 → index 0..6]: the plot a build of n tiles would take (99 = none free)."""
         free = ~self.occupied[:, PLOT_SPACES]  # [B, plot]
         plots = np.arange(1, 8)
         cost = np.where(free, plots, 99)

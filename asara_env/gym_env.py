@@ -42,19 +42,23 @@ class AsaraGymEnv(gym.Env):
         num_players: int = 2,
         variant: str = "basic",
         opponents: Sequence = ("random",),
+        expansions: tuple[str, ...] = (),
         seat: int | None = None,
         reward: str = "win",
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        shaping: float = 0.0,
     ):
         from agents import make_agent
 
         self.game = raw_env(
             num_players,
             variant,
+            expansions,
             reward=reward,
             render_mode=render_mode,
             illegal_action=illegal_action,
+            shaping=shaping,
         )
         others = list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
         if len(others) != num_players - 1:
@@ -72,7 +76,10 @@ class AsaraGymEnv(gym.Env):
         draw = self.np_random.integers(2**63, size=2 + len(self.opponents))
         game_seed = int(options.get("game_seed", draw[0]))
         seat = options.get("seat", self.fixed_seat)
-        self.seat = int(draw[1] % self.game.max_num_agents if seat is None else seat)
+        players = self.game.max_num_agents
+        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < players):
+            raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
+        self.seat = int(draw[1] % players if seat is None else seat)
         for agent, s in zip(self.opponents, draw[2:]):
             agent.reseed(int(s))
         self.game.reset(seed=game_seed)
@@ -84,6 +91,8 @@ class AsaraGymEnv(gym.Env):
         return self._observation(), self._info(reward)
 
     def step(self, action):
+        if self._over():
+            raise RuntimeError("the game is over: call reset() first")
         self.game.step(action)
         reward = self.game.rewards.get(self.learner, 0.0) + self._play_opponents()
         terminated = self._over()

@@ -80,3 +80,12 @@ def test_illegal_actions_raise_and_change_nothing():
 def test_bad_arguments_are_refused(kw, match):
     with pytest.raises(ValueError, match=match):
         AsaraGymEnv(num_players=2, **kw)
+
+
+def test_stepping_a_finished_game_or_a_bad_seat_option_is_a_clear_error():
+    env = AsaraGymEnv(num_players=2)
+    play(env, seed=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(ValueError, match="seat"):
+        env.reset(seed=0, options={"seat": 5})

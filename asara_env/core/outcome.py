@@ -1,8 +1,8 @@
 """Who is to move, which games are over, who won, and the terminal rewards of a batch.
 
-The reward schemes turn final prestige into one zero-sum reward per seat (R8.5 decides
-winners by prestige alone, ties included); the AEC env and the vectorised training env
-both take their rewards from `terminal_rewards`.
+The reward schemes turn final prestige into one reward per seat, zero-sum for `win` and
+`rank` (and for `margin` with two players); R8.5 decides winners by prestige alone. The
+AEC env and the vectorised training env both take their rewards from `terminal_rewards`.
 """
 
 from __future__ import annotations

@@ -441,7 +441,8 @@ def _source(state: CoreState, viewer) -> np.ndarray:
     face_down = (state.space_seat >= 0) & ~state.space_face_up
     mine = face_down & (state.space_seat == viewer)
     cards = np.where(mine[..., None], state.space_cards, -1)
-    drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == np.reshape(viewer, -1))
+    flat_viewer = viewer if isinstance(viewer, int) else viewer[:, 0]
+    drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == flat_viewer)
     drawn = state.lights_drawn
     fields = (
         _constants(state.config, batch),
@@ -463,12 +464,19 @@ def _source(state: CoreState, viewer) -> np.ndarray:
         _PAIR_COUNTS[cards[..., 0], cards[..., 1]],
         state.coloured.sum(axis=-1),
         state.coloured,
-        (drawn[..., None] == _COLOURS).sum(axis=-2) * drawing[:, None],
+        _drawn_colours(drawn, drawing),
         (drawn >= 0).sum(axis=-1),
         state.lights_keep,
         state.build_left,
     )
     return np.concatenate([f.reshape(batch, -1) for f in fields], axis=1, dtype=np.float32)
+
+
+def _drawn_colours(drawn: np.ndarray, drawing: np.ndarray) -> np.ndarray:
+    """int[B, colour]: the lighted windows each viewer is choosing from (none if not)."""
+    if not drawing.any():  # the usual case; skips the histogram
+        return np.zeros((len(drawn), C), np.int8)
+    return (drawn[..., None] == _COLOURS).sum(axis=-2) * drawing[:, None]
 
 
 def _constants(cfg, batch: int) -> np.ndarray:

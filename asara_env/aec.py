@@ -49,6 +49,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import NUM_ACTIONS, action_id, as_int, describe_action
 from .config import GameConfig
@@ -72,7 +73,17 @@ ONE_GAME = np.zeros(1, np.int64)  # the env's core batch holds one game
 
 def env(**kwargs) -> AECEnv:
     """The environment wrapped in PettingZoo's OrderEnforcingWrapper (reset before use)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call (the
+    base class reaches each of its six attributes through `__getattr__`)."""
+
+    def last(self, observe: bool = True):
+        if observe and not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -198,7 +209,7 @@ class raw_env(AECEnv, EzPickle):
         apply_actions(self._core, ONE_GAME, np.array([a]))  # legal: checked just above
         self._obs_cache.clear()
         rewards = self._shaping_rewards() if self.shaping else None
-        if is_terminal(self._core)[0]:
+        if self._core.phase[0] == GAME_OVER:
             final = terminal_rewards(self._core.prestige, self.reward_scheme)[0]
             rewards = final if rewards is None else rewards + final
             self._end_game()

@@ -307,3 +307,11 @@ def test_ansi_render_returns_the_movers_view_and_human_prints_it(capsys):
     assert capsys.readouterr().out.strip() == text.strip()
     full = env.unwrapped.full_view()
     assert isinstance(full, str) and full != text
+
+
+def test_the_order_enforcing_wrapper_still_refuses_use_before_reset():
+    env = make()
+    with pytest.raises(Exception, match="reset"):
+        env.last()
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from .constants import (
     IMPLEMENTED_EXPANSIONS,
+    gift_pile,
     KNOWN_EXPANSIONS,
     LIGHTS_OPTIONS,
     MAX_PLAYERS,
@@ -46,11 +47,14 @@ class GameConfig:
     def max_decisions(self) -> int:
         """An upper bound on the decisions of one game. Each placement moves at least one
         card to the board (45 per year); a turn asks at most 3 non-build sub-decisions
-        (bribery 2; lighted windows 1 + 2 kept); a build asks one per tile, and at most
-        all 100 tiles and 15 lighted windows are ever built."""
+        (bribery 2; lighted windows 1 + 2 kept), one more with the Genie (R9.1); a build
+        asks one per tile, and at most all 100 tiles and 15 lighted windows are ever built;
+        each gift card asks at most one decision (R9.2)."""
         subdecisions = 1 + max(kept for _, _, kept in LIGHTS_OPTIONS) if self.pro else 2
+        subdecisions += "genie" in self.expansions
         tiles = sum(TILES_PER_COLOUR) * N_TILE_COLOURS + (N_LIGHTED if self.pro else 0)
-        return N_YEARS * N_CARDS * (1 + subdecisions) + tiles
+        gifts = sum(gift_pile(self.pro)) if "gifts" in self.expansions else 0
+        return N_YEARS * N_CARDS * (1 + subdecisions) + tiles + gifts
 
     def to_dict(self) -> dict:
         return {

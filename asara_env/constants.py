@@ -70,6 +70,29 @@ ASSUMED = {
     "cards_per_colour": 9,
     # R2: spaces in the House of the Lighted Windows
     "lights_spaces": 3,
+    # R9.2: the gift pile, as (kind, cards); the lighted-window gifts only with pro
+    "gift_pile": {
+        "card": 4,
+        "asari_3": 1,
+        "asari_4": 1,
+        "asari_5": 1,
+        "asari_6": 1,
+        "buy_base": 2,
+        "buy_trunk": 2,
+        "buy_window": 2,
+        "buy_turret": 2,
+        "prestige_2": 4,
+        "lighted_window": 4,
+    },
+    # R9.2: chest spaces, as (area name, space index); the lighted-windows one only with pro
+    "chest_spaces": (
+        ("MARKET_BASE", 0),
+        ("MARKET_TRUNK", 0),
+        ("MARKET_WINDOW", 0),
+        ("MARKET_TURRET", 0),
+        ("BUILDING", 3),
+        ("LIGHTS", 0),
+    ),
 }
 
 TILES_PER_COLOUR = tuple(ASSUMED["tiles_per_colour"][p] for p in Part)  # indexed by Part
@@ -126,9 +149,58 @@ TALLEST_AWARD = (8, 4)
 MOST_TOWERS_AWARD = (12, 6)
 ASARI_PER_PRESTIGE = 10  # R8.3
 
-# R9 expansions, rejected by the configuration until implemented
+# R9 expansions
 KNOWN_EXPANSIONS = ("genie", "gifts")
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ()
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = KNOWN_EXPANSIONS
+
+
+class GiftEffect(IntEnum):
+    """What a gift card does (R9.2)."""
+
+    CARD = 0  # choose a buyer card from the draw pile
+    ASARI = 1  # take `amount` Asari
+    BUY = 2  # buy a face-up tile of part `amount` from that market's display
+    PRESTIGE = 3  # score `amount` prestige
+    LIGHTED = 4  # look through the lighted-window stack, keep one, pay LIGHTED_GIFT_COST
+
+
+LIGHTED_GIFT_COST = 4  # R9.2
+# R9.2 gift kinds, indexed by kind id: (name, effect, amount)
+GIFT_KINDS = (
+    ("card", GiftEffect.CARD, 0),
+    ("asari_3", GiftEffect.ASARI, 3),
+    ("asari_4", GiftEffect.ASARI, 4),
+    ("asari_5", GiftEffect.ASARI, 5),
+    ("asari_6", GiftEffect.ASARI, 6),
+    ("buy_base", GiftEffect.BUY, Part.BASE),
+    ("buy_trunk", GiftEffect.BUY, Part.TRUNK),
+    ("buy_window", GiftEffect.BUY, Part.WINDOW),
+    ("buy_turret", GiftEffect.BUY, Part.TURRET),
+    ("prestige_2", GiftEffect.PRESTIGE, 2),
+    ("lighted_window", GiftEffect.LIGHTED, LIGHTED_GIFT_COST),
+)
+N_GIFT_KINDS = len(GIFT_KINDS)
+GIFT_NAMES = tuple(name for name, _, _ in GIFT_KINDS)
+GIFT_EFFECT = tuple(int(effect) for _, effect, _ in GIFT_KINDS)  # [kind]
+GIFT_AMOUNT = tuple(int(amount) for _, _, amount in GIFT_KINDS)  # [kind]
+PRO_GIFTS = ("lighted_window",)
+
+
+def gift_pile(pro: bool) -> tuple[int, ...]:
+    """The cards of each gift kind in the pile at set-up (R9.2)."""
+    pile = ASSUMED["gift_pile"]
+    return tuple(0 if name in PRO_GIFTS and not pro else pile[name] for name in GIFT_NAMES)
+
+
+# R9.2 chest spaces, as (area, space index); the last one is in play with pro only
+CHEST_SPACES = tuple((Area[a], i) for a, i in ASSUMED["chest_spaces"])
+N_CHESTS = len(CHEST_SPACES)
+PRO_CHESTS = tuple(k for k, (area, _) in enumerate(CHEST_SPACES) if area in PRO_AREAS)
+GIFT_SLOTS = N_YEARS  # gifts a chest can hold: one laid per year
+
+
+def chests_in_play(pro: bool) -> tuple[int, ...]:
+    return tuple(k for k in range(N_CHESTS) if pro or k not in PRO_CHESTS)
 
 COLOUR_NAMES = tuple(c.name.lower() for c in TileColour)
 PART_NAMES = tuple(p.name.lower() for p in Part)

@@ -749,7 +749,7 @@ def test_R8_worked_example_through_the_end_of_the_game():
 
 # ------------------------------------------------------------------------------------ R10
 PRIVATE = {"viewer", "spaces", "coloured", "hand", "lighted_supply", "lighted_stack_known"}
-PRIVATE |= {"lights_drawn"}
+PRIVATE |= {"lights_drawn", "draw_pile_seen", "lighted_stack_seen"}
 
 
 def info_position() -> State:

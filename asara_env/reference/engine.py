@@ -14,13 +14,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import CARD_OPTIONS, TARGETS, Group, action_id, decode, describe_action
+from ..actions import (
+    CARD_OPTIONS,
+    GENIE_MOVES,
+    TARGETS,
+    Group,
+    action_id,
+    decode,
+    describe_action,
+)
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
     COLOURED_BUILDING_ASARI,
     DISPLAY_SIZE,
+    GIFT_AMOUNT,
+    GIFT_EFFECT,
     HAND_SIZE,
+    LIGHTED_GIFT_COST,
     LIGHTED_PER_COLOUR,
     LIGHTS_OPTIONS,
     MARKET_AREAS,
@@ -34,11 +45,14 @@ from ..constants import (
     START_MONEY_FIRST,
     YEARLY_MONEY,
     Area,
+    GiftEffect,
+    chests_in_play,
+    gift_pile,
 )
 from ..errors import IllegalActionError
 from . import chance, scoring
 from .build import place_lighted, place_tile
-from .rules import illegal_reason, legal_actions, target_space, works
+from .rules import chest_at, genie_space, illegal_reason, legal_actions, target_space, works
 from .state import Buyer, Phase, State, empty_state
 
 
@@ -55,6 +69,8 @@ def new_game(
     if config.pro:
         colours = chance.shuffled(rng, np.full(N_TILE_COLOURS, LIGHTED_PER_COLOUR))
         state.lighted_stack = [[int(c), -1] for c in colours]
+    if "gifts" in config.expansions:
+        state.gift_pile = np.array(gift_pile(config.pro), np.int64)
     _deal_and_refill(state)
     return state
 
@@ -82,6 +98,42 @@ def _apply_place(state: State, t: int, option: int) -> None:
     state.spaces[target.area][space] = Buyer(state.seat, colours, face_up)
     if face_up and state.area_colour[target.area] == -1:
         state.area_colour[target.area] = colours[0]
+    chest = chest_at(state, target.area, space)
+    if chest is not None and state.gifts[chest]:  # R9.2: the gifts first, in the order laid
+        state.gift_queue, state.gifts[chest] = state.gifts[chest], []
+        state.gift_chest, state.pending_target, state.pending_space = chest, t, space
+        _carry_out_gifts(state)
+    else:
+        _start_move(state, target.area, space, target.arg)
+
+
+# the decision each gift effect asks for (the others are carried out at once)
+_GIFT_PHASE = {
+    GiftEffect.CARD: Phase.GIFT_CARD,
+    GiftEffect.BUY: Phase.GIFT_BUY,
+    GiftEffect.LIGHTED: Phase.GIFT_LIGHTS,
+}
+
+
+def _carry_out_gifts(state: State) -> None:
+    """Carry out the waiting gifts in order (R9.2) until one asks for a decision that has
+    a legal choice (one without does nothing); then the move of the space itself."""
+    s = state.seat
+    while state.gift_queue:
+        kind = state.gift_queue.pop(0)
+        effect, amount = GiftEffect(GIFT_EFFECT[kind]), GIFT_AMOUNT[kind]
+        if effect == GiftEffect.ASARI:
+            state.money[s] += amount
+        elif effect == GiftEffect.PRESTIGE:
+            state.prestige[s] += amount
+        else:
+            state.phase = _GIFT_PHASE[effect]
+            state.market = amount if effect == GiftEffect.BUY else -1
+            if legal_actions(state):
+                return
+    state.market = -1
+    target, space = TARGETS[state.pending_target], state.pending_space
+    state.gift_chest = state.pending_target = state.pending_space = -1
     _start_move(state, target.area, space, target.arg)
 
 
@@ -117,6 +169,9 @@ def _start_move(state: State, area: Area, space: int, arg: int | None) -> None:
         _end_turn(state)
     elif area == Area.LIGHTS:
         state.phase = Phase.LIGHTS_OPTION
+    elif area == Area.GENIE:
+        state.money[s] -= value
+        state.phase = Phase.GENIE
     else:
         raise AssertionError(f"no move for area {area!r}")
 
@@ -125,7 +180,36 @@ def _start_move(state: State, area: Area, space: int, arg: int | None) -> None:
 def _apply_buy(state: State, part: int, colour: int, gold: int) -> None:
     state.displays[part, colour, gold] -= 1
     _take_tile(state, part, colour, gold)
-    _end_turn(state)
+    if state.phase == Phase.GIFT_BUY:
+        _carry_out_gifts(state)
+    else:
+        _end_turn(state)
+
+
+def _apply_genie_move(state: State, move: int) -> None:
+    m = GENIE_MOVES[move]  # R9.1: no second buyer is placed
+    if m.area is None:
+        state.money[state.seat] += COLOURED_BUILDING_ASARI
+        _end_turn(state)
+    else:
+        _start_move(state, m.area, genie_space(m), m.arg)
+
+
+def _apply_gift_card(state: State, card: int) -> None:
+    state.draw_pile[card] -= 1
+    state.hands[state.seat, card] += 1
+    _carry_out_gifts(state)
+
+
+def _keep_gift_window(state: State, colour: int) -> None:
+    """R9.2: keep a window of the stack looked through, pay for it; the stack is then
+    shuffled [decision], so nobody knows the order of what is left."""
+    counts = np.bincount([c for c, _ in state.lighted_stack], minlength=N_TILE_COLOURS)
+    counts[colour] -= 1
+    state.lighted_stack = [[int(c), -1] for c in chance.shuffled(state.rng, counts)]
+    state.lighted_supply[state.seat, colour] += 1
+    state.money[state.seat] -= LIGHTED_GIFT_COST
+    _carry_out_gifts(state)
 
 
 def _apply_bribe_stack(state: State, part: int) -> None:
@@ -157,6 +241,9 @@ def _apply_lights_option(state: State, option: int) -> None:
 
 
 def _apply_lights_keep(state: State, colour: int) -> None:
+    if state.phase == Phase.GIFT_LIGHTS:
+        _keep_gift_window(state, colour)
+        return
     state.lights_drawn.remove(colour)
     state.lighted_supply[state.seat, colour] += 1
     state.lights_keep -= 1
@@ -194,6 +281,8 @@ APPLY = {
     Group.LIGHTS_KEEP: _apply_lights_keep,
     Group.BUILD_TILE: _apply_build_tile,
     Group.BUILD_LIGHTED: _apply_build_lighted,
+    Group.GENIE_MOVE: _apply_genie_move,
+    Group.GIFT_CARD: _apply_gift_card,
 }
 
 
@@ -237,6 +326,17 @@ def _deal_and_refill(state: State) -> None:
     for part in range(N_PARTS):
         empty = DISPLAY_SIZE[part] - int(state.displays[part].sum())
         state.displays[part] += chance.take_top(state.rng, state.stacks[part], empty)
+    if "gifts" in state.config.expansions:
+        _lay_gifts(state)
+
+
+def _lay_gifts(state: State) -> None:
+    """R9.2: one gift from the shuffled pile face up on every chest space in play, on top
+    of any gift still there (chests in CHEST_SPACES order)."""
+    chests = chests_in_play(state.config.pro)
+    for chest, kind in zip(chests, chance.shuffled(state.rng, state.gift_pile)):
+        state.gifts[chest].append(int(kind))
+        state.gift_pile[kind] -= 1
 
 
 def _final_scoring(state: State) -> None:

@@ -13,18 +13,21 @@ from ..constants import (
     N_BUILD_MAX,
     N_CARD_COLOURS,
     N_TILE_COLOURS,
+    N_GIFT_KINDS,
     N_YEARS,
     Area,
     Part,
+    chests_in_play,
+    gift_pile,
 )
 from .rules import area_in_game, legal_actions, works
-from .state import Phase, State, full_tile_counts
+from .state import PHASE_GROUPS, Phase, State, full_tile_counts
 
 
 def violations(state: State) -> list[str]:
     """Every broken invariant of `state`, as sentences (empty when the state is sound)."""
     problems: list[str] = []
-    for check in (_scalars, _tiles, _cards, _lighted, _towers, _board, _phase):
+    for check in (_scalars, _tiles, _cards, _lighted, _towers, _board, _phase, _gifts):
         problems += check(state)
         if problems:
             break
@@ -169,7 +172,7 @@ def _phase(state: State) -> list[str]:
     ph = state.phase
     hand = state.hands[state.seat].sum()
     pending = {
-        "market": state.market != -1 and ph != Phase.BUY,
+        "market": state.market != -1 and ph not in (Phase.BUY, Phase.GIFT_BUY),
         "bribe_stack": state.bribe_stack != -1 and ph != Phase.BRIBE_TAKE,
         "lights_drawn": bool(state.lights_drawn) and ph != Phase.LIGHTS_KEEP,
         "build_left": state.build_left != 0 and ph != Phase.BUILD,
@@ -177,7 +180,7 @@ def _phase(state: State) -> list[str]:
     out = [f"{name} is set outside its phase ({ph.name})" for name, bad in pending.items() if bad]
     if ph == Phase.PLACE and hand == 0:
         out.append(f"seat {state.seat} is to place a buyer but holds no card")
-    if ph == Phase.BUY and state.market not in range(4):
+    if ph in (Phase.BUY, Phase.GIFT_BUY) and state.market not in range(4):
         out.append(f"BUY needs a market part, got {state.market}")
     if ph == Phase.BRIBE_TAKE and state.bribe_stack not in range(4):
         out.append(f"BRIBE_TAKE needs a stack, got {state.bribe_stack}")
@@ -188,10 +191,42 @@ def _phase(state: State) -> list[str]:
             out.append(f"BUILD needs 1..{N_BUILD_MAX} tiles left, got {state.build_left}")
         elif not works(state, state.seat).completable(state.build_left):
             out.append(f"the build cannot be finished with {state.build_left} tiles")
+    if ph == Phase.GENIE and "genie" not in state.config.expansions:
+        out.append("GENIE needs the genie expansion")
+    if ph != Phase.GAME_OVER and not 0 <= int(ph) < len(PHASE_GROUPS):
+        out.append(f"unknown phase {ph}")
     if ph == Phase.GAME_OVER and (
         state.final is None or state.year != N_YEARS or state.hands.sum()
     ):
         out.append("a finished game needs year 4, empty hands and a final scoring")
     if ph != Phase.GAME_OVER and state.final is not None:
         out.append("only a finished game has a final scoring")
+    return out
+
+
+def _gifts(state: State) -> list[str]:
+    """R9.2: gift cards come from the pile; the pile empties by one card per chest a year;
+    gifts wait to be carried out only while their placement's move waits."""
+    out = []
+    gifts_on = "gifts" in state.config.expansions
+    laid = [k for chest in state.gifts for k in chest] + state.gift_queue
+    if not gifts_on and (laid or state.gift_pile.any()):
+        return ["gift cards exist without the gifts expansion"]
+    counts = state.gift_pile + np.bincount(laid, minlength=N_GIFT_KINDS).astype(np.int64)
+    if np.any(state.gift_pile < 0) or np.any(counts > gift_pile(state.config.pro)):
+        out.append(f"the gift cards {counts.tolist()} exceed the pile of R9.2")
+    chests = chests_in_play(state.config.pro)
+    expected_pile = sum(gift_pile(state.config.pro)) - len(chests) * state.year
+    if gifts_on and int(state.gift_pile.sum()) != max(expected_pile, 0):
+        out.append(f"the gift pile holds {int(state.gift_pile.sum())} cards in year {state.year}")
+    if any(state.gifts[k] for k in range(len(state.gifts)) if k not in chests):
+        out.append("a chest not in play holds gifts")
+    if any(len(chest) > state.year for chest in state.gifts):
+        out.append("a chest holds more gifts than years have passed")
+    gift_phase = state.phase in (Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
+    waiting = state.pending_target >= 0
+    if gift_phase != waiting or (state.gift_queue and not waiting):
+        out.append("gifts are being carried out without a placement waiting, or vice versa")
+    if waiting and (state.gift_chest not in chests or state.pending_space < 0):
+        out.append("a waiting placement needs its chest and space")
     return out

@@ -6,9 +6,11 @@ action both come from them, so the mask and the error messages cannot disagree.
 
 from __future__ import annotations
 
-from ..actions import CARD_OPTIONS, TARGETS, Group, Target, decode, encode
+from ..actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, GenieMove, Group, Target, decode, encode
 from ..constants import (
     CARD_NAMES,
+    CHEST_SPACES,
+    LIGHTED_GIFT_COST,
     LIGHTS_OPTIONS,
     MARKET_AREAS,
     MAX_TOWERS_PER_COLOUR,
@@ -83,7 +85,7 @@ def move_reason(
         if target.arg not in sizes:
             return f"no legal build of exactly {target.arg} tiles exists (R3.5)"
         return None
-    if area in (Area.SPIES, Area.TENT) and value > money:
+    if area in (Area.SPIES, Area.TENT, Area.GENIE) and value > money:
         return f"the space costs {value}, the player has {money} (R3.5)"
     if area == Area.LIGHTS:
         if not state.lighted_stack:
@@ -107,6 +109,14 @@ def place_reason(state: State, t: int, option: int) -> str | None:
     return cards_reason(state, TARGETS[t].area, option) or target_reason(state, t)
 
 
+def chest_at(state: State, area: Area, space: int) -> int | None:
+    """The chest on a space (R9.2), or None (always None without the gifts expansion)."""
+    if "gifts" not in state.config.expansions or (area, space) not in CHEST_SPACES:
+        return None
+    chest = CHEST_SPACES.index((area, space))
+    return chest if area_in_game(state, area) else None
+
+
 def coloured_reason(state: State, card: int) -> str | None:
     if state.hands[state.seat, card] < 1:
         return f"the hand holds no {CARD_NAMES[card]} card"
@@ -116,12 +126,62 @@ def coloured_reason(state: State, card: int) -> str | None:
 # ------------------------------------------------------------------------------ sub-decisions
 def buy_reason(state: State, part: int, colour: int, gold: int) -> str | None:
     if part != state.market:
-        return f"the buyer stands in the {Area(state.market).name} market, not this part's"
+        where = "gift buys from" if state.phase == Phase.GIFT_BUY else "buyer stands in"
+        return f"the {where} the {Area(state.market).name} market, not this part's"
     if state.displays[part, colour, gold] < 1:
         return "that tile is not in the display"
     if PRICE[colour] > state.money[state.seat]:
         return f"the tile costs {PRICE[colour]}, the player has {state.money[state.seat]}"
+    if state.phase == Phase.GIFT_BUY:
+        trial = state.copy()
+        trial.displays[part, colour, gold] -= 1
+        trial.money[trial.seat] -= PRICE[colour]
+        return _after_gift_reason(trial)
     return None
+
+
+def genie_space(move: GenieMove) -> int:
+    """The space (index within its area) whose move the Genie carries out: plot n for a
+    build of n, the chosen space where spaces differ, else the first."""
+    if move.area == Area.BUILDING:
+        return move.arg - 1
+    return move.arg if move.arg is not None else 0
+
+
+def genie_reason(state: State, move: int) -> str | None:
+    """R9.1: the Genie carries out any space's move but the Caliph's, vacant or not, paying
+    that space's cost; a build of n pays n (no next-plot rule)."""
+    m = GENIE_MOVES[move]
+    if m.area is None:  # the coloured building: take 5
+        return None
+    return move_reason(state, Target(m.area, m.arg, m.name), genie_space(m))
+
+
+def gift_card_reason(state: State, card: int) -> str | None:
+    if state.draw_pile[card] < 1:
+        return f"the draw pile holds no {CARD_NAMES[card]} card"
+    return None
+
+
+def gift_lights_reason(state: State, colour: int) -> str | None:
+    money = state.money[state.seat]
+    if colour not in [c for c, _ in state.lighted_stack]:
+        return "the lighted-window stack holds no window of that colour"
+    if LIGHTED_GIFT_COST > money:
+        return f"the gift's window costs {LIGHTED_GIFT_COST}, the player has {money}"
+    trial = state.copy()
+    trial.lighted_stack.remove(next(x for x in trial.lighted_stack if x[0] == colour))
+    trial.money[trial.seat] -= LIGHTED_GIFT_COST
+    return _after_gift_reason(trial)
+
+
+def _after_gift_reason(trial: State) -> str | None:
+    """A gift's purchase must leave the space's own move possible (R9.2 with R3.5)."""
+    target = TARGETS[trial.pending_target]
+    reason = move_reason(trial, target, trial.pending_space)
+    if reason is None:
+        return None
+    return f"after this purchase the move of {target.name} would be impossible: {reason}"
 
 
 def bribe_take_reason(state: State, part: int, colour: int, gold: int) -> str | None:
@@ -142,6 +202,8 @@ def lights_option_reason(state: State, option: int) -> str | None:
 
 
 def lights_keep_reason(state: State, colour: int) -> str | None:
+    if state.phase == Phase.GIFT_LIGHTS:
+        return gift_lights_reason(state, colour)
     return None if colour in state.lights_drawn else "no lighted window of that colour was drawn"
 
 
@@ -195,6 +257,8 @@ REASONS = {
     Group.LIGHTS_KEEP: lights_keep_reason,
     Group.BUILD_TILE: build_tile_reason,
     Group.BUILD_LIGHTED: build_lighted_reason,
+    Group.GENIE_MOVE: genie_reason,
+    Group.GIFT_CARD: gift_card_reason,
 }
 
 
@@ -257,7 +321,7 @@ def _follows(required: int, colours: tuple[int, ...]) -> bool:
 def _candidates(state: State) -> list[int]:
     """Action ids worth checking in the current sub-decision (a superset of the legal ones)."""
     s = state.seat
-    if state.phase == Phase.BUY:
+    if state.phase in (Phase.BUY, Phase.GIFT_BUY):
         return [
             encode(Group.BUY, state.market, c, g)
             for c in range(N_TILE_COLOURS)
@@ -274,8 +338,12 @@ def _candidates(state: State) -> list[int]:
         return take + [encode(Group.BRIBE_NOTHING)]
     if state.phase == Phase.LIGHTS_OPTION:
         return [encode(Group.LIGHTS_OPTION, o) for o in range(len(LIGHTS_OPTIONS))]
-    if state.phase == Phase.LIGHTS_KEEP:
+    if state.phase in (Phase.LIGHTS_KEEP, Phase.GIFT_LIGHTS):
         return [encode(Group.LIGHTS_KEEP, c) for c in range(N_TILE_COLOURS)]
+    if state.phase == Phase.GENIE:
+        return [encode(Group.GENIE_MOVE, m) for m in range(len(GENIE_MOVES))]
+    if state.phase == Phase.GIFT_CARD:
+        return [encode(Group.GIFT_CARD, b) for b in range(N_CARD_COLOURS)]
     if state.phase == Phase.BUILD:
         return _build_candidates(state, s)
     return []

@@ -10,13 +10,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import GameConfig
-from ..constants import N_AREAS, N_CARD_COLOURS, N_GOLD, N_PARTS, N_TILE_COLOURS, SPACE_VALUES, Area
+from ..constants import (
+    N_AREAS,
+    N_CARD_COLOURS,
+    N_CHESTS,
+    N_GIFT_KINDS,
+    N_GOLD,
+    N_PARTS,
+    N_TILE_COLOURS,
+    SPACE_VALUES,
+    Area,
+)
 from ..errors import CorruptStateError
 from .invariants import violations
 from .state import Buyer, Phase, State, Tower
 
 SCHEMA = "asara-env/state"
-VERSION = 1
+VERSION = 2  # 2 added the gifts (R9.2); version 1 saves load with none
 
 
 def state_to_dict(state: State) -> dict:
@@ -48,6 +58,12 @@ def state_to_dict(state: State) -> dict:
         "lights_drawn": list(state.lights_drawn),
         "lights_keep": state.lights_keep,
         "build_left": state.build_left,
+        "gift_pile": state.gift_pile.tolist(),
+        "gifts": [list(chest) for chest in state.gifts],
+        "gift_queue": list(state.gift_queue),
+        "gift_chest": state.gift_chest,
+        "pending_target": state.pending_target,
+        "pending_space": state.pending_space,
         "decisions": state.decisions,
         "final": None if state.final is None else [dict(d) for d in state.final],
     }
@@ -116,7 +132,10 @@ def _array(value, shape: tuple[int, ...], name: str) -> np.ndarray:
 def _build_state(d: dict) -> State:
     _need(isinstance(d, dict), f"a saved state is a dict, got {type(d).__name__}")
     _need(d.get("schema") == SCHEMA, f"schema must be {SCHEMA!r}, got {d.get('schema')!r}")
-    _need(d.get("version") == VERSION, f"version must be {VERSION}, got {d.get('version')!r}")
+    version = d.get("version")
+    _need(version in (1, VERSION), f"version must be 1 or {VERSION}, got {version!r}")
+    if version == 1:
+        d = {**d, **_NO_GIFTS}
     config = GameConfig.from_dict(d["config"])
     p = config.num_players
     _need(d["phase"] in Phase.__members__, f"unknown phase {d['phase']!r}")
@@ -162,9 +181,35 @@ def _build_state(d: dict) -> State:
         lights_drawn=[_colour(x, "lights_drawn") for x in d["lights_drawn"]],
         lights_keep=as_int(d["lights_keep"], "lights_keep"),
         build_left=as_int(d["build_left"], "build_left"),
+        gift_pile=_array(d["gift_pile"], (N_GIFT_KINDS,), "gift_pile"),
+        gifts=_gift_lists(d["gifts"]),
+        gift_queue=[_gift(k, "gift_queue") for k in d["gift_queue"]],
+        gift_chest=as_int(d["gift_chest"], "gift_chest"),
+        pending_target=as_int(d["pending_target"], "pending_target"),
+        pending_space=as_int(d["pending_space"], "pending_space"),
         decisions=as_int(d["decisions"], "decisions"),
         final=None if d["final"] is None else [dict(x) for x in d["final"]],
     )
+
+
+_NO_GIFTS = {
+    "gift_pile": [0] * N_GIFT_KINDS,
+    "gifts": [[] for _ in range(N_CHESTS)],
+    "gift_queue": [],
+    "gift_chest": -1,
+    "pending_target": -1,
+    "pending_space": -1,
+}
+
+
+def _gift(x, name: str) -> int:
+    _need(as_int(x, name) in range(N_GIFT_KINDS), f"{name} {x} is not a gift kind")
+    return x
+
+
+def _gift_lists(chests) -> list[list[int]]:
+    _need(isinstance(chests, list) and len(chests) == N_CHESTS, f"gifts must list {N_CHESTS} chests")
+    return [[_gift(k, "gifts") for k in chest] for chest in chests]
 
 
 def _colour(x, name: str) -> int:

@@ -19,6 +19,8 @@ from ..constants import (
     GOLD_PER_KIND,
     N_AREAS,
     N_CARD_COLOURS,
+    N_CHESTS,
+    N_GIFT_KINDS,
     N_GOLD,
     N_PARTS,
     N_TILE_COLOURS,
@@ -40,6 +42,10 @@ class Phase(IntEnum):
     LIGHTS_KEEP = 5
     BUILD = 6
     GAME_OVER = 7
+    GENIE = 8  # R9.1: choose the move the Bottle Genie carries out
+    GIFT_CARD = 9  # R9.2: choose a buyer card from the draw pile
+    GIFT_BUY = 10  # R9.2: buy a tile from the display of part `market`
+    GIFT_LIGHTS = 11  # R9.2: keep one window of the lighted-window stack
 
 
 # the action groups each decision phase offers
@@ -52,6 +58,10 @@ PHASE_GROUPS: dict[Phase, tuple[Group, ...]] = {
     Phase.LIGHTS_KEEP: (Group.LIGHTS_KEEP,),
     Phase.BUILD: (Group.BUILD_TILE, Group.BUILD_LIGHTED),
     Phase.GAME_OVER: (),
+    Phase.GENIE: (Group.GENIE_MOVE,),
+    Phase.GIFT_CARD: (Group.GIFT_CARD,),
+    Phase.GIFT_BUY: (Group.BUY,),
+    Phase.GIFT_LIGHTS: (Group.LIGHTS_KEEP,),
 }
 
 
@@ -138,6 +148,13 @@ class State:
     lights_drawn: list[int] = field(default_factory=list)  # LIGHTS_KEEP: drawn, not yet kept
     lights_keep: int = 0  # LIGHTS_KEEP: windows still to keep
     build_left: int = 0  # BUILD: tiles still to place
+    # R9.2 gifts (all empty without the expansion)
+    gift_pile: np.ndarray = field(default_factory=lambda: np.zeros(N_GIFT_KINDS, np.int64))
+    gifts: list[list[int]] = field(default_factory=lambda: [[] for _ in range(N_CHESTS)])
+    gift_queue: list[int] = field(default_factory=list)  # gifts still to carry out, in order
+    gift_chest: int = -1  # the chest whose gifts are being carried out
+    pending_target: int = -1  # the placement target whose move follows the gifts
+    pending_space: int = -1  # the space (index within its area) that placement took
     decisions: int = 0  # decisions taken so far
     final: list[dict] | None = None  # final-scoring breakdown per seat, once the game is over
 
@@ -178,6 +195,12 @@ class State:
             lights_drawn=list(self.lights_drawn),
             lights_keep=self.lights_keep,
             build_left=self.build_left,
+            gift_pile=self.gift_pile.copy(),
+            gifts=[list(g) for g in self.gifts],
+            gift_queue=list(self.gift_queue),
+            gift_chest=self.gift_chest,
+            pending_target=self.pending_target,
+            pending_space=self.pending_space,
             decisions=self.decisions,
             final=None if self.final is None else [dict(d) for d in self.final],
         )

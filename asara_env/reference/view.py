@@ -50,6 +50,11 @@ def public_view(state: State) -> dict:
         "lights_keep": state.lights_keep,
         "build_left": state.build_left,
         "final": state.final,
+        "gifts": [list(chest) for chest in state.gifts],  # R9.2: face up on the chests
+        "gift_pile": state.gift_pile.tolist(),  # its composition follows from the gifts laid
+        "gift_queue": list(state.gift_queue),
+        "gift_chest": state.gift_chest,
+        "pending_target": state.pending_target,
     }
 
 
@@ -65,4 +70,10 @@ def seat_view(state: State, seat: int) -> dict:
     view["lighted_stack_known"] = [c if owner == seat else None for c, owner in state.lighted_stack]
     own_draw = state.phase == Phase.LIGHTS_KEEP and state.seat == seat
     view["lights_drawn"] = list(state.lights_drawn) if own_draw else None
+    acting = state.seat == seat
+    # R9.2: who takes a gift card or window looks through the draw pile or the stack
+    looks = acting and state.phase == Phase.GIFT_CARD
+    view["draw_pile_seen"] = state.draw_pile.tolist() if looks else None
+    looks = acting and state.phase == Phase.GIFT_LIGHTS
+    view["lighted_stack_seen"] = [c for c, _ in state.lighted_stack] if looks else None
     return view

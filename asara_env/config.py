@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 
 from .constants import (
     IMPLEMENTED_EXPANSIONS,
-    gift_pile,
     KNOWN_EXPANSIONS,
     LIGHTS_OPTIONS,
     MAX_PLAYERS,
@@ -16,6 +15,7 @@ from .constants import (
     N_TILE_COLOURS,
     N_YEARS,
     TILES_PER_COLOUR,
+    gift_pile,
 )
 
 VARIANTS = ("basic", "pro")

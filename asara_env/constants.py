@@ -202,6 +202,7 @@ GIFT_SLOTS = N_YEARS  # gifts a chest can hold: one laid per year
 def chests_in_play(pro: bool) -> tuple[int, ...]:
     return tuple(k for k in range(N_CHESTS) if pro or k not in PRO_CHESTS)
 
+
 COLOUR_NAMES = tuple(c.name.lower() for c in TileColour)
 PART_NAMES = tuple(p.name.lower() for p in Part)
 CARD_NAMES = tuple(c.name.lower() for c in CardColour)

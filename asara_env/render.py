@@ -5,7 +5,10 @@
 
 Both draw one normalised view dict: a `seat_view` plus, per seat, the hand and the lighted
 windows held where known (None where not), the lighted-window stack as the reader knows it
-(a colour or None per position, top first) and whether the stacks' contents are shown.
+(a colour or None per position, top first), whether the stacks' contents are shown, and
+what the seat to move looks through for a gift (R9.2: the draw pile, the lighted-window
+stack) where the reader sees it. With the gifts expansion the gifts lying on a chest space
+follow that space, in the order laid: `. (chest: asari 5, buy window)`.
 Notation: `P0`..`P3` are seats; `(a+b)` are face-down cards; `?` is a card the reader
 cannot see; `red 3(1g)` is three red tiles, one of them gold-decorated; `.` a vacant space.
 Lines are at most `LINE_WIDTH` characters.
@@ -16,10 +19,14 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Sequence
 
+from .actions import TARGETS
 from .constants import (
     CARD_NAMES,
+    CHEST_SPACES,
     COLOUR_NAMES,
     EXPANSION_AREAS,
+    GIFT_NAMES,
+    LIGHTED_GIFT_COST,
     LIGHTS_OPTIONS,
     MARKET_AREAS,
     N_YEARS,
@@ -28,6 +35,7 @@ from .constants import (
     SPACE_VALUES,
     Area,
     Part,
+    chests_in_play,
 )
 from .reference.scoring import FINAL_CATEGORIES
 from .reference.state import Buyer, Phase, State
@@ -41,6 +49,8 @@ AREA_NAMES = {area: area.name.lower() for area in Area} | {
 }
 PART_SHORT = tuple(name[:3] for name in PART_NAMES)  # bas, tru, win, tur
 FINAL_HEADS = {"most_towers": "towers"} | {c: c[:5] for c in COLOUR_NAMES}
+# R9.2 gift kinds by id: 'buyer card', 'asari 5', 'buy window', 'prestige 2', 'lighted window'
+GIFT_LABELS = tuple({"card": "buyer card"}.get(n, n.replace("_", " ")) for n in GIFT_NAMES)
 
 
 def seat_name(seat: int, viewer: int | None) -> str:
@@ -99,11 +109,20 @@ def buyer_text(buyer: dict | None) -> str:
     return "." if buyer is None else f"P{buyer['seat']} {cards_text(buyer)}"
 
 
-def space_texts(area: Area, buyers: Sequence[dict | None]) -> list[str]:
-    """Each space's buyer, prefixed by the space's value where the values differ."""
+def space_texts(
+    area: Area, buyers: Sequence[dict | None], gifts: dict[int, Sequence[int]] | None = None
+) -> list[str]:
+    """Each space's buyer, prefixed by the space's value where the values differ, followed
+    by the gifts on its chest where it has one (R9.2): `4: . (chest: prestige 2)`."""
     values = SPACE_VALUES[area]
     numbered = len(set(values)) > 1
-    return [(f"{v}: " if numbered else "") + buyer_text(b) for v, b in zip(values, buyers)]
+    gifts = gifts or {}
+    return [
+        (f"{v}: " if numbered else "")
+        + buyer_text(b)
+        + (f" (chest: {gifts_text(gifts[i])})" if i in gifts else "")
+        for i, (v, b) in enumerate(zip(values, buyers))
+    ]
 
 
 def required_colour(colour: int) -> str:
@@ -115,6 +134,27 @@ def area_in_game(config: dict, area: Area) -> bool:
     pro_missing = area in PRO_AREAS and config["variant"] != "pro"
     expansion = EXPANSION_AREAS.get(area)
     return not pro_missing and (expansion is None or expansion in config["expansions"])
+
+
+# ------------------------------------------------------------------------ gifts (R9.2)
+def gifts_text(kinds: Sequence[int]) -> str:
+    """Gift kinds in order as 'asari 5, buy window'; '-' when none."""
+    return ", ".join(GIFT_LABELS[k] for k in kinds) or "-"
+
+
+def chests(config: dict) -> dict[tuple[Area, int], int]:
+    """(area, space index) -> chest of every chest space in play; empty without gifts."""
+    if "gifts" not in config["expansions"]:
+        return {}
+    return {CHEST_SPACES[k]: k for k in chests_in_play(config["variant"] == "pro")}
+
+
+def chest_name(chest: int) -> str:
+    """'the bases market chest', 'the chest on plot 4', 'the lights chest'."""
+    area, space = CHEST_SPACES[chest]
+    if area == Area.BUILDING:
+        return f"the chest on plot {SPACE_VALUES[area][space]}"
+    return f"the {AREA_NAMES[area]} chest"
 
 
 # ------------------------------------------------------------------------ header, decisions
@@ -141,6 +181,39 @@ def _pending_lights_keep(view: dict) -> list[str]:
 
 _LIGHTS_CHOICE = " or ".join(f"pay {c}, draw {d}, keep {k}" for c, d, k in LIGHTS_OPTIONS)
 
+
+def _gifts_left(view: dict) -> list[str]:
+    """R9.2: the gifts of the chest still to carry out after this one, then the move of
+    the space the buyer was placed on."""
+    move = TARGETS[view["pending_target"]].name if view["pending_target"] >= 0 else "?"
+    left = f"gifts still to carry out: {gifts_text(view['gift_queue'])}"
+    return [left, f"then the space's own move: {move}"]
+
+
+def _pending_gift_card(view: dict) -> list[str]:
+    take = f"gift from {chest_name(view['gift_chest'])}: take a buyer card from the draw pile"
+    seen = view.get("draw_pile_seen")
+    holds = [] if seen is None else [f"the pile holds {colour_counts_text(seen, CARD_NAMES)}"]
+    return [take, *holds, *_gifts_left(view)]
+
+
+def _pending_gift_buy(view: dict) -> list[str]:
+    market = PART_NAMES[view["market"]]
+    buy = f"gift from {chest_name(view['gift_chest'])}: buy a tile from the {market}s market"
+    return [buy, *_gifts_left(view)]
+
+
+def _pending_gift_lights(view: dict) -> list[str]:
+    keep = (
+        f"gift from {chest_name(view['gift_chest'])}: keep one window of the lighted-window "
+        f"stack, pay {LIGHTED_GIFT_COST}"
+    )
+    seen = view.get("lighted_stack_seen")
+    counts = [sum(c == colour for c in seen or ()) for colour in range(len(COLOUR_NAMES))]
+    holds = [] if seen is None else [f"the stack holds {colour_counts_text(counts, COLOUR_NAMES)}"]
+    return [keep, *holds, *_gifts_left(view)]
+
+
 PENDING: dict[Phase, Callable[[dict], list[str]]] = {
     Phase.PLACE: lambda v: ["place a buyer"],
     Phase.BUY: lambda v: [f"buy a tile from the {PART_NAMES[v['market']]}s market"],
@@ -150,6 +223,12 @@ PENDING: dict[Phase, Callable[[dict], list[str]]] = {
     Phase.LIGHTS_KEEP: _pending_lights_keep,
     Phase.BUILD: lambda v: [f"build: {v['build_left']} tile(s) still to place"],
     Phase.GAME_OVER: lambda v: ["nothing: the game is over"],
+    Phase.GENIE: lambda v: [
+        "the Bottle Genie: choose the move of another space (not the Caliph's), paying its cost"
+    ],
+    Phase.GIFT_CARD: _pending_gift_card,
+    Phase.GIFT_BUY: _pending_gift_buy,
+    Phase.GIFT_LIGHTS: _pending_gift_lights,
 }
 
 
@@ -179,7 +258,8 @@ def market_lines(view: dict, part: int) -> list[str]:
 
 def area_lines(view: dict, area: Area) -> list[str]:
     head = f"{AREA_NAMES[area]:<15} {required_colour(view['area_colour'][area]):<8} "
-    lines = wrap(head[:HEAD_WIDTH], space_texts(area, view["spaces"][area]), sep=" | ")
+    gifts = {i: view["gifts"][k] for (a, i), k in chests(view["config"]).items() if a == area}
+    lines = wrap(head[:HEAD_WIDTH], space_texts(area, view["spaces"][area], gifts), sep=" | ")
     return lines + (market_lines(view, area) if area in MARKET_AREAS else [])
 
 
@@ -257,6 +337,8 @@ def piles_lines(view: dict) -> list[str]:
     items = [f"draw pile {view['draw_pile_size']}", f"tile stacks: {', '.join(stacks)}"]
     if view["show_stacks"]:
         items.append(f"draw pile holds: {colour_counts_text(view['draw_pile'], CARD_NAMES)}")
+    if "gifts" in view["config"]["expansions"]:
+        items.append(f"gift pile {sum(view['gift_pile'])}")
     pro = view["config"]["variant"] == "pro"
     return [section("piles"), *wrap("", items, sep=" | "), *(lighted_stack_lines(view) * pro)]
 
@@ -288,12 +370,13 @@ def render_view(view: dict) -> str:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
     viewer = view["viewer"]
     seats = range(view["config"]["num_players"])
+    seen_stack = view.get("lighted_stack_seen")  # R9.2: a lighted-window gift looks through it
     return render(
         view
         | {
             "hands": [view["hand"] if s == viewer else None for s in seats],
             "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
-            "lighted_stack": view["lighted_stack_known"],
+            "lighted_stack": view["lighted_stack_known"] if seen_stack is None else seen_stack,
             "show_stacks": False,
         }
     )
@@ -324,6 +407,8 @@ def render_full(state: State) -> str:
             "lighted_stack": [colour for colour, _ in state.lighted_stack],
             "lights_drawn": list(state.lights_drawn),
             "draw_pile": state.draw_pile.tolist(),
+            "draw_pile_seen": state.draw_pile.tolist(),
+            "lighted_stack_seen": [colour for colour, _ in state.lighted_stack],
             "show_stacks": True,
         }
     )

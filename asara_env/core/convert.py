@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS
+from ..actions import NUM_ACTIONS, TARGETS
 from ..constants import (
+    GIFT_SLOTS,
     MAX_TOWERS_PER_COLOUR,
     N_AREAS,
     N_CARD_COLOURS,
@@ -79,6 +80,11 @@ def _coloured(state: State) -> np.ndarray:
     return counts
 
 
+def _space_index(target: int, space: int) -> int:
+    """The SPACES index of space `space` of a placement target's area; -1 for none."""
+    return -1 if target < 0 else SPACES.index((int(TARGETS[target].area), space))
+
+
 def _build_sizes(state: State) -> np.ndarray:
     """uint8[P]: bit n set where seat s can build exactly n tiles now."""
     sets = [works(state, s).build_sizes() for s in range(state.num_players)]
@@ -129,6 +135,12 @@ def _fields(state: State) -> dict:
         "lights_drawn": _padded(state.lights_drawn, MAX_DRAWN),
         "lights_keep": state.lights_keep,
         "build_left": state.build_left,
+        "gift_pile": state.gift_pile,
+        "gifts": np.stack([_padded(chest, GIFT_SLOTS) for chest in state.gifts]),
+        "gift_queue": _padded(state.gift_queue, GIFT_SLOTS),
+        "gift_chest": state.gift_chest,
+        "pending_target": state.pending_target,
+        "pending_space": _space_index(state.pending_target, state.pending_space),
         "legal": _legal(state),
         "final": _final(state),
         "seed": 0,
@@ -199,6 +211,11 @@ def _coloured_back(core: CoreState, i: int) -> list[Buyer]:
     ]
 
 
+def _space_back(space: int) -> int:
+    """The index within its area of a SPACES index; -1 for none."""
+    return -1 if space < 0 else SPACES[space][1]
+
+
 def generator_at(origin: dict, doubles_used: int) -> np.random.Generator:
     """The generator whose state was `origin` (a PCG64 `bit_generator.state`) after it has
     yielded `doubles_used` doubles: each double takes one 64-bit step."""
@@ -251,6 +268,12 @@ def to_reference(core: CoreState, i: int, rng: np.random.Generator | None = None
         lights_drawn=[c for c in _ints(core.lights_drawn[i]) if c >= 0],
         lights_keep=int(core.lights_keep[i]),
         build_left=int(core.build_left[i]),
+        gift_pile=core.gift_pile[i].astype(np.int64),
+        gifts=[[k for k in _ints(chest) if k >= 0] for chest in core.gifts[i]],
+        gift_queue=[k for k in _ints(core.gift_queue[i]) if k >= 0],
+        gift_chest=int(core.gift_chest[i]),
+        pending_target=int(core.pending_target[i]),
+        pending_space=_space_back(int(core.pending_space[i])),
         decisions=int(core.decisions[i]),
         final=_final_back(core, i),
     )

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..actions import GENIE_MOVES
 from ..constants import (
+    LIGHTED_GIFT_COST,
     MARKET_AREAS,
     N_PARTS,
     N_TILE_COLOURS,
     PRO_AREAS,
+    SPACE_VALUES,
     Area,
     Part,
 )
@@ -248,7 +251,7 @@ def _min_money(state: CoreState) -> np.ndarray:
         enabled = np.ones(len(Area), bool)
         enabled[list(PRO_AREAS)] = key[0]
         enabled[Area.GENIE] = key[1]
-        pays = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT))
+        pays = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT, Area.GENIE))
         need = np.where(pays, SPACE_VALUE[TARGET_SPACES.argmax(axis=1)], -_NEVER)
         need[_LIGHTS] = LIGHTS_COST.min()
         _MIN_MONEY[key] = np.where(enabled[TARGET_AREA], need, _NEVER)
@@ -365,6 +368,98 @@ def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
     return out
 
 
+# ------------------------------------------------------------------------------ expansions (R9)
+def _genie_tables() -> tuple[np.ndarray, ...]:
+    """[move]: the money each Genie move needs (its space's cost, a build of n: n, the
+    lighted windows: the cheapest option), and which moves are markets / builds / lights."""
+    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES])
+    need = np.zeros(len(GENIE_MOVES), np.int64)
+    for k, m in enumerate(GENIE_MOVES):
+        if m.area == Area.BUILDING:
+            need[k] = m.arg
+        elif m.area in (Area.SPIES, Area.TENT):
+            need[k] = SPACE_VALUES[m.area][m.arg]
+        elif m.area == Area.LIGHTS:
+            need[k] = LIGHTS_COST.min()
+    markets = _span(np.isin(area, MARKET_AREAS))
+    builds = _span(area == Area.BUILDING)
+    lights = _span(area == Area.LIGHTS)
+    assert (area[markets] == np.arange(N_PARTS)).all() and (need[builds] == _BUILD_N).all()
+    return need, markets, builds, lights
+
+
+_GENIE_NEED, _GENIE_MARKETS, _GENIE_BUILDS, _GENIE_LIGHTS = _genie_tables()
+
+
+def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
+    """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
+    seat = state.seat[rows]
+    money = of_seat(state.money, rows, seat)[:, None]
+    ok = money >= _GENIE_NEED
+    shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # [n, part] colours shown
+    ok[:, _GENIE_MARKETS] &= (shown & np.take(_AFFORDABLE, money, mode="clip")) != 0
+    ok[:, _GENIE_BUILDS] &= np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
+    ok[:, _GENIE_LIGHTS] &= state.lighted_len[rows, None] > 0
+    return {GROUP.GENIE_MOVE: ok}
+
+
+def mask_gift_card(state: CoreState, rows: np.ndarray) -> dict:
+    return {GROUP.GIFT_CARD: state.draw_pile[rows] > 0}
+
+
+def _move_possible(state, rows, left, shown) -> np.ndarray:
+    """bool[n, K]: whether the move waiting behind the gifts (R9.2 with R3.5) can be
+    carried out with `left` Asari [n, K]; `shown` [n, K, colour]: the tile colours its
+    market's display would still show (used where the move is a market's)."""
+    target = state.pending_target[rows].astype(np.int64)
+    area = TARGET_AREA[target]
+    need = np.where(area == Area.LIGHTS, LIGHTS_COST.min(), SPACE_VALUE[state.pending_space[rows]])
+    market_ok = (shown & (left[..., None] >= PRICES)).any(axis=-1)
+    return np.where(np.isin(area, MARKET_AREAS)[:, None], market_ok, left >= need[:, None])
+
+
+def _pending_display(state, rows) -> np.ndarray:
+    """int[n, colour]: tiles by colour in the display of the waiting move's market (part 0
+    where the move is not a market's)."""
+    area = TARGET_AREA[state.pending_target[rows].astype(np.int64)]
+    part = np.where(np.isin(area, MARKET_AREAS), area, 0)
+    return state.displays[rows, part].sum(axis=-1)
+
+
+def mask_gift_buy(state: CoreState, rows: np.ndarray) -> dict:
+    """R9.2: a tile of the gift's part the player can pay and still make their move."""
+    n, part = len(rows), state.market[rows].astype(np.int64)
+    money = _seat_rows(state, rows, state.money)
+    tiles = state.displays[rows, part] > 0  # [n, colour, gold]
+    left = money[:, None] - PRICES  # [n, colour]
+    area = TARGET_AREA[state.pending_target[rows].astype(np.int64)]
+    same = (area == part)[:, None, None] & np.eye(N_TILE_COLOURS, dtype=bool)  # [n, c, c']
+    shown = (_pending_display(state, rows)[:, None, :] - same) > 0
+    ok = tiles & ((left >= 0) & _move_possible(state, rows, left, shown))[..., None]
+    out = np.zeros((n, N_PARTS, N_TILE_COLOURS, 2), bool)
+    out[np.arange(n), part] = ok
+    return {GROUP.BUY: out.reshape(n, -1)}
+
+
+def mask_gift_lights(state: CoreState, rows: np.ndarray) -> dict:
+    """R9.2: a window of the stack, paid with LIGHTED_GIFT_COST, leaving the move possible
+    (the lighted windows' own move needs a window left in the stack)."""
+    money = _seat_rows(state, rows, state.money)
+    present = (state.lighted_stack[rows][..., None] == np.arange(N_TILE_COLOURS)).any(axis=1)
+    left = (money - LIGHTED_GIFT_COST)[:, None]
+    shown = _pending_display(state, rows)[:, None, :] > 0
+    ok = (left >= 0) & _move_possible(state, rows, left, shown)
+    area = TARGET_AREA[state.pending_target[rows].astype(np.int64)]
+    ok &= ((area != Area.LIGHTS) | (state.lighted_len[rows] > 1))[:, None]
+    return {GROUP.LIGHTS_KEEP: present & ok}
+
+
+GIFT_MASKS = {  # [phase value]
+    Phase.GIFT_CARD: mask_gift_card,
+    Phase.GIFT_BUY: mask_gift_buy,
+    Phase.GIFT_LIGHTS: mask_gift_lights,
+}
+
 PHASE_MASKS = {
     Phase.PLACE: mask_place,
     Phase.BUY: mask_buy,
@@ -373,6 +468,10 @@ PHASE_MASKS = {
     Phase.LIGHTS_OPTION: mask_lights_option,
     Phase.LIGHTS_KEEP: mask_lights_keep,
     Phase.BUILD: mask_build,
+    Phase.GENIE: mask_genie,
+    Phase.GIFT_CARD: mask_gift_card,
+    Phase.GIFT_BUY: mask_gift_buy,
+    Phase.GIFT_LIGHTS: mask_gift_lights,
 }
 _FILL = tuple(PHASE_MASKS.get(p) for p in Phase)  # [phase] mask function, None: no decision
 

@@ -17,12 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..actions import TARGETS
 from ..constants import (
+    GIFT_SLOTS,
     MAX_PLAYERS,
     MAX_TOWERS_PER_COLOUR,
     MIN_PLAYERS,
     N_AREAS,
     N_CARD_COLOURS,
+    N_CHESTS,
+    N_GIFT_KINDS,
     N_GOLD,
     N_LIGHTED,
     N_PARTS,
@@ -33,7 +37,7 @@ from ..constants import (
 from ..reference.state import Phase
 from .state import N_SPACES, SPACE_VALUE, SPACES, CoreState
 
-N_PHASES = 12  # Phase values 0..7; the rest reserved for expansion phases
+N_PHASES = 12  # Phase values 0..11 (8..11: the expansions' decisions)
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
 MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 TOWER_FEATURES = N_PARTS * N_GOLD + 3  # part/gold counts, lit plain, lit gold, exists
@@ -60,7 +64,7 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("genie", (1,), "1 = Bottle Genie expansion (R9.1)"),
     _S("gifts", (1,), "1 = gifts expansion (R9.2)"),
     _S("year", (N_YEARS,), "one-hot: year 1..4"),
-    _S("phase", (N_PHASES,), "one-hot: Phase value (PLACE..GAME_OVER; 8..11 reserved)"),
+    _S("phase", (N_PHASES,), "one-hot: Phase value (PLACE..GAME_OVER, GENIE, GIFT_*)"),
     _S("seat_to_move", (P4,), "one-hot relative seat to decide"),
     _S("caliph", (P4,), "one-hot relative seat holding the Caliph tile"),
     _S("present", (P4,), "[relative seat] 1 = a player sits there"),
@@ -101,6 +105,26 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("lights_drawn_count", (1,), "LIGHTS_KEEP: windows drawn and not yet kept"),
     _S("lights_keep", (1,), "LIGHTS_KEEP: windows still to keep"),
     _S("build_left", (1,), "BUILD: tiles still to place"),
+    # R9.2 gifts (appended, so that the slices above keep their positions)
+    _S(
+        "chest_gifts",
+        (N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS),
+        "[chest, k-th gift laid, gift kind] one-hot: the gifts face up on each chest space",
+    ),
+    _S("gift_pile", (N_GIFT_KINDS,), "[gift kind] gift cards left in the pile"),
+    _S(
+        "gift_queue",
+        (GIFT_SLOTS, N_GIFT_KINDS),
+        "GIFT_*: [k-th, gift kind] one-hot: the gifts still to carry out, in order",
+    ),
+    _S("gift_chest", (N_CHESTS,), "GIFT_*: one-hot chest being emptied"),
+    _S("pending_target", (len(TARGETS),), "GIFT_*: one-hot placement target whose move follows"),
+    _S("draw_pile_seen", (B,), "GIFT_CARD: [card colour] the draw pile, if the viewer chooses"),
+    _S(
+        "lighted_stack_seen",
+        (C,),
+        "GIFT_LIGHTS: [colour] the lighted-window stack, if the viewer looks through it",
+    ),
 )
 
 
@@ -267,6 +291,29 @@ def _view_pending(view: dict) -> dict:
     }
 
 
+def _counts(n: int, items) -> np.ndarray:
+    """Counts of items 0..n-1 (zeros for None)."""
+    return np.bincount(np.asarray(items or [], np.int64), minlength=n).astype(float)
+
+
+def _view_gifts(view: dict) -> dict:
+    laid = np.zeros((N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS))
+    for chest, kinds in enumerate(view["gifts"]):
+        laid[chest] = [_hot(N_GIFT_KINDS, k) for k in kinds] + [np.zeros(N_GIFT_KINDS)] * (
+            GIFT_SLOTS - len(kinds)
+        )
+    queue = [_hot(N_GIFT_KINDS, k) for k in view["gift_queue"]]
+    return {
+        "chest_gifts": laid,
+        "gift_pile": view["gift_pile"],
+        "gift_queue": queue + [np.zeros(N_GIFT_KINDS)] * (GIFT_SLOTS - len(queue)),
+        "gift_chest": _hot(N_CHESTS, view["gift_chest"]),
+        "pending_target": _hot(len(TARGETS), view["pending_target"]),
+        "draw_pile_seen": view["draw_pile_seen"] or np.zeros(B),
+        "lighted_stack_seen": _counts(C, view["lighted_stack_seen"]),
+    }
+
+
 def encode_view(view: dict) -> np.ndarray:
     """float32[OBS_DIM]: the observation of a reference `seat_view` dict."""
     pieces = {
@@ -275,6 +322,7 @@ def encode_view(view: dict) -> np.ndarray:
         **_view_players(view),
         **_view_board(view),
         **_view_pending(view),
+        **_view_gifts(view),
     }
     return _assemble({k: np.asarray(v, float)[None] for k, v in pieces.items()}, 1)[0]
 
@@ -310,6 +358,9 @@ SOURCE: dict[str, tuple] = {
     "lights_drawn_count": (),
     "lights_keep": (),
     "build_left": (),
+    "gift_pile": (N_GIFT_KINDS,),
+    "draw_pile_seen": (B,),  # the draw pile, if the viewer is choosing a gift card
+    "lighted_stack_seen": (C,),  # the stack by colour, if the viewer is looking through it
 }
 ZERO, ONE = 0, 1  # source positions of the constants
 
@@ -367,6 +418,9 @@ def _gather_table(p: int, viewer: int) -> np.ndarray:
         "lights_drawn_count": src["lights_drawn_count"],
         "lights_keep": src["lights_keep"],
         "build_left": src["build_left"],
+        "gift_pile": src["gift_pile"],
+        "draw_pile_seen": src["draw_pile_seen"],
+        "lighted_stack_seen": src["lighted_stack_seen"],
     }
     out = np.full(OBS_DIM, ZERO)
     for name, positions in table.items():
@@ -382,7 +436,7 @@ def _hot_bases() -> np.ndarray:
     """int[H]: the observation position of value 0 of each one-hot, in `_hot_values` order:
     first those of relative seats (seat to move, Caliph, each space's buyer), then the
     others (year, phase, known lighted windows, area colours, face-up colours, market,
-    bribery stack)."""
+    bribery stack, gifts on the chests, gifts waiting, the chest, the waiting target)."""
 
     def at(name: str, stride: int = 0, count: int = 1, shift: int = 0) -> list[int]:
         start = OBS_INDEX[name].start + shift
@@ -399,6 +453,10 @@ def _hot_bases() -> np.ndarray:
         + at("spaces", SPACE_FEATURES, N_SPACES, shift=P4)
         + at("market")
         + at("bribe_stack")
+        + at("chest_gifts", N_GIFT_KINDS, N_CHESTS * GIFT_SLOTS)
+        + at("gift_queue", N_GIFT_KINDS, GIFT_SLOTS)
+        + at("gift_chest")
+        + at("pending_target")
     )
 
 
@@ -468,8 +526,24 @@ def _source(state: CoreState, viewer) -> np.ndarray:
         (drawn >= 0).sum(axis=-1),
         state.lights_keep,
         state.build_left,
+        state.gift_pile,
+        *_seen_piles(state, flat_viewer),
     )
     return np.concatenate([f.reshape(batch, -1) for f in fields], axis=1, dtype=np.float32)
+
+
+def _seen_piles(state: CoreState, viewer) -> tuple[np.ndarray, np.ndarray]:
+    """The draw pile [B, card colour] and the lighted-window stack by colour [B, colour] of
+    the games where the viewer looks through them for a gift (R9.2), zeros elsewhere."""
+    acting = state.seat == viewer
+    cards = (state.phase == _GIFT_CARD) & acting
+    lights = (state.phase == _GIFT_LIGHTS) & acting
+    batch = len(state.phase)
+    pile = state.draw_pile * cards[:, None] if cards.any() else np.zeros((batch, B), np.int8)
+    if not lights.any():
+        return pile, np.zeros((batch, C), np.int8)
+    stack = (state.lighted_stack[..., None] == _COLOURS).sum(axis=-2) * lights[:, None]
+    return pile, stack
 
 
 def _drawn_colours(drawn: np.ndarray, drawing: np.ndarray) -> np.ndarray:
@@ -491,7 +565,9 @@ def _constants(cfg, batch: int) -> np.ndarray:
 
 
 _CONSTANTS: dict[tuple, np.ndarray] = {}
-_LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)  # numpy compares plain ints much faster than enums
+# numpy compares plain ints much faster than enums
+_LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)
+_GIFT_CARD, _GIFT_LIGHTS = int(Phase.GIFT_CARD), int(Phase.GIFT_LIGHTS)
 _COLOURS = np.arange(C)
 _SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)
 # int8[card, card, colour]: colour counts of a pair of cards; card -1 (index B) = none
@@ -510,7 +586,8 @@ def _hot_values(state: CoreState, viewer) -> np.ndarray:
     known = np.where(state.lighted_owner == viewer, state.lighted_stack, -1)
     face_up = np.where(state.space_face_up, state.space_cards[..., 0], -1)
     others = (state.year, state.phase, known, state.area_colour, face_up)
-    others += (state.market, state.bribe_stack)
+    others += (state.market, state.bribe_stack, state.gifts, state.gift_queue)
+    others += (state.gift_chest, state.pending_target)
     batch = state.year.shape[0]
     return np.concatenate([relative, *(x.reshape(batch, -1) for x in others)], axis=1)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..actions import NUM_ACTIONS
 from ..config import GameConfig
-from ..constants import N_AREAS, SPACE_VALUES, Area
+from ..constants import GIFT_SLOTS, N_AREAS, N_CHESTS, N_GIFT_KINDS, SPACE_VALUES, Area
 
 # (area, index within the area) of every space, and the area / value of each
 SPACES: tuple[tuple[int, int], ...] = tuple(
@@ -24,8 +24,10 @@ N_SPACES = len(SPACES)
 SPACE_AREA = np.array([a for a, _ in SPACES], np.int64)  # int[space]
 SPACE_VALUE = np.array([SPACE_VALUES[Area(a)][i] for a, i in SPACES], np.int64)  # int[space]
 # doubles of chance per game: at most 15 (lighted stack) + 4 x 45 (deals) + 85 + 3 x 56
-# (display refills shuffle the stacks) + 4 x 27 (recruited cards) = 556
-TAPE_LENGTH = 560
+# (display refills shuffle the stacks) + 4 x 27 (recruited cards) = 556; with the gifts
+# (R9.2) 24 + 18 + 12 + 6 (the pile shuffled each year) + 4 x 14 (the lighted-window
+# stack shuffled after each lighted-window gift) = 672
+TAPE_LENGTH = 680
 
 
 @dataclass
@@ -70,6 +72,13 @@ class CoreState:
     lights_drawn: np.ndarray  # int8[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
     lights_keep: np.ndarray  # int8[B] LIGHTS_KEEP: windows still to keep
     build_left: np.ndarray  # int8[B] BUILD: tiles still to place
+    # R9.2 gifts (blank without the expansion)
+    gift_pile: np.ndarray  # int8[B, gift kind] gift cards left in the pile
+    gifts: np.ndarray  # int8[B, chest, 4] gift kinds on each chest in the order laid, -1 none
+    gift_queue: np.ndarray  # int8[B, 4] gifts still to carry out, in order, -1 none
+    gift_chest: np.ndarray  # int8[B] the chest being emptied, -1 none
+    pending_target: np.ndarray  # int8[B] the placement target whose move follows, -1 none
+    pending_space: np.ndarray  # int8[B] the space (SPACES index) it took, -1 none
     # the legal actions of the player to move, kept up to date by init and step
     legal: np.ndarray  # bool[B, NUM_ACTIONS]; all False in a finished game
     # outcome
@@ -119,6 +128,12 @@ FIELD_SPECS: dict[str, tuple[type, tuple, object]] = {
     "lights_drawn": (COUNT, (5,), -1),
     "lights_keep": (COUNT, (), 0),
     "build_left": (COUNT, (), 0),
+    "gift_pile": (COUNT, (N_GIFT_KINDS,), 0),
+    "gifts": (COUNT, (N_CHESTS, GIFT_SLOTS), -1),
+    "gift_queue": (COUNT, (GIFT_SLOTS,), -1),
+    "gift_chest": (COUNT, (), -1),
+    "pending_target": (COUNT, (), -1),
+    "pending_space": (COUNT, (), -1),
     "legal": (bool, (NUM_ACTIONS,), False),
     "final": (np.int32, ("P", 8), 0),
     "seed": (np.uint64, (), 0),

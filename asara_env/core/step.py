@@ -5,22 +5,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS, Group, describe_action
+from ..actions import GENIE_MOVES, NUM_ACTIONS, Group, describe_action
 from ..constants import (
+    CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
+    GIFT_AMOUNT,
+    GIFT_EFFECT,
+    LIGHTED_GIFT_COST,
     MARKET_AREAS,
     N_CARD_COLOURS,
+    N_TILE_COLOURS,
     N_YEARS,
     RECRUIT_CARDS,
     YEARLY_MONEY,
     Area,
+    GiftEffect,
+    chests_in_play,
 )
 from ..errors import IllegalActionError
 from ..reference.state import Phase
 from . import chance, scoring
 from .init import deal_and_refill
-from .mask import build_sizes, space_taken, write_mask
-from .state import COUNT, SPACE_VALUE, CoreState
+from .mask import GIFT_MASKS, build_sizes, space_taken, write_mask
+from .state import COUNT, SPACE_VALUE, SPACES, CoreState
 from .tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
@@ -129,7 +136,87 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     area = TARGET_AREA[target]
     colour = state.area_colour[rows, area]  # a face-up card sets it if unset (R3.2)
     state.area_colour[rows, area] = np.where(face_up & (colour < 0), cards[:, 0], colour)
-    return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+    if "gifts" not in state.config.expansions:
+        return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+    chest = _chest_of_space(state.config.pro)[space]
+    gifted = chest >= 0
+    gifted[gifted] = state.gifts[rows[gifted], chest[gifted], 0] >= 0
+    plain = ~gifted
+    ended = [_start_move(state, rows[plain], area[plain], *_move_args(space, target, plain))]
+    if gifted.any():  # R9.2: the gifts first, in the order laid
+        g, chest = rows[gifted], chest[gifted]
+        state.gift_queue[g] = state.gifts[g, chest]
+        state.gifts[g, chest] = -1
+        state.gift_chest[g] = chest
+        state.pending_target[g] = target[gifted]
+        state.pending_space[g] = space[gifted]
+        ended.append(_carry_out_gifts(state, g))
+    return _joined(ended)
+
+
+def _move_args(space, target, pick) -> tuple[np.ndarray, np.ndarray]:
+    return SPACE_VALUE[space[pick]], TARGET_BUILD_N[target[pick]]
+
+
+def _chest_of_space(pro: bool) -> np.ndarray:
+    """int[space]: the chest on each space in play (R9.2), -1 none."""
+    if pro not in _CHESTS:
+        table = np.full(len(SPACES), -1, np.int64)
+        for chest in chests_in_play(pro):
+            table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
+        _CHESTS[pro] = table
+    return _CHESTS[pro]
+
+
+_CHESTS: dict[bool, np.ndarray] = {}
+# the decision each gift effect asks for, PLACE (none) for those carried out at once
+_GIFT_PHASE = np.full(len(GiftEffect), PHASE.PLACE, np.int64)
+_GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (
+    PHASE.GIFT_CARD,
+    PHASE.GIFT_BUY,
+    PHASE.GIFT_LIGHTS,
+)
+_EFFECT = np.array(GIFT_EFFECT, np.int64)  # [kind]
+_AMOUNT = np.array(GIFT_AMOUNT, np.int64)  # [kind]
+
+
+def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """Carry out each game's waiting gifts in order until one asks for a decision with a
+    legal choice (one without does nothing), then the space's own move; return the games
+    whose turn ended."""
+    ended = []
+    while len(rows):
+        kind = state.gift_queue[rows, 0].astype(np.int64)
+        done = kind < 0
+        if done.any():
+            ended.append(_pending_move(state, rows[done]))
+            rows, kind = rows[~done], kind[~done]
+        if not len(rows):
+            break
+        state.gift_queue[rows, :-1] = state.gift_queue[rows, 1:]
+        state.gift_queue[rows, -1] = -1
+        seat, effect, amount = _seat(state, rows), _EFFECT[kind], _AMOUNT[kind]
+        state.money[rows, seat] += np.where(effect == GiftEffect.ASARI, amount, 0)
+        state.prestige[rows, seat] += np.where(effect == GiftEffect.PRESTIGE, amount, 0)
+        phase = _GIFT_PHASE[effect]
+        state.market[rows] = np.where(effect == GiftEffect.BUY, amount, -1)
+        asks = np.zeros(len(rows), bool)
+        for value, pick in by_value(phase, len(Phase)):
+            if value != PHASE.PLACE:
+                state.phase[rows[pick]] = value
+                allowed = GIFT_MASKS[value](state, rows[pick])
+                asks[pick] = next(iter(allowed.values())).any(axis=1)
+        rows = rows[~asks]
+    return _joined(ended) if ended else rows
+
+
+def _pending_move(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """The move of the space the gifts lay on, once they are carried out."""
+    target = state.pending_target[rows].astype(np.int64)
+    space = state.pending_space[rows].astype(np.int64)
+    state.market[rows] = -1
+    state.gift_chest[rows] = state.pending_target[rows] = state.pending_space[rows] = -1
+    return _start_move(state, rows, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
 def _option_hand() -> np.ndarray:
@@ -155,12 +242,16 @@ def _area_table(default: int, **values: int) -> np.ndarray:
 # what a placement in each area leads to (R4): the next phase (PLACE: the turn ends), the
 # market opened (-1 none) and the sign of the space value in the player's money
 _NEXT_PHASE = _area_table(
-    PHASE.PLACE, BUILDING=PHASE.BUILD, SPIES=PHASE.BRIBE_STACK, LIGHTS=PHASE.LIGHTS_OPTION
+    PHASE.PLACE,
+    BUILDING=PHASE.BUILD,
+    SPIES=PHASE.BRIBE_STACK,
+    LIGHTS=PHASE.LIGHTS_OPTION,
+    GENIE=PHASE.GENIE,
 )
 _NEXT_PHASE[list(MARKET_AREAS)] = PHASE.BUY
 _MARKET = _area_table(-1)
 _MARKET[list(MARKET_AREAS)] = MARKET_AREAS
-_MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1)
+_MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1, GENIE=-1)
 
 
 def _start_move(state, rows, area, value, build_n) -> np.ndarray:
@@ -207,7 +298,63 @@ def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarr
 
 
 def _buy(state, rows, f) -> np.ndarray:
-    return _take_tile(state, rows, f, state.displays)
+    _take_tile(state, rows, f, state.displays)
+    gift = state.phase[rows] == PHASE.GIFT_BUY
+    if not gift.any():
+        return rows
+    return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
+
+
+def _genie_tables() -> tuple[np.ndarray, ...]:
+    """[move]: the area (-1: the coloured building), space value and build size of each
+    Genie move (R9.1: a build of n pays plot n's value n)."""
+    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES], np.int64)
+    value = np.zeros(len(GENIE_MOVES), np.int64)
+    build = np.zeros(len(GENIE_MOVES), np.int64)
+    for k, m in enumerate(GENIE_MOVES):
+        if m.area == Area.BUILDING:
+            value[k] = build[k] = m.arg
+        elif m.area is not None and m.arg is not None:
+            value[k] = SPACE_VALUE[SPACES.index((int(m.area), m.arg))]
+    return area, value, build
+
+
+_GENIE_AREA, _GENIE_VALUE, _GENIE_BUILD = _genie_tables()
+
+
+def _genie_move(state, rows, f) -> np.ndarray:
+    move = f[:, 0]
+    coloured = _GENIE_AREA[move] < 0  # no card is placed (R9.1)
+    c = rows[coloured]
+    state.money[c, _seat(state, c)] += COLOURED_BUILDING_ASARI
+    m, other = move[~coloured], rows[~coloured]
+    ended = _start_move(state, other, _GENIE_AREA[m], _GENIE_VALUE[m], _GENIE_BUILD[m])
+    return _joined([c, ended])
+
+
+def _gift_card(state, rows, f) -> np.ndarray:
+    card = f[:, 0]
+    state.draw_pile[rows, card] -= 1
+    state.hands[rows, _seat(state, rows), card] += 1
+    return _carry_out_gifts(state, rows)
+
+
+def _keep_gift_window(state, rows, colour) -> np.ndarray:
+    """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
+    seat = _seat(state, rows)
+    stack = state.lighted_stack[rows]
+    counts = (stack[..., None] == np.arange(N_TILE_COLOURS)).sum(axis=1)
+    counts[np.arange(len(rows)), colour] -= 1
+    order = chance.shuffled(state, rows, counts)
+    width = state.lighted_stack.shape[1]
+    padded = np.full((len(rows), width), -1, np.int64)
+    padded[:, : order.shape[1]] = order
+    state.lighted_stack[rows] = padded
+    state.lighted_owner[rows] = -1
+    state.lighted_len[rows] -= 1
+    state.lighted_supply[rows, seat, colour] += 1
+    state.money[rows, seat] -= LIGHTED_GIFT_COST
+    return _carry_out_gifts(state, rows)
 
 
 def _bribe_stack(state, rows, f) -> np.ndarray:
@@ -244,6 +391,16 @@ def _lights_option(state, rows, f) -> np.ndarray:
 
 
 def _lights_keep(state, rows, f) -> np.ndarray:
+    gift = state.phase[rows] == PHASE.GIFT_LIGHTS
+    if gift.any():
+        ended = _keep_gift_window(state, rows[gift], f[gift, 0])
+        if gift.all():
+            return ended
+        return _joined([ended, _keep_drawn(state, rows[~gift], f[~gift])])
+    return _keep_drawn(state, rows, f)
+
+
+def _keep_drawn(state, rows, f) -> np.ndarray:
     colour, seat = f[:, 0], _seat(state, rows)
     drawn = state.lights_drawn[rows]
     first = np.argmax(drawn == colour[:, None], axis=1)
@@ -306,11 +463,14 @@ _APPLY = {
     Group.LIGHTS_KEEP: _lights_keep,
     Group.BUILD_TILE: _build_tile,
     Group.BUILD_LIGHTED: _build_lighted,
+    Group.GENIE_MOVE: _genie_move,
+    Group.GIFT_CARD: _gift_card,
 }
 APPLY = tuple(_APPLY.get(g) for g in Group)  # [group] the function applying its actions
 
 
-# decisions that change the acting player's supply, lighted windows or towers
+# decisions that change the acting player's supply, lighted windows or towers (gift cards
+# do not; a turn's gift purchases are followed by a move that is one of these)
 CHANGES_MATERIALS = (
     Group.BUY,
     Group.BRIBE_TAKE,

@@ -167,7 +167,7 @@ def gift_lights_reason(state: State, colour: int) -> str | None:
     money = state.money[state.seat]
     if colour not in [c for c, _ in state.lighted_stack]:
         return "the lighted-window stack holds no window of that colour"
-    if LIGHTED_GIFT_COST > money:
+    if money < LIGHTED_GIFT_COST:
         return f"the gift's window costs {LIGHTED_GIFT_COST}, the player has {money}"
     trial = state.copy()
     trial.lighted_stack.remove(next(x for x in trial.lighted_stack if x[0] == colour))

@@ -208,7 +208,9 @@ def _gift(x, name: str) -> int:
 
 
 def _gift_lists(chests) -> list[list[int]]:
-    _need(isinstance(chests, list) and len(chests) == N_CHESTS, f"gifts must list {N_CHESTS} chests")
+    _need(
+        isinstance(chests, list) and len(chests) == N_CHESTS, f"gifts must list {N_CHESTS} chests"
+    )
     return [[_gift(k, "gifts") for k in chest] for chest in chests]
 
 

@@ -7,7 +7,7 @@ The `asara` command has subcommands: `asara random ...` (the same job, same opti
 `asara play ...` (play yourself against agents in the terminal, asara_env/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
-               [--save game.json]
+               [--expansions genie,gifts] [--save game.json]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from agents import AGENTS, RandomAgent
 
 from .actions import NUM_ACTIONS
 from .config import VARIANTS, GameConfig
+from .constants import KNOWN_EXPANSIONS
 from .core.observation import encode_view
 from .reference import engine
 from .reference.record import GameRecord
@@ -97,6 +98,12 @@ def main(argv: list[str] | None = None) -> None:
 DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by default
 
 
+def expansion_list(text: str) -> tuple[str, ...]:
+    """`--expansions genie,gifts` as ('genie', 'gifts'); '' as none. The names and their
+    combination with the variant are checked by GameConfig (see `lineup`)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
     parser.add_argument(
@@ -105,6 +112,13 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
     )
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
+        "(default: none); genie needs --variant pro",
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
     parser.add_argument("--seed", type=int, help="the game's seed (default: a random one)")
     parser.add_argument("--save", help="write the game record (JSON) to this path")
@@ -116,6 +130,7 @@ def play_options(args: argparse.Namespace) -> dict:
     return {
         "players": args.players,
         "variant": args.variant,
+        "expansions": args.expansions,
         "opponents": opponents,
         "seat": args.seat,
         "seed": args.seed,
@@ -128,7 +143,13 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 
     options = play_options(args)
     try:
-        lineup(options["players"], options["variant"], options["opponents"], options["seat"])
+        lineup(
+            options["players"],
+            options["variant"],
+            options["opponents"],
+            options["seat"],
+            options["expansions"],
+        )
     except ValueError as exc:
         parser.error(str(exc))
     try:

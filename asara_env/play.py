@@ -3,7 +3,9 @@
     from asara_env.play import play
     play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
 
-or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`.
+or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The
+expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
+(the Genie needs the professional variant).
 
 You sit in `seat`; the opponents (agent names from `agents.AGENTS`) fill the other seats in
 order. At each of your decisions the board is drawn as your seat sees it (R10: the other
@@ -40,7 +42,8 @@ How to answer:
   ?, help      this help
   q, quit      end the game (asks first)
 Board: P0..P3 are seats; (a+b) are face-down cards; ? a card you cannot see;
-red 3(1g) is three red tiles, one of them gold-decorated; . a vacant space."""
+red 3(1g) is three red tiles, one of them gold-decorated; . a vacant space;
+(chest: asari 5, buy window) the gifts lying on a space, in the order laid (gifts expansion)."""
 
 AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(game seed, 1000 + s)
 
@@ -66,11 +69,15 @@ class Console:
 
 # ------------------------------------------------------------------------ the table
 def lineup(
-    players: int, variant: str, opponents: str | Sequence[str], seat: int
+    players: int,
+    variant: str,
+    opponents: str | Sequence[str],
+    seat: int,
+    expansions: Sequence[str] = (),
 ) -> tuple[GameConfig, list[str | None]]:
     """The configuration and the agent name of every seat (None for the person); raises
     ValueError naming what is wrong with the request."""
-    config = GameConfig(num_players=players, variant=variant)
+    config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [name.strip() for name in names]
     if len(names) != players - 1:
@@ -221,12 +228,15 @@ def play(
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
     record_path: str | None = None,
+    expansions: Sequence[str] = (),
 ) -> GameRecord:
     """Play one game in the terminal; returns its record (unfinished if the person quit).
     Raises ValueError for a bad lineup (see `lineup`) before the game starts."""
-    config, names = lineup(players, variant, opponents, seat)
+    config, names = lineup(players, variant, opponents, seat, expansions)
     console = Console(input_fn, print_fn)
-    env = asara_v0.env(num_players=players, variant=variant, render_mode="ansi")
+    env = asara_v0.env(
+        num_players=players, variant=variant, expansions=config.expansions, render_mode="ansi"
+    )
     env.reset(seed=seed)
     game_seed = env.unwrapped.game_seed
     agents = {
@@ -260,8 +270,10 @@ def play(
 
 def intro(config: GameConfig, names: Sequence[str | None], game_seed: int) -> str:
     seats = ", ".join(seat_label(s, names) for s in range(len(names)))
+    expansions = "".join(f" + {e}" for e in config.expansions)
     return (
-        f"ASARA, {config.num_players} players, {config.variant} rules, seed {game_seed} "
+        f"ASARA, {config.num_players} players, {config.variant} rules{expansions}, "
+        f"seed {game_seed} "
         f"(play it again with --seed {game_seed}).\nSeats: {seats}. Type ? for help."
     )
 

@@ -335,10 +335,10 @@ def lighted_stack_lines(view: dict) -> list[str]:
 def piles_lines(view: dict) -> list[str]:
     stacks = [f"{PART_NAMES[p]}s {sum(map(sum, view['stacks'][p]))}" for p in Part]
     items = [f"draw pile {view['draw_pile_size']}", f"tile stacks: {', '.join(stacks)}"]
-    if view["show_stacks"]:
-        items.append(f"draw pile holds: {colour_counts_text(view['draw_pile'], CARD_NAMES)}")
     if "gifts" in view["config"]["expansions"]:
         items.append(f"gift pile {sum(view['gift_pile'])}")
+    if view["show_stacks"]:
+        items.append(f"draw pile holds: {colour_counts_text(view['draw_pile'], CARD_NAMES)}")
     pro = view["config"]["variant"] == "pro"
     return [section("piles"), *wrap("", items, sep=" | "), *(lighted_stack_lines(view) * pro)]
 

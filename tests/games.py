@@ -12,6 +12,20 @@ from asara_env.reference.state import State
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
+# every combination of expansions (R9; the Genie needs pro), for 2/3/4 players
+EXPANSIONS = [("basic", ("gifts",)), ("pro", ("genie",)), ("pro", ("gifts",))]
+EXPANSIONS += [("pro", ("genie", "gifts"))]
+EXPANSION_CONFIGS = [
+    GameConfig(num_players=p, variant=v, expansions=e) for p in (2, 3, 4) for v, e in EXPANSIONS
+]
+
+
+def config_id(c: GameConfig) -> str:
+    return "-".join([f"{c.num_players}p", c.variant, *c.expansions])
+
+
+EXPANSION_IDS = [config_id(c) for c in EXPANSION_CONFIGS]
+ALL_CONFIGS, ALL_IDS = CONFIGS + EXPANSION_CONFIGS, IDS + EXPANSION_IDS
 
 
 def game_states(config: GameConfig, seed: int) -> list[State]:

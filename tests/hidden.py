@@ -4,7 +4,7 @@ does know, in reference states."""
 from __future__ import annotations
 
 import numpy as np
-from games import CONFIGS, game_states
+from games import CONFIGS, EXPANSION_CONFIGS, game_states
 
 from asara_env.reference.state import Phase, State
 
@@ -26,7 +26,9 @@ def _resample_cards(state: State, viewer: int, rng: np.random.Generator) -> None
         if b is not None and not b.face_up and b.seat != viewer
     ]
     hidden_coloured = [k for k, b in enumerate(state.coloured) if b.seat != viewer]
-    pool = state.draw_pile + state.hands[others].sum(axis=0)
+    # R9.2: who chooses a gift card looks through the draw pile
+    pile_seen = state.phase == Phase.GIFT_CARD and state.seat == viewer
+    pool = state.hands[others].sum(axis=0) + (0 if pile_seen else state.draw_pile)
     for a, i in hidden:
         pool += np.bincount(state.spaces[a][i].cards, minlength=5)
     for k in hidden_coloured:
@@ -42,7 +44,8 @@ def _resample_cards(state: State, viewer: int, rng: np.random.Generator) -> None
         cards = cards[2:]
     for k in hidden_coloured:
         state.coloured[k] = type(state.coloured[k])(state.coloured[k].seat, (cards.pop(0),), False)
-    state.draw_pile = np.bincount(cards, minlength=5).astype(np.int64)
+    if not pile_seen:
+        state.draw_pile = np.bincount(cards, minlength=5).astype(np.int64)
 
 
 def _resample_lighted(state: State, viewer: int, rng: np.random.Generator) -> None:
@@ -51,6 +54,12 @@ def _resample_lighted(state: State, viewer: int, rng: np.random.Generator) -> No
     others = [s for s in range(state.num_players) if s != viewer]
     unknown = [k for k, (_, owner) in enumerate(state.lighted_stack) if owner != viewer]
     drawn_hidden = state.phase == Phase.LIGHTS_KEEP and state.seat != viewer
+    if state.phase == Phase.GIFT_LIGHTS and state.seat == viewer:
+        # R9.2: the viewer looks through the stack: it knows what is in it, not the order
+        colours = [state.lighted_stack[k][0] for k in unknown]
+        for k, c in zip(unknown, _deal(np.bincount(colours, minlength=5), rng)):
+            state.lighted_stack[k][0] = c
+        unknown = []
     pool = state.lighted_supply[others].sum(axis=0)
     pool += np.bincount([state.lighted_stack[k][0] for k in unknown], minlength=5)
     if drawn_hidden:
@@ -78,6 +87,9 @@ def r10_states() -> list[State]:
     picks = []
     for config in CONFIGS:
         picks += game_states(config, 21)[::4] + game_states(config, 22)[::9]
+    for config in EXPANSION_CONFIGS:  # every position of an expansion decision, and some
+        states = game_states(config, 23)
+        picks += [s for s in states if s.phase >= Phase.GENIE] + states[::12]
     return picks
 
 

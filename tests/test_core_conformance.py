@@ -6,6 +6,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from games import ALL_CONFIGS, ALL_IDS
 
 from asara_env import GameConfig, IllegalActionError
 from asara_env.actions import NUM_ACTIONS
@@ -24,8 +25,7 @@ from asara_env.reference import engine
 from asara_env.reference.build import colour_counts
 from asara_env.reference.state import Phase, Tower
 
-CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
-IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
+CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # with every combination of expansions
 ARRAYS = [f.name for f in fields(CoreState) if f.name != "config"]
 
 
@@ -63,6 +63,28 @@ def test_an_illegal_action_raises_naming_game_and_action_and_changes_nothing():
     actions[5] = bad
     before = copy_state(state)
     with pytest.raises(IllegalActionError, match=f"illegal action {bad} .*game 5 of the batch"):
+        step(state, actions)
+    assert states_equal(state, before)
+
+
+EXPANSION_PHASES = (Phase.GENIE, Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
+
+
+@pytest.mark.parametrize("phase", EXPANSION_PHASES, ids=[p.name for p in EXPANSION_PHASES])
+def test_R9_an_illegal_action_in_an_expansion_decision_changes_nothing(phase):
+    """Play random batches with both expansions until a game waits in `phase`; an action
+    outside its mask there raises naming the game, and leaves the batch as it was."""
+    config = GameConfig(num_players=3, variant="pro", expansions=("genie", "gifts"))
+    state, rng = init(config, 64, seeds=5), np.random.default_rng(3)
+    while not (state.phase == phase).any():
+        step(state, random_actions(legal_action_mask(state), rng))
+        autoreset(state)
+    game = int(np.flatnonzero(state.phase == phase)[0])
+    mask = legal_action_mask(state)
+    actions = random_actions(mask, rng)
+    actions[game] = bad = int(np.flatnonzero(~mask[game])[0])
+    before = copy_state(state)
+    with pytest.raises(IllegalActionError, match=f"illegal action {bad} .*game {game} of"):
         step(state, actions)
     assert states_equal(state, before)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from games import EXPANSION_CONFIGS, EXPANSION_IDS
 from players import choose
 
 from asara_env import GameConfig
@@ -71,9 +72,25 @@ def test_core_agrees_with_the_reference_on_36_games(config):
     assert lockstep(config, 36, seed=config.num_players * 10 + config.pro, observed=6) > 36 * 80
 
 
+@pytest.mark.parametrize("config", EXPANSION_CONFIGS, ids=EXPANSION_IDS)
+def test_R9_core_agrees_with_the_reference_with_the_expansions_on_16_games(config):
+    """Every combination of expansions: 16 games each (192 in all), the observation of
+    every seat in 4 of them."""
+    seed = config.num_players * 100 + len(config.expansions) * 10 + config.pro
+    assert lockstep(config, 16, seed=seed, observed=4) > 16 * 80
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_core_agrees_with_the_reference_on_many_games(config):
     """3,400 games per configuration, 20,400 in all."""
     for seed in range(100, 117):
+        lockstep(config, 200, seed, observed=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", EXPANSION_CONFIGS, ids=EXPANSION_IDS)
+def test_R9_core_agrees_with_the_reference_with_the_expansions_on_many_games(config):
+    """1,000 games per combination of expansions and players, 12,000 in all."""
+    for seed in range(200, 205):
         lockstep(config, 200, seed, observed=10)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from games import CONFIGS, IDS, game_states
+from games import ALL_CONFIGS, ALL_IDS, game_states
 from hidden import OWN_SECRET_CHANGES, r10_states, resample_hidden
 
 from asara_env import GameConfig
@@ -48,7 +48,7 @@ def test_docs_are_generated_from_the_table():
 
 
 # ------------------------------------------------------------------------------ conformance
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
 def test_observe_matches_encode_view_along_random_games(config):
     for seed in (1, 2, 3):
         for state in game_states(config, seed):
@@ -60,7 +60,7 @@ def test_observe_matches_encode_view_along_random_games(config):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
 def test_observe_matches_encode_view_over_many_games(config):
     for seed in range(10, 40):
         for state in game_states(config, seed)[::3]:
@@ -69,7 +69,7 @@ def test_observe_matches_encode_view_over_many_games(config):
                 assert np.array_equal(observe(core, seat)[0], reference_obs(state, seat))
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
 def test_batched_observe_matches_row_by_row(config):
     states = [s for seed in (4, 5) for s in game_states(config, seed)[::6]][:50]
     core = from_reference(states)

@@ -17,7 +17,8 @@ STATES = r10_states()
 
 def seen_by(state: State, viewer: int) -> dict:
     """What `player_{viewer}` gets from the env loaded with `state`."""
-    env = asara_v0.env(num_players=state.num_players, variant=state.config.variant)
+    cfg = state.config
+    env = asara_v0.env(num_players=cfg.num_players, variant=cfg.variant, expansions=cfg.expansions)
     env.reset(options={"state": state_to_dict(state)})
     return env.observe(f"player_{viewer}")
 

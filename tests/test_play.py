@@ -159,10 +159,13 @@ def test_asara_play_parses_its_options(monkeypatch):
     monkeypatch.setattr("asara_env.play.play", lambda **kw: calls.append(kw))
     cli.main_asara(argv("play --players 4 --variant pro --seat 2 --seed 7 --save g.json"))
     cli.main_asara(argv("play --players 2 --opponents tall"))
+    cli.main_asara(argv("play --variant pro --expansions ' gifts, genie'"))
+    cli.main_asara(argv("play --expansions gifts"))
     assert calls == [
         {
             "players": 4,
             "variant": "pro",
+            "expansions": (),
             "opponents": "greedy,random,towers",
             "seat": 2,
             "seed": 7,
@@ -171,7 +174,26 @@ def test_asara_play_parses_its_options(monkeypatch):
         {
             "players": 2,
             "variant": "basic",
+            "expansions": (),
             "opponents": "tall",
+            "seat": 0,
+            "seed": None,
+            "record_path": None,
+        },
+        {
+            "players": 3,
+            "variant": "pro",
+            "expansions": ("gifts", "genie"),
+            "opponents": "greedy,random",
+            "seat": 0,
+            "seed": None,
+            "record_path": None,
+        },
+        {
+            "players": 3,
+            "variant": "basic",
+            "expansions": ("gifts",),
+            "opponents": "greedy,random",
             "seat": 0,
             "seed": None,
             "record_path": None,
@@ -185,6 +207,8 @@ def test_asara_play_parses_its_options(monkeypatch):
         ("play --players 3 --opponents greedy", "3 players need 2 opponent"),
         ("play --players 2 --opponents nobody", "known agents"),
         ("play --variant chess", "invalid choice"),
+        ("play --expansions genie", "'genie' expansion needs the professional variant"),
+        ("play --expansions gifts,dragons", "unknown expansion 'dragons'"),
         ("dance", "invalid choice"),
     ],
 )
@@ -193,6 +217,41 @@ def test_asara_play_rejects_bad_options(command, message, capsys):
         cli.main_asara(argv(command))
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "variant, expansions, message",
+    [
+        ("basic", ["genie"], "'genie' expansion needs the professional variant"),
+        ("pro", ["gifts", "dragons"], "unknown expansion 'dragons'"),
+    ],
+)
+def test_bad_expansions_are_clear_errors(variant, expansions, message):
+    with pytest.raises(ValueError, match=message):
+        lineup(2, variant, ["random"], 0, expansions)
+    screen = Screen()
+    with pytest.raises(ValueError, match=message):
+        play(2, variant, ["random"], expansions=expansions, print_fn=screen, input_fn=None)
+    assert screen == []
+
+
+@pytest.mark.parametrize(
+    "variant, expansions", [("basic", ("gifts",)), ("pro", ("genie", "gifts"))]
+)
+def test_a_whole_game_with_expansions(tmp_path, variant, expansions):
+    record, _, screen, path = play_scripted(
+        tmp_path, seat=1, players=3, opponents="greedy,random", variant=variant,
+        expansions=expansions,
+    )  # fmt: skip
+    assert record.config.expansions == expansions
+    intro = f"ASARA, 3 players, {variant} rules{''.join(f' + {e}' for e in expansions)}, seed 5"
+    assert screen[0].startswith(intro)
+    boards = [text for text in screen if text.startswith("== ASARA")]
+    assert boards == seat_boards(record, 1)  # the env's rendering is the reference view
+    assert all("(chest: " in board for board in boards)
+    assert all(("\ngenie " in board) == ("genie" in expansions) for board in boards)
+    assert "Game over." in screen.text
+    assert replay(GameRecord.from_dict(json.loads(path.read_text()))).is_over
 
 
 def test_asara_play_plays_from_standard_input(tmp_path, monkeypatch, capsys):

@@ -7,13 +7,37 @@ import pytest
 from games import CONFIGS, IDS, game_states
 
 from asara_env import GameConfig
-from asara_env.constants import CARD_NAMES, COLOUR_NAMES, N_CARD_COLOURS, N_TILE_COLOURS, Area
+from asara_env.actions import TARGETS, Group, decode
+from asara_env.constants import (
+    CARD_NAMES,
+    CHEST_SPACES,
+    COLOUR_NAMES,
+    GIFT_NAMES,
+    N_CARD_COLOURS,
+    N_TILE_COLOURS,
+    Area,
+)
+from asara_env.reference.engine import new_game, step
+from asara_env.reference.rules import legal_actions
 from asara_env.reference.scoring import FINAL_CATEGORIES
 from asara_env.reference.state import Buyer, Phase, State
 from asara_env.reference.view import seat_view
 from asara_env.render import LINE_WIDTH, render_full, render_view
 
 PRO_3P = GameConfig(num_players=3, variant="pro")
+# R9: the expansions, played with the reference engine
+EXPANSION_CONFIGS = [
+    GameConfig(num_players=2, variant="basic", expansions=("gifts",)),
+    GameConfig(num_players=3, variant="pro", expansions=("genie",)),
+    GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts")),
+]
+EXPANSION_IDS = [
+    f"{c.num_players}p-{c.variant}-{'+'.join(c.expansions)}" for c in EXPANSION_CONFIGS
+]
+ALL_CONFIGS, ALL_IDS = CONFIGS + EXPANSION_CONFIGS, IDS + EXPANSION_IDS
+GIFTS_PRO = GameConfig(num_players=3, variant="pro", expansions=("gifts",))
+KIND = {name: k for k, name in enumerate(GIFT_NAMES)}
+CHEST = {area: k for k, (area, _) in enumerate(CHEST_SPACES)}
 
 
 def seen(state: State, viewer: int) -> str:
@@ -46,19 +70,22 @@ def hidden_buyers(state: State, viewer: int) -> list[tuple[int, int]]:
 def resample_hidden(state: State, viewer: int, rng: np.random.Generator) -> State:
     """A copy of `state` with everything `viewer` cannot know (R10.2, R10.3) redrawn at
     random: other hands, the draw pile, others' face-down cards, others' lighted windows,
-    the lighted windows others put back or are looking at."""
+    the lighted windows others put back or are looking at. A viewer taking a gift looks
+    through the draw pile or the lighted-window stack (R9.2): those it knows."""
     other = state.copy()
+    acting = state.seat == viewer
     for s in range(state.num_players):
         if s != viewer:
             other.hands[s] = random_counts(rng, int(state.hands[s].sum()), N_CARD_COLOURS)
             held = int(state.lighted_supply[s].sum())
             other.lighted_supply[s] = random_counts(rng, held, N_TILE_COLOURS)
-    other.draw_pile = random_counts(rng, int(state.draw_pile.sum()), N_CARD_COLOURS)
+    if not (acting and state.phase == Phase.GIFT_CARD):
+        other.draw_pile = random_counts(rng, int(state.draw_pile.sum()), N_CARD_COLOURS)
     for k, i in hidden_buyers(other, viewer):  # State.copy copies these lists
         b = places(other)[k][i]
         places(other)[k][i] = Buyer(b.seat, random_cards(rng, len(b.cards)), False)
     for entry in other.lighted_stack:
-        if entry[1] != viewer:
+        if entry[1] != viewer and not (acting and state.phase == Phase.GIFT_LIGHTS):
             entry[0] = int(rng.integers(N_TILE_COLOURS))
     if state.seat != viewer:
         drawn = rng.integers(N_TILE_COLOURS, size=len(state.lights_drawn))
@@ -71,7 +98,7 @@ def sampled_states(config: GameConfig, seeds=(0, 1), every: int = 7) -> list[Sta
 
 
 # ------------------------------------------------------------------------ information (R10)
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
 def test_R10_view_rendering_ignores_what_the_viewer_cannot_know(config):
     rng = np.random.default_rng(5)
     changed = 0
@@ -205,7 +232,7 @@ def test_R8_final_scoring_is_shown_at_game_end_only():
 
 
 # ------------------------------------------------------------------------ shape
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
 def test_renderings_are_short_lined_and_name_every_seat(config):
     for state in sampled_states(config, seeds=(2, 3), every=3):
         views = {v: seen(state, v) for v in range(config.num_players)}
@@ -215,3 +242,127 @@ def test_renderings_are_short_lined_and_name_every_seat(config):
                 assert f"\nP{s}" in text
             assert ("(you)" in text) == (viewer is not None)
             assert f"\nP{viewer} (you)" in text or viewer is None
+
+
+# ------------------------------------------------------------------------ expansions (R9)
+def board_line(text: str, start: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith(start))
+
+
+def pending_text(text: str) -> str:
+    """The pending decision's lines as one (where a line was wrapped, one space)."""
+    lines = text.split("\npending: ", 1)[1].split("\n-- board", 1)[0].splitlines()
+    return " ".join(line.strip() for line in lines)
+
+
+def state_in_phase(config: GameConfig, seed: int, phase: Phase) -> State:
+    """The first state in `phase` of the random games seeded `seed`, `seed` + 1, ..."""
+    return next(
+        s for k in range(seed, seed + 20) for s in game_states(config, k) if s.phase == phase
+    )
+
+
+@pytest.mark.parametrize("expansions", [(), ("gifts",), ("genie",), ("genie", "gifts")])
+def test_R9_1_the_genie_house_is_drawn_with_the_genie_only(expansions):
+    state = new_game(GameConfig(num_players=2, variant="pro", expansions=expansions), 0)
+    state.spaces[Area.GENIE][1] = Buyer(1, (3,), True)
+    for text in (seen(state, 0), render_full(state)):
+        starts = {line.split()[0] for line in text.splitlines() if line}
+        assert ("genie" in starts) == ("genie" in expansions)
+        if "genie" in expansions:
+            assert board_line(text, "genie").endswith("3: . | 5: P1 green | 7: .")
+
+
+def test_R9_1_a_genie_decision_says_so():
+    state = state_in_phase(
+        GameConfig(num_players=3, variant="pro", expansions=("genie",)), 0, Phase.GENIE
+    )
+    assert "pending: the Bottle Genie: choose the move of another space" in seen(state, state.seat)
+
+
+def test_R9_2_the_gifts_on_each_chest_are_named_in_the_order_laid():
+    state = new_game(GIFTS_PRO, 3)
+    state.gifts[CHEST[Area.MARKET_BASE]] = [KIND["asari_5"], KIND["buy_window"]]
+    state.gifts[CHEST[Area.BUILDING]] = [KIND["prestige_2"], KIND["card"], KIND["asari_3"]]
+    state.gifts[CHEST[Area.LIGHTS]] = [KIND["lighted_window"]]
+    state.gifts[CHEST[Area.MARKET_TRUNK]] = []
+    state.spaces[Area.MARKET_TRUNK][0] = Buyer(2, (1,), True)
+    state.gift_pile[:] = 0
+    state.gift_pile[KIND["buy_base"]] = 7
+    for text in [*(seen(state, v) for v in range(3)), render_full(state)]:
+        assert board_line(text, "bases market").endswith(
+            "[any]    . (chest: asari 5, buy window) | . | . | ."
+        )
+        assert "4: . (chest: prestige 2, buyer card, asari 3) | 5: ." in board_line(
+            text, "building"
+        )
+        assert board_line(text, "lights").endswith(". (chest: lighted window) | . | .")
+        assert "P2 yellow (chest: -) | . | ." in board_line(text, "trunks market")
+        assert "gift pile 7" in board_line(text, "draw pile")
+
+
+def test_R9_2_chests_only_with_the_gifts_and_the_lights_chest_only_with_pro():
+    basic = new_game(GameConfig(num_players=2, expansions=("gifts",)), 1)
+    text = seen(basic, 0)
+    assert text.count("(chest: ") == 5 and "gift pile " in text
+    assert {len(basic.gifts[k]) for k in range(5)} == {1}  # one gift laid on each chest
+    pro = new_game(GameConfig(num_players=2, variant="pro", expansions=("gifts",)), 1)
+    assert seen(pro, 0).count("(chest: ") == 6
+    for plain in (new_game(PRO_3P, 1), new_game(GameConfig(num_players=2), 1)):
+        assert "chest" not in seen(plain, 0) and "gift" not in render_full(plain)
+
+
+def place_on(state: State, area: Area) -> None:
+    """Step the first legal placement of the seat to move on `area`."""
+    step(
+        state,
+        next(
+            a
+            for a in legal_actions(state)
+            if decode(a)[0] == Group.PLACE and TARGETS[decode(a)[1][0]].area == area
+        ),
+    )
+
+
+def test_R9_2_a_gift_decision_names_the_gift_and_what_is_still_to_carry_out():
+    state = new_game(GIFTS_PRO, 2)
+    state.gifts[CHEST[Area.MARKET_BASE]] = [KIND["card"], KIND["asari_5"], KIND["buy_window"]]
+    place_on(state, Area.MARKET_BASE)
+    assert state.phase == Phase.GIFT_CARD and state.gift_queue == [3, 7]
+    for text in [*(seen(state, v) for v in range(3)), render_full(state)]:  # gifts are public
+        pending = pending_text(text)
+        assert pending.startswith(
+            "gift from the bases market chest: take a buyer card from the draw pile"
+        )
+        assert "gifts still to carry out: asari 5, buy window" in pending
+        assert pending.endswith("then the space's own move: the bases market")
+        assert board_line(text, "bases market").endswith(" (chest: -) | . | . | .")
+
+
+def test_R9_2_the_draw_pile_is_shown_to_the_gift_taker_only():
+    state = state_in_phase(GIFTS_PRO, 0, Phase.GIFT_CARD)
+    holds = ", ".join(f"{CARD_NAMES[c]} {n}" for c, n in enumerate(state.draw_pile) if n)
+    assert f"the pile holds {holds}" in seen(state, state.seat)
+    assert f"the pile holds {holds}" in render_full(state)
+    for other in set(range(state.num_players)) - {state.seat}:
+        text = seen(state, other)
+        assert "take a buyer card from the draw pile" in text and "the pile holds" not in text
+        changed = state.copy()
+        changed.draw_pile = np.roll(changed.draw_pile, 1)
+        assert seen(changed, other) == text
+
+
+def test_R9_2_the_lighted_window_stack_is_shown_to_the_gift_taker_only():
+    state = state_in_phase(
+        GameConfig(num_players=2, variant="pro", expansions=("gifts",)), 0, Phase.GIFT_LIGHTS
+    )
+    colours = [c for c, _ in state.lighted_stack]
+    counts = ", ".join(
+        f"{n} {k}" for n, k in zip(COLOUR_NAMES, np.bincount(colours, minlength=5)) if k
+    )
+    top = f"known (top first): #1 {COLOUR_NAMES[colours[0]]}, #2 {COLOUR_NAMES[colours[1]]}"
+    mine = seen(state, state.seat)
+    assert f"the stack holds {counts}" in mine and top in mine
+    other = seen(state, 1 - state.seat)
+    assert "keep one window of the lighted-window stack, pay 4" in other
+    assert "the stack holds" not in other and top not in other

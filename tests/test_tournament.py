@@ -169,6 +169,8 @@ def test_same_seed_same_csv_other_seed_other_games(tmp_path):
         (["--players", "5"], "invalid choice: 5"),
         (["--games", "0"], "at least 1"),
         (["--seed", "-3"], "non-negative"),
+        (["--expansions", "gifts,dragons"], r"unknown expansion\(s\) \['dragons'\]"),
+        (["--expansions", "genie"], "'genie' expansion needs the professional variant"),
     ],
 )
 def test_bad_arguments_are_argparse_errors(args, message, capsys):
@@ -185,3 +187,44 @@ def test_bad_arguments_are_argparse_errors(args, message, capsys):
 def test_bad_settings_raise_value_errors(names, players, message):
     with pytest.raises(ValueError, match=message):
         T.run_tournament(names, players, games=2)
+
+
+# ---------------------------------------------------------------------------- expansions (R9)
+def test_expansions_reach_the_game_configuration(monkeypatch):
+    configs = []
+
+    def fake_play_batch(config, agents, seating, seeds, batch_size, bar):
+        configs.append(config)
+        return np.zeros(seating.shape, np.int64)
+
+    monkeypatch.setattr(T, "play_batch", fake_play_batch)
+    args = T.parse_args(["--variant", "pro", "--expansions", "gifts, genie", "--players", "2", "3"])
+    assert args.expansions == ("gifts", "genie")
+    results = T.run_tournament(
+        ["random"], [2, 3], 2, variant=args.variant, expansions=args.expansions
+    )
+    assert [(c.num_players, c.variant, c.expansions) for c in configs] == [
+        (2, "pro", ("genie", "gifts")),
+        (3, "pro", ("genie", "gifts")),
+    ]
+    assert [r.rules for r in results] == [{"variant": "pro", "expansions": "genie+gifts"}] * 2
+    assert T.parse_args([]).expansions == ()
+    assert T.rules_title("pro", ("genie", "gifts")) == "ASARA, pro rules + genie + gifts"
+
+
+def test_cli_with_expansions_names_them_in_every_output(tmp_path, capsys):
+    out = run_cli(tmp_path, "--variant", "pro", "--expansions", "genie,gifts")
+    assert capsys.readouterr().out.startswith("ASARA, pro rules + genie + gifts\n")
+    with open(out / "games.csv") as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 4
+    assert all((g["variant"], g["expansions"]) == ("pro", "genie+gifts") for g in games)
+    with open(out / "summary.csv") as f:
+        (row,) = csv.DictReader(f)
+    assert (row["variant"], row["expansions"]) == ("pro", "genie+gifts")
+    document = json.loads((out / "results.json").read_text())
+    assert document["settings"]["expansions"] == ["genie", "gifts"]
+    assert document["games"][0]["expansions"] == "genie+gifts"
+    plain = run_cli(tmp_path, out="plain")
+    with open(plain / "games.csv") as f:
+        assert {(g["variant"], g["expansions"]) for g in csv.DictReader(f)} == {("basic", "")}

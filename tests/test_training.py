@@ -23,16 +23,29 @@ def opponents_move(env, learner: str, twin) -> None:
         env.step(twin.act(obs["observation"], obs["action_mask"]))
 
 
-@pytest.mark.parametrize("players, reward", [(2, "win"), (3, "rank"), (4, "margin")])
-def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward):
+@pytest.mark.parametrize(
+    "players, reward, variant, expansions",
+    [
+        (2, "win", "basic", ()),
+        (3, "rank", "basic", ()),
+        (4, "margin", "basic", ()),
+        (2, "win", "pro", ("genie", "gifts")),  # R9: the expansions pass through
+    ],
+)
+def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, expansions):
     """One game slot, three games in a row: the learner's observation, mask, reward, done
     and the next game's start agree with the AEC env driven by a twin opponent."""
     seed = 40 + players
-    vec = AsaraVecEnv(1, players, "basic", ("towers",), reward=reward, seed=seed)
+    vec = AsaraVecEnv(
+        1, players, variant, ("towers",), reward=reward, seed=seed, expansions=expansions
+    )
+    assert vec.config.expansions == expansions
     twin, rng = make_agent("towers", seed), np.random.default_rng(seed)
     obs = vec.reset()
     for game in range(3):
-        env = asara_v0.env(num_players=players, reward=reward)
+        env = asara_v0.env(
+            num_players=players, variant=variant, expansions=expansions, reward=reward
+        )
         env.reset(seed=derived_seed(seed, game))
         learner = f"player_{vec.learner_seat[0]}"
         opponents_move(env, learner, twin)

@@ -5,6 +5,10 @@ acts on observations and masks like every agent: `deterministic=True` plays the 
 probable legal action; otherwise it samples from the policy's masked distribution with one
 double of its own generator per decision (inverse CDF), so it stays deterministic given
 its seed and batched play equals single play.
+
+A model trained before the observation grew (slices are only ever appended, see
+asara_env/core/observation.py) reads the first entries it knows: the shipped models were
+trained on the first 1,907 (everything before the gifts).
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ class PolicyAgent(Agent):
         import torch
 
         policy = self.model.policy
+        known = policy.observation_space.shape[0]
         with torch.no_grad():
-            obs = torch.as_tensor(np.asarray(observations, np.float32), device=policy.device)
+            obs = np.asarray(observations, np.float32)[:, :known]
+            obs = torch.as_tensor(obs, device=policy.device)
             dist = policy.get_distribution(obs, action_masks=np.asarray(masks, bool))
             return dist.distribution.probs.cpu().numpy().astype(np.float64)
 

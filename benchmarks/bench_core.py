@@ -77,10 +77,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", default="pro")
+    parser.add_argument("--expansions", default="", help="e.g. genie,gifts (R9)")
     parser.add_argument("--steps", type=int, default=200, help="batched steps per batch size")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    config = GameConfig(num_players=args.players, variant=args.variant)
+    expansions = tuple(e for e in args.expansions.split(",") if e)
+    config = GameConfig(num_players=args.players, variant=args.variant, expansions=expansions)
     core = {}
     for batch in tqdm(BATCHES, desc="batch sizes", disable=args.json):
         steps = args.steps if batch > 1 else args.steps * 5
@@ -91,7 +93,8 @@ def main() -> None:
         print(json.dumps({"core": rates, "reference": round(reference, 1)}))
         return
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
-    print(f"{args.players} players, {args.variant}, random legal actions, {machine}")
+    rules = "".join(f" + {e}" for e in expansions)
+    print(f"{args.players} players, {args.variant}{rules}, random legal actions, {machine}")
     print(f"{'engine':>16} {'decisions/s':>12} {'sampling us/decision':>21}")
     print(f"{'reference':>16} {reference:12.0f} {'-':>21}")
     for batch, r in core.items():

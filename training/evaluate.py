@@ -18,14 +18,17 @@ from pathlib import Path
 from agents import AGENTS
 from asara_env import GameConfig
 
+from .tournament import expansion_list, rules_title
 from .train import win_rate
 
 BASELINES = ("towers", "tall", "greedy", "random")
 
 
-def evaluate(model, players: int, variant: str, games: int, opponents, seed: int) -> list[dict]:
+def evaluate(
+    model, players: int, variant: str, games: int, opponents, seed: int, expansions=()
+) -> list[dict]:
     """One row per opponent: win rate, its interval and mean prestige."""
-    config = GameConfig(num_players=players, variant=variant)
+    config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
     return [win_rate(model, config, name, games, seed) for name in opponents]
 
 
@@ -67,6 +70,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--model", type=Path, required=True)
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help="comma-separated expansions (R9): genie (needs --variant pro), gifts",
+    )
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
     p.add_argument("--seed", type=int, default=2026)
@@ -77,6 +86,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"unknown opponents {unknown}; known: {sorted(AGENTS)}")
     if not args.model.exists():
         p.error(f"no model at {args.model}")
+    try:  # the Genie needs the pro variant
+        GameConfig(num_players=args.players, variant=args.variant, expansions=args.expansions)
+    except ValueError as e:
+        p.error(str(e))
     return args
 
 
@@ -85,8 +98,11 @@ def main(argv=None) -> None:
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(args.model, device="cpu")
-    rows = evaluate(model, args.players, args.variant, args.games, args.opponents, args.seed)
-    print(f"{args.model}: {args.players} players, {args.variant}, {args.games} games each")
+    rows = evaluate(
+        model, args.players, args.variant, args.games, args.opponents, args.seed, args.expansions
+    )
+    rules = rules_title(args.variant, args.expansions)
+    print(f"{args.model}: {args.players} players, {rules}, {args.games} games each")
     print(table(rows, args.players))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)

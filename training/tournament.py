@@ -1,7 +1,7 @@
 """Tournament: registered agents play many seeded games; win rates, ranks and ratings.
 
     python -m training.tournament --agents random,greedy --players 2 3 4 --games 1000 \\
-        --seed 0 --out results/
+        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts]
 
 For each player count P the games are played in blocks of P: a lineup of P agents plays
 all P cyclic rotations of its seats, so within every block each agent of the lineup sits
@@ -25,8 +25,11 @@ seeded `sub_seed(seed, P, 1, k)`, and game g is the reference game
 `derived_seed(sub_seed(seed, P, 2), g)` (recorded per game). Agents are fresh per player
 count and draw their random numbers in batch order, so results depend on `--batch-size`.
 
-Writes into --out: games.csv (one row per game), summary.csv, ratings.csv, results.json
-(settings, summary, ratings, games) and win_rates.png.
+Every game is played with the rules of `--variant` and `--expansions` (R9; the Genie needs
+the professional variant). Writes into --out: games.csv (one row per game), summary.csv
+(one row per agent and player count), ratings.csv, results.json (settings, summary,
+ratings, games) and win_rates.png; games.csv and summary.csv name the variant and the
+expansions ('genie+gifts', empty for none) in every row, the plot in its title.
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
-from asara_env.config import GameConfig
+from asara_env.config import VARIANTS, GameConfig
+from asara_env.constants import KNOWN_EXPANSIONS
 from asara_env.core.state import derived_seeds
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
@@ -59,6 +63,13 @@ class Played:
     seeds: np.ndarray  # uint64[G] reference seed of each game
     seating: np.ndarray  # int64[G, P] agent index in each seat
     prestige: np.ndarray  # int64[G, P] final prestige of each seat
+    variant: str = "basic"  # the rules the games were played with
+    expansions: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> dict:
+        """The variant and the expansions as table columns: 'genie+gifts', '' for none."""
+        return {"variant": self.variant, "expansions": "+".join(self.expansions)}
 
 
 # ---------------------------------------------------------------------------- scheduling
@@ -135,6 +146,7 @@ def summarize(names: list[str], played: Played) -> list[dict]:
                 "mean_prestige": float(played.prestige[mine].mean()) if n else float("nan"),
                 "mean_rank": float(places[mine].mean()) if n else float("nan"),
             }
+            | played.rules
         )
     return rows
 
@@ -180,10 +192,14 @@ def run_tournament(
     variant: str = "basic",
     batch_size: int = 256,
     progress: bool = False,
+    expansions: tuple[str, ...] = (),
 ) -> list[Played]:
-    """Play `games` (rounded up to a multiple of P) games per player count P."""
+    """Play `games` (rounded up to a multiple of P) games per player count P, with the
+    rules of `variant` and `expansions`."""
     _check_settings(names, players, games, seed)
-    configs = {p: GameConfig(num_players=p, variant=variant) for p in players}
+    configs = {
+        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions)) for p in players
+    }
     seatings = {
         p: schedule(len(names), p, games, np.random.default_rng([seed, p, 0])) for p in players
     }
@@ -193,7 +209,8 @@ def run_tournament(
         agents = [make_agent(n, sub_seed(seed, p, 1, k)) for k, n in enumerate(names)]
         seeds = game_seeds(seed, p, len(seatings[p]))
         prestige = play_batch(configs[p], agents, seatings[p], seeds, batch_size, bar)
-        results.append(Played(p, seeds, seatings[p], prestige))
+        config = configs[p]
+        results.append(Played(p, seeds, seatings[p], prestige, config.variant, config.expansions))
     if bar is not None:
         bar.close()
     return results
@@ -224,13 +241,14 @@ def _progress_bar(progress: bool, total: int):
 
 
 # ---------------------------------------------------------------------------- output
-GAME_FIELDS = ["players", "game", "seed"] + [
+GAME_FIELDS = ["players", "game", "seed", "variant", "expansions"] + [
     f"{what}_{s}" for what in ("seat", "prestige") for s in range(MAX_PLAYERS)
 ]
 
 
 def game_rows(names: list[str], results: list[Played]) -> list[dict]:
-    """One dict per game: player count, index, seed, agent per seat, prestige per seat."""
+    """One dict per game: player count, index, seed, variant, expansions, agent per seat,
+    prestige per seat."""
     rows = []
     for r in results:
         for g, (seed, seating, prestige) in enumerate(zip(*_columns(r))):
@@ -239,6 +257,7 @@ def game_rows(names: list[str], results: list[Played]) -> list[dict]:
                     "players": r.players,
                     "game": g,
                     "seed": seed,
+                    **r.rules,
                     "seating": [names[k] for k in seating],
                     "prestige": prestige.tolist(),
                 }
@@ -247,7 +266,7 @@ def game_rows(names: list[str], results: list[Played]) -> list[dict]:
 
 
 def _flat_game_row(row: dict) -> dict:
-    flat = {"players": row["players"], "game": row["game"], "seed": row["seed"]}
+    flat = {key: row[key] for key in ("players", "game", "seed", "variant", "expansions")}
     for s, (name, points) in enumerate(zip(row["seating"], row["prestige"])):
         flat[f"seat_{s}"], flat[f"prestige_{s}"] = name, points
     return flat
@@ -260,7 +279,12 @@ def write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
         writer.writerows(rows)
 
 
-def plot_win_rates(path: Path, summary: list[dict]) -> None:
+def rules_title(variant: str, expansions) -> str:
+    """'ASARA, pro rules + genie + gifts'."""
+    return f"ASARA, {variant} rules" + "".join(f" + {e}" for e in expansions)
+
+
+def plot_win_rates(path: Path, summary: list[dict], title: str | None = None) -> None:
     """Grouped bars: win rate with its 95% interval per agent per player count."""
     import matplotlib
 
@@ -284,6 +308,8 @@ def plot_win_rates(path: Path, summary: list[dict]) -> None:
     ax.set_xticks(range(len(counts)), [f"{p} players" for p in counts])
     ax.set_ylabel("win rate (shared wins split; 95% Wilson)")
     ax.set_ylim(0, 1)
+    if title:
+        ax.set_title(title)
     ax.legend(loc="upper left", bbox_to_anchor=(1, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -299,7 +325,8 @@ def write_results(out: Path, settings: dict, names: list[str], results, summary,
     write_csv(out / "ratings.csv", ratings, list(ratings[0]))
     document = {"settings": settings, "summary": summary, "ratings": ratings, "games": games}
     (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
-    plot_win_rates(out / "win_rates.png", summary)
+    title = rules_title(settings.get("variant", "basic"), settings.get("expansions", ()))
+    plot_win_rates(out / "win_rates.png", summary, title)
 
 
 def text_table(rows: list[list[str]], header: list[str]) -> str:
@@ -351,6 +378,17 @@ def _agent_list(text: str) -> list[str]:
     return names
 
 
+def expansion_list(text: str) -> tuple[str, ...]:
+    """'genie,gifts' -> ('genie', 'gifts'); '' -> (); unknown names are errors."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown expansion(s) {unknown}; known: {KNOWN_EXPANSIONS}"
+        )
+    return names
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -378,11 +416,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
     parser.add_argument("--games", type=_positive, default=1000, help="games per player count")
     parser.add_argument("--seed", type=_non_negative, default=0)
-    parser.add_argument("--variant", choices=("basic", "pro"), default="basic")
+    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
+        "(default: none); genie needs --variant pro",
+    )
     parser.add_argument("--batch-size", type=_positive, default=256)
     parser.add_argument("--out", type=Path, default=Path("results"))
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    try:  # the variant and the expansions together (the Genie needs the pro variant)
+        GameConfig(variant=args.variant, expansions=args.expansions)
+    except ValueError as e:
+        parser.error(str(e))
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -396,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         args.variant,
         args.batch_size,
         progress=not args.no_progress,
+        expansions=args.expansions,
     )
     summary = [row for r in results for row in summarize(args.agents, r)]
     ratings = rate_games(args.agents, results)
@@ -405,9 +456,11 @@ def main(argv: list[str] | None = None) -> int:
         "games": args.games,
         "seed": args.seed,
         "variant": args.variant,
+        "expansions": list(args.expansions),
         "batch_size": args.batch_size,
     }
     write_results(args.out, settings, args.agents, results, summary, ratings)
+    print(rules_title(args.variant, args.expansions))
     print(summary_text(summary, ratings))
     print(f"\nresults written to {args.out}/")
     return 0

@@ -41,7 +41,7 @@ from asara_env.core import derived_seed
 
 from .imitation import clone, collect
 from .policy import policy_kwargs
-from .tournament import wilson_interval
+from .tournament import expansion_list, wilson_interval
 from .vec_env import AsaraVecEnv
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
@@ -200,7 +200,9 @@ def train(args) -> MaskablePPO:
     previous = resumed(args)
     done = previous.num_timesteps if previous is not None else 0
     seed = derived_seed(args.seed, done)  # a resumed run plays new games
-    env = AsaraVecEnv(args.envs, args.players, args.variant, names, weights, args.reward, seed)
+    env = AsaraVecEnv(
+        args.envs, args.players, args.variant, names, weights, args.reward, seed, args.expansions
+    )
     model = build_model(args, env, previous)
     evaluator = WinRateCallback(
         env.config, args.eval_opponents, args.eval_games, args.eval_every, args.out, args.seed + 7
@@ -268,6 +270,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help="comma-separated expansions (R9): genie (needs --variant pro), gifts",
+    )
     p.add_argument("--opponents", type=parse_opponents, default="towers:0.6,tall:0.2,greedy:0.2")
     p.add_argument("--reward", default="win", choices=("win", "rank", "margin"))
     p.add_argument("--steps", type=int, default=1_000_000, help="learner decisions to train")
@@ -292,6 +300,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     unknown = [o for o in args.eval_opponents if o not in AGENTS]
     if unknown:
         p.error(f"unknown --eval-opponents {unknown}; known: {sorted(AGENTS)}")
+    try:  # the Genie needs the pro variant
+        GameConfig(num_players=args.players, variant=args.variant, expansions=args.expansions)
+    except ValueError as e:
+        p.error(str(e))
     return args
 
 

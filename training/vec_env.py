@@ -46,8 +46,11 @@ class AsaraVecEnv(VecEnv):
         opponent_weights: Sequence[float] | None = None,
         reward: str = "win",
         seed: int = 0,
+        expansions: Sequence[str] = (),
     ):
-        self.config = GameConfig(num_players=num_players, variant=variant)
+        self.config = GameConfig(
+            num_players=num_players, variant=variant, expansions=tuple(expansions)
+        )
         terminal_rewards(np.zeros((1, num_players)), reward)  # validates the scheme
         self.reward = reward
         self.opponents: list[Agent] = []

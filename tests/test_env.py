@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from games import CONFIGS, IDS
+from games import ALL_CONFIGS, ALL_IDS
 from pettingzoo.test import api_test, seed_test
 
 import asara_env
@@ -22,7 +22,11 @@ from asara_env.reference.rules import legal_actions
 from asara_env.reference.scoring import FINAL_CATEGORIES
 from asara_env.reference.view import seat_view
 
-KW = [{"num_players": c.num_players, "variant": c.variant} for c in CONFIGS]
+CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # every combination of expansions (R9) too
+KW = [
+    {"num_players": c.num_players, "variant": c.variant, "expansions": c.expansions}
+    for c in CONFIGS
+]
 
 
 def make(**kw):
@@ -72,7 +76,8 @@ def test_a_game_through_the_aec_api_matches_the_reference(config, reward):
     and the infos agree with the reference game of the same seed; no reward before the
     end; at the end the rewards seen through last(), the final prestige and the winners."""
     seed = 11 + config.num_players
-    env = make(num_players=config.num_players, variant=config.variant, reward=reward)
+    kw = {"num_players": config.num_players, "variant": config.variant}
+    env = make(**kw, expansions=config.expansions, reward=reward)
     env.reset(seed=seed)
     ref, rng = engine.new_game(config, seed), np.random.default_rng(seed)
     seen = dict.fromkeys(env.possible_agents, 0.0)

@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.constants import N_YEARS, Area, Part
+from asara_env.constants import CHEST_SPACES, N_YEARS, Area, Part
+from asara_env.core.mask import colour_features, colour_sizes, total_sizes
 from asara_env.core.observation import OBS_INDEX, OBS_SLICES
 from asara_env.core.state import SPACES
+from asara_env.core.tables import TARGET_SPACES
 
 SHAPES = {s.name: s.shape for s in OBS_SLICES}
 PLOT_SPACES = np.array([s for s, (a, _) in enumerate(SPACES) if a == Area.BUILDING])  # plot 1..7
+# int[space + 1]: the chest on each space (R9.2), -1 for none; the last entry is "no space"
+SPACE_CHEST = np.array([CHEST_SPACES.index(s) if s in CHEST_SPACES else -1 for s in SPACES] + [-1])
+
+
+def hot_index(onehot: np.ndarray) -> np.ndarray:
+    """int[B]: the position of the one in each row of a one-hot [B, n]; -1 for none."""
+    return np.where(onehot.any(axis=1), onehot.argmax(axis=1), -1)
 
 
 def unpack(obs: np.ndarray) -> dict[str, np.ndarray]:
@@ -45,6 +54,18 @@ class Seen:
         self.occupied = o["spaces"][..., :4].sum(axis=-1) > 0  # [B, space]
         self.lighted_supply = o["lighted_supply"]  # [B, colour]
         self.draw_pile = o["draw_pile_size"][:, 0]
+        self.lighted_stack = o["lighted_stack_size"][:, 0]
+        self.area_colour = o["area_colour"]  # [B, area, card colour] one-hot required colour
+        self.phase = o["phase"].argmax(axis=1)  # int[B]: the pending decision (a Phase value)
+        self.pro = o["pro"][:, 0] > 0  # [B]
+        self.has_genie = o["genie"][:, 0] > 0  # [B]: the Bottle Genie is in play (R9.1)
+        self.has_gifts = o["gifts"][:, 0] > 0  # [B]: the gifts are in play (R9.2)
+        self.chest_gifts = o["chest_gifts"].sum(axis=2)  # [B, chest, gift kind] gifts waiting
+        self.gift_queue = o["gift_queue"].sum(axis=1)  # [B, gift kind] gifts still to carry out
+        self.gift_chest = hot_index(o["gift_chest"])  # int[B]: chest being emptied, -1 none
+        self.pending_target = hot_index(o["pending_target"])  # int[B]: target after the gifts
+        self.draw_pile_seen = o["draw_pile_seen"]  # [B, card colour] (GIFT_CARD only)
+        self.lighted_stack_seen = o["lighted_stack_seen"]  # [B, colour] (GIFT_LIGHTS only)
 
     def in_supply(self, part: Part) -> np.ndarray:
         """[B, colour]: unbuilt tiles of one part type, gold or not."""
@@ -63,3 +84,24 @@ class Seen:
         cost = np.where(free, plots, 99)
         # lowest free plot >= n: reverse cumulative minimum
         return np.minimum.accumulate(cost[:, ::-1], axis=1)[:, ::-1]
+
+    def target_chest(self) -> np.ndarray:
+        """int[B, target]: the chest a placement on each target would open (R9.2), -1 for
+        none: the target takes its lowest vacant candidate space (a market's first vacant
+        space, a build's lowest vacant plot >= n)."""
+        free = TARGET_SPACES[None] & ~self.occupied[:, None, :]  # [B, target, space]
+        space = np.where(free.any(axis=2), free.argmax(axis=2), -1)
+        return SPACE_CHEST[space]
+
+    def build_sizes(self) -> np.ndarray:
+        """bool[B, n=1..7 → index 0..6]: builds of exactly n tiles the supply allows (R4.2),
+        whatever the plots and money."""
+        f = colour_features(
+            self.tower_tiles.astype(np.int64),
+            self.o["towers"][:, 0, ..., 8:10].astype(np.int64),
+            self.n_towers.astype(np.int64),
+            self.supply.astype(np.int64),
+            self.lighted_supply.astype(np.int64),
+        )
+        sizes = total_sizes(colour_sizes(f)).astype(np.int64)  # uint8 bitmask of sizes 0..7
+        return (sizes[:, None] >> np.arange(1, 8)) & 1 > 0

@@ -99,9 +99,26 @@ DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by d
 
 
 def expansion_list(text: str) -> tuple[str, ...]:
-    """`--expansions genie,gifts` as ('genie', 'gifts'); '' as none. The names and their
-    combination with the variant are checked by GameConfig (see `lineup`)."""
-    return tuple(name.strip() for name in text.split(",") if name.strip())
+    """`--expansions genie,gifts` as ('genie', 'gifts'); '' as none; unknown names are
+    errors (their combination with the variant is checked by GameConfig)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown expansion(s) {unknown}; known: {KNOWN_EXPANSIONS}"
+        )
+    return names
+
+
+def add_expansions_argument(parser: argparse.ArgumentParser) -> None:
+    """The `--expansions` option shared by the console scripts."""
+    parser.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
+        "(default: none); genie needs --variant pro",
+    )
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,13 +129,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
     )
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    parser.add_argument(
-        "--expansions",
-        type=expansion_list,
-        default=(),
-        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
-        "(default: none); genie needs --variant pro",
-    )
+    add_expansions_argument(parser)
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
     parser.add_argument("--seed", type=int, help="the game's seed (default: a random one)")
     parser.add_argument("--save", help="write the game record (JSON) to this path")

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from agents import AGENTS
 from asara_env import GameConfig
+from asara_env.cli import add_expansions_argument
 
-from .tournament import expansion_list, rules_title
+from .tournament import rules_title
 from .train import win_rate
 
 BASELINES = ("towers", "tall", "greedy", "random")
@@ -70,12 +71,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--model", type=Path, required=True)
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--variant", default="basic", choices=("basic", "pro"))
-    p.add_argument(
-        "--expansions",
-        type=expansion_list,
-        default=(),
-        help="comma-separated expansions (R9): genie (needs --variant pro), gifts",
-    )
+    add_expansions_argument(p)
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
     p.add_argument("--seed", type=int, default=2026)

@@ -47,8 +47,8 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
+from asara_env.cli import add_expansions_argument
 from asara_env.config import VARIANTS, GameConfig
-from asara_env.constants import KNOWN_EXPANSIONS
 from asara_env.core.state import derived_seeds
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
@@ -378,17 +378,6 @@ def _agent_list(text: str) -> list[str]:
     return names
 
 
-def expansion_list(text: str) -> tuple[str, ...]:
-    """'genie,gifts' -> ('genie', 'gifts'); '' -> (); unknown names are errors."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown expansion(s) {unknown}; known: {KNOWN_EXPANSIONS}"
-        )
-    return names
-
-
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -417,13 +406,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=_positive, default=1000, help="games per player count")
     parser.add_argument("--seed", type=_non_negative, default=0)
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    parser.add_argument(
-        "--expansions",
-        type=expansion_list,
-        default=(),
-        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
-        "(default: none); genie needs --variant pro",
-    )
+    add_expansions_argument(parser)
     parser.add_argument("--batch-size", type=_positive, default=256)
     parser.add_argument("--out", type=Path, default=Path("results"))
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

@@ -37,11 +37,12 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 from agents import AGENTS, PolicyAgent, make_agent
 from agents.arena import play_batch
 from asara_env import GameConfig
+from asara_env.cli import add_expansions_argument
 from asara_env.core import derived_seed
 
 from .imitation import clone, collect
 from .policy import policy_kwargs
-from .tournament import expansion_list, wilson_interval
+from .tournament import wilson_interval
 from .vec_env import AsaraVecEnv
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
@@ -270,12 +271,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--variant", default="basic", choices=("basic", "pro"))
-    p.add_argument(
-        "--expansions",
-        type=expansion_list,
-        default=(),
-        help="comma-separated expansions (R9): genie (needs --variant pro), gifts",
-    )
+    add_expansions_argument(p)
     p.add_argument("--opponents", type=parse_opponents, default="towers:0.6,tall:0.2,greedy:0.2")
     p.add_argument("--reward", default="win", choices=("win", "rank", "margin"))
     p.add_argument("--steps", type=int, default=1_000_000, help="learner decisions to train")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .constants import (
-    IMPLEMENTED_EXPANSIONS,
     KNOWN_EXPANSIONS,
     LIGHTS_OPTIONS,
     MAX_PLAYERS,
@@ -90,8 +89,6 @@ def _validate(cfg: GameConfig) -> None:
     for name in cfg.expansions:
         if name not in KNOWN_EXPANSIONS:
             raise ValueError(f"unknown expansion {name!r}; known: {KNOWN_EXPANSIONS}")
-        if name not in IMPLEMENTED_EXPANSIONS:
-            raise ValueError(f"expansion {name!r} is not implemented yet")
     if "genie" in cfg.expansions and cfg.variant != "pro":
         raise ValueError("the 'genie' expansion needs the professional variant (variant='pro')")
     s = cfg.start_seat

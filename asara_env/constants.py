@@ -151,7 +151,6 @@ ASARI_PER_PRESTIGE = 10  # R8.3
 
 # R9 expansions
 KNOWN_EXPANSIONS = ("genie", "gifts")
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = KNOWN_EXPANSIONS
 
 
 class GiftEffect(IntEnum):

@@ -3,7 +3,7 @@
     python benchmarks/bench_reference.py [--games 20] [--json]
 
 The time to list legal actions and to step is reported apart from the whole loop, per
-configuration. The vectorised core (a later issue) is compared against these figures.
+configuration. benchmarks/bench_core.py runs it side by side with the vectorised core.
 """
 
 from __future__ import annotations

@@ -407,22 +407,24 @@ def mask_gift_card(state: CoreState, rows: np.ndarray) -> dict:
     return {GROUP.GIFT_CARD: state.draw_pile[rows] > 0}
 
 
+_TARGET_PART = np.where(np.isin(TARGET_AREA, MARKET_AREAS), TARGET_AREA, -1)  # [target], -1
+
+
 def _move_possible(state, rows, left, shown) -> np.ndarray:
     """bool[n, K]: whether the move waiting behind the gifts (R9.2 with R3.5) can be
     carried out with `left` Asari [n, K]; `shown` [n, K, colour]: the tile colours its
     market's display would still show (used where the move is a market's)."""
     target = state.pending_target[rows].astype(np.int64)
-    area = TARGET_AREA[target]
-    need = np.where(area == Area.LIGHTS, LIGHTS_COST.min(), SPACE_VALUE[state.pending_space[rows]])
+    lights = TARGET_AREA[target] == Area.LIGHTS  # else plot 4: its value
+    need = np.where(lights, LIGHTS_COST.min(), SPACE_VALUE[state.pending_space[rows]])
     market_ok = (shown & (left[..., None] >= PRICES)).any(axis=-1)
-    return np.where(np.isin(area, MARKET_AREAS)[:, None], market_ok, left >= need[:, None])
+    return np.where((_TARGET_PART[target] >= 0)[:, None], market_ok, left >= need[:, None])
 
 
 def _pending_display(state, rows) -> np.ndarray:
     """int[n, colour]: tiles by colour in the display of the waiting move's market (part 0
     where the move is not a market's)."""
-    area = TARGET_AREA[state.pending_target[rows].astype(np.int64)]
-    part = np.where(np.isin(area, MARKET_AREAS), area, 0)
+    part = np.maximum(_TARGET_PART[state.pending_target[rows].astype(np.int64)], 0)
     return state.displays[rows, part].sum(axis=-1)
 
 
@@ -432,8 +434,8 @@ def mask_gift_buy(state: CoreState, rows: np.ndarray) -> dict:
     money = _seat_rows(state, rows, state.money)
     tiles = state.displays[rows, part] > 0  # [n, colour, gold]
     left = money[:, None] - PRICES  # [n, colour]
-    area = TARGET_AREA[state.pending_target[rows].astype(np.int64)]
-    same = (area == part)[:, None, None] & np.eye(N_TILE_COLOURS, dtype=bool)  # [n, c, c']
+    pending = _TARGET_PART[state.pending_target[rows].astype(np.int64)]
+    same = (pending == part)[:, None, None] & np.eye(N_TILE_COLOURS, dtype=bool)  # [n, c, c']
     shown = (_pending_display(state, rows)[:, None, :] - same) > 0
     ok = tiles & ((left >= 0) & _move_possible(state, rows, left, shown))[..., None]
     out = np.zeros((n, N_PARTS, N_TILE_COLOURS, 2), bool)

@@ -177,6 +177,7 @@ _GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (
     PHASE.GIFT_LIGHTS,
 )
 _EFFECT = np.array(GIFT_EFFECT, np.int64)  # [kind]
+_ASARI, _PRESTIGE, _BUY = (int(e) for e in (GiftEffect.ASARI, GiftEffect.PRESTIGE, GiftEffect.BUY))
 _AMOUNT = np.array(GIFT_AMOUNT, np.int64)  # [kind]
 
 
@@ -196,10 +197,10 @@ def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
         state.gift_queue[rows, :-1] = state.gift_queue[rows, 1:]
         state.gift_queue[rows, -1] = -1
         seat, effect, amount = _seat(state, rows), _EFFECT[kind], _AMOUNT[kind]
-        state.money[rows, seat] += np.where(effect == GiftEffect.ASARI, amount, 0)
-        state.prestige[rows, seat] += np.where(effect == GiftEffect.PRESTIGE, amount, 0)
+        state.money[rows, seat] += np.where(effect == _ASARI, amount, 0)
+        state.prestige[rows, seat] += np.where(effect == _PRESTIGE, amount, 0)
         phase = _GIFT_PHASE[effect]
-        state.market[rows] = np.where(effect == GiftEffect.BUY, amount, -1)
+        state.market[rows] = np.where(effect == _BUY, amount, -1)
         asks = np.zeros(len(rows), bool)
         for value, pick in by_value(phase, len(Phase)):
             if value != PHASE.PLACE:

@@ -67,6 +67,7 @@ def scoring_table(state) -> str:
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    add_expansions_argument(parser)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save-record", help="write the game record (JSON) to this path")
     parser.add_argument("--save-state", help="write the final state (JSON) to this path")
@@ -74,10 +75,14 @@ def add_random_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_random(args: argparse.Namespace) -> None:
     """Play the random game `args` asks for, print its table and save what was asked."""
-    config = GameConfig(num_players=args.players, variant=args.variant)
+    try:
+        config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
+    except ValueError as e:
+        raise SystemExit(f"asara random: error: {e}") from e
     state, record = play_random_game(config, args.seed)
+    rules = args.variant + "".join(f" + {e}" for e in config.expansions)
     print(
-        f"ASARA, {args.players} players, {args.variant} rules, seed {args.seed}: "
+        f"ASARA, {args.players} players, {rules} rules, seed {args.seed}: "
         f"{len(record.actions)} decisions"
     )
     print(scoring_table(state))

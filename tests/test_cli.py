@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from asara_env import GameConfig, cli
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.serialize import state_to_dict
@@ -39,3 +41,18 @@ def test_the_same_seed_prints_the_same_game(capsys):
     state_b, record_b = cli.play_random_game(GameConfig(num_players=2), 9)
     assert record_a.actions == record_b.actions
     assert cli.scoring_table(state_a) == cli.scoring_table(state_b)
+
+
+def test_R9_a_random_game_with_the_expansions_replays_from_its_record(tmp_path, capsys):
+    path = tmp_path / "record.json"
+    args = ["--players", "3", "--variant", "pro", "--expansions", "genie,gifts", "--seed", "4"]
+    cli.main(args + ["--save-record", str(path)])
+    assert "pro + genie + gifts rules" in capsys.readouterr().out.splitlines()[0]
+    record = GameRecord.from_dict(json.loads(path.read_text()))
+    assert record.config == GameConfig(3, "pro", ("genie", "gifts"))
+    assert replay(record).is_over
+
+
+def test_R9_the_genie_without_the_professional_variant_is_refused():
+    with pytest.raises(SystemExit, match="needs the professional variant"):
+        cli.main(["--expansions", "genie"])

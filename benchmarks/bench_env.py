@@ -29,6 +29,11 @@ from asara_env import asara_v0
 ASARA = {
     f"asara {p}p {v}": {"num_players": p, "variant": v} for p in (2, 3, 4) for v in ("basic", "pro")
 }
+ASARA["asara 4p pro+genie+gifts"] = {
+    "num_players": 4,
+    "variant": "pro",
+    "expansions": ("genie", "gifts"),
+}
 OTHERS = {
     "connect_four_v3": "pettingzoo.classic.connect_four_v3",
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",

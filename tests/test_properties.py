@@ -1,4 +1,5 @@
-"""Property tests over random legal games: 2/3/4 players x basic/pro.
+"""Property tests over random legal games: 2/3/4 players x basic/pro, and with every
+combination of expansions (R9).
 
 Thousands of games finish after 4 years; at every decision the player to move has a legal
 action, no money goes negative, prestige never decreases and games stay under the
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from games import EXPANSION_CONFIGS, EXPANSION_IDS
 from players import choose
 
 from asara_env import GameConfig, IllegalActionError
@@ -110,3 +112,28 @@ def test_actions_after_the_end_are_rejected():
     with pytest.raises(IllegalActionError, match="the game is over"):
         engine.step(state, 0)
     assert legal_actions(state) == []
+
+
+# ------------------------------------------------------------------------------ expansions (R9)
+@pytest.mark.parametrize("config", EXPANSION_CONFIGS, ids=EXPANSION_IDS)
+def test_R9_random_games_with_expansions_keep_every_invariant_and_never_dead_end(config):
+    """Every decision has a legal action (masked-in gift and Genie decisions never lead to
+    a dead end) and every invariant holds, in 8 games; 60 more games finish within the
+    documented length."""
+    for seed in range(8):
+        play(config, seed, every_decision=True)
+    lengths = [play(config, seed).decisions for seed in range(100, 160)]
+    assert max(lengths) <= config.max_decisions and len(set(lengths)) > 10
+
+
+@pytest.mark.parametrize("config", EXPANSION_CONFIGS[::3], ids=EXPANSION_IDS[::3])
+def test_R9_mask_equals_the_per_action_legality_check_with_expansions(config):
+    play(config, 1, visit=_check_mask_against_every_action)
+    play(config, 2, visit=_illegal_actions_raise_and_change_nothing)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", EXPANSION_CONFIGS, ids=EXPANSION_IDS)
+def test_R9_many_more_random_games_with_expansions_and_every_invariant(config):
+    for seed in range(20_000, 20_250):
+        play(config, seed, every_decision=True)

@@ -39,7 +39,7 @@ from .constants import (
 )
 from .reference.scoring import FINAL_CATEGORIES
 from .reference.state import Buyer, Phase, State
-from .reference.view import public_view
+from .reference.view import lighted_counts, public_view
 
 LINE_WIDTH = 100
 HEAD_WIDTH = 25  # label and required-colour column of the board lines
@@ -209,8 +209,7 @@ def _pending_gift_lights(view: dict) -> list[str]:
         f"stack, pay {LIGHTED_GIFT_COST}"
     )
     seen = view.get("lighted_stack_seen")
-    counts = [sum(c == colour for c in seen or ()) for colour in range(len(COLOUR_NAMES))]
-    holds = [] if seen is None else [f"the stack holds {colour_counts_text(counts, COLOUR_NAMES)}"]
+    holds = [] if seen is None else [f"the stack holds {colour_counts_text(seen, COLOUR_NAMES)}"]
     return [keep, *holds, *_gifts_left(view)]
 
 
@@ -370,13 +369,12 @@ def render_view(view: dict) -> str:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
     viewer = view["viewer"]
     seats = range(view["config"]["num_players"])
-    seen_stack = view.get("lighted_stack_seen")  # R9.2: a lighted-window gift looks through it
     return render(
         view
         | {
             "hands": [view["hand"] if s == viewer else None for s in seats],
             "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
-            "lighted_stack": view["lighted_stack_known"] if seen_stack is None else seen_stack,
+            "lighted_stack": view["lighted_stack_known"],
             "show_stacks": False,
         }
     )
@@ -408,7 +406,7 @@ def render_full(state: State) -> str:
             "lights_drawn": list(state.lights_drawn),
             "draw_pile": state.draw_pile.tolist(),
             "draw_pile_seen": state.draw_pile.tolist(),
-            "lighted_stack_seen": [colour for colour, _ in state.lighted_stack],
+            "lighted_stack_seen": lighted_counts(state),
             "show_stacks": True,
         }
     )

@@ -149,3 +149,39 @@ def test_every_saved_field_is_documented():
     doc = (Path(__file__).parents[1] / "docs" / "state.md").read_text()
     for key in _saved():
         assert f"| `{key}` |" in doc, f"docs/state.md does not document {key!r}"
+
+
+def _mid_gift_save() -> dict:
+    """A saved 3-player pro + gifts game waiting on a gift purchase (R9.2)."""
+    from asara_env.reference.state import Phase
+
+    state, rng = engine.new_game(GameConfig(3, "pro", ("gifts",)), 1), np.random.default_rng(1)
+    while state.phase != Phase.GIFT_BUY:
+        actions = legal_actions(state)
+        engine.step(state, actions[int(rng.integers(len(actions)))])
+    return state_to_dict(state)
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"pending_target": 99}, "placement target"),
+        ({"pending_space": 9}, "not on the chest being emptied"),
+        ({"pending_target": 11}, "not on the chest being emptied"),  # bank 8
+        ({"gift_chest": 5}, "not on the chest being emptied"),
+        ({"gift_queue": [0, 0, 0, 0, 0]}, "exceed the pile"),
+    ],
+)
+def test_R9_2_corrupt_gift_states_are_rejected(change, words):
+    saved = _mid_gift_save()
+    assert state_to_dict(state_from_dict(saved)) == saved
+    with pytest.raises(CorruptStateError, match=words):
+        state_from_dict({**saved, **change})
+
+
+def test_R9_2_a_gift_decision_without_the_gifts_expansion_is_rejected():
+    saved = _mid_gift_save()
+    saved |= {"config": {**saved["config"], "expansions": []}, "gift_pile": [0] * 11}
+    saved |= {"gifts": [[] for _ in range(6)], "gift_queue": []}
+    with pytest.raises(CorruptStateError, match="GIFT_BUY needs the gifts expansion"):
+        state_from_dict(saved)

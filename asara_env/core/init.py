@@ -16,6 +16,7 @@ from ..constants import (
     N_LIGHTED,
     N_PARTS,
     N_TILE_COLOURS,
+    N_YEARS,
     START_MONEY_FIRST,
     chests_in_play,
     gift_pile,
@@ -90,11 +91,15 @@ def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
         lay_gifts(state, rows)
 
 
+# the pile lasts the game: one gift per chest in play each year
+assert all(sum(gift_pile(pro)) >= len(chests_in_play(pro)) * N_YEARS for pro in (False, True))
+
+
 def lay_gifts(state: CoreState, rows: np.ndarray) -> None:
     """R9.2: one gift from the shuffled pile on top of every chest in play, in chest order."""
     chests = list(chests_in_play(state.config.pro))
     pile = state.gift_pile[rows].astype(np.int64)
-    top = chance.shuffled(state, rows, pile)[:, : len(chests)]  # every pile holds enough
+    top = chance.shuffled(state, rows, pile)[:, : len(chests)]
     state.gift_pile[rows] -= count_items(top, N_GIFT_KINDS).astype(COUNT)
     laid = state.gifts[rows][:, chests]  # [n, chest, slot]
     slot = (laid >= 0).sum(axis=2)  # the first free slot of each chest

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..actions import GENIE_MOVES
 from ..constants import (
+    CHEST_SPACES,
     LIGHTED_GIFT_COST,
     MARKET_AREAS,
     N_PARTS,
@@ -244,8 +245,9 @@ _AFFORDABLE = (np.arange(PRICES[-1] + 1)[:, None] >= PRICES) @ _COLOUR_BITS
 
 
 def _min_money(state: CoreState) -> np.ndarray:
-    """int[target]: the money a placement there needs (R3.5: spies and tent cost their
-    value, the lighted windows their cheapest option); _NEVER for areas not in play."""
+    """int[target]: the money a placement there needs (R3.5: spies, tent and the Genie
+    cost their value, the lighted windows their cheapest option); _NEVER for areas not in
+    play."""
     key = (state.config.pro, "genie" in state.config.expansions)
     if key not in _MIN_MONEY:
         enabled = np.ones(len(Area), bool)
@@ -369,7 +371,7 @@ def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
 
 
 # ------------------------------------------------------------------------------ expansions (R9)
-def _genie_tables() -> tuple[np.ndarray, ...]:
+def _genie_needs() -> tuple[np.ndarray, ...]:
     """[move]: the money each Genie move needs (its space's cost, a build of n: n, the
     lighted windows: the cheapest option), and which moves are markets / builds / lights."""
     area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES])
@@ -388,7 +390,7 @@ def _genie_tables() -> tuple[np.ndarray, ...]:
     return need, markets, builds, lights
 
 
-_GENIE_NEED, _GENIE_MARKETS, _GENIE_BUILDS, _GENIE_LIGHTS = _genie_tables()
+_GENIE_NEED, _GENIE_MARKETS, _GENIE_BUILDS, _GENIE_LIGHTS = _genie_needs()
 
 
 def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
@@ -408,6 +410,8 @@ def mask_gift_card(state: CoreState, rows: np.ndarray) -> dict:
 
 
 _TARGET_PART = np.where(np.isin(TARGET_AREA, MARKET_AREAS), TARGET_AREA, -1)  # [target], -1
+# _move_possible knows the moves of markets, plots and the lighted windows only
+assert all(a in (*MARKET_AREAS, Area.BUILDING, Area.LIGHTS) for a, _ in CHEST_SPACES)
 
 
 def _move_possible(state, rows, left, shown) -> np.ndarray:
@@ -456,12 +460,6 @@ def mask_gift_lights(state: CoreState, rows: np.ndarray) -> dict:
     return {GROUP.LIGHTS_KEEP: present & ok}
 
 
-GIFT_MASKS = {  # [phase value]
-    Phase.GIFT_CARD: mask_gift_card,
-    Phase.GIFT_BUY: mask_gift_buy,
-    Phase.GIFT_LIGHTS: mask_gift_lights,
-}
-
 PHASE_MASKS = {
     Phase.PLACE: mask_place,
     Phase.BUY: mask_buy,
@@ -475,7 +473,10 @@ PHASE_MASKS = {
     Phase.GIFT_BUY: mask_gift_buy,
     Phase.GIFT_LIGHTS: mask_gift_lights,
 }
-_FILL = tuple(PHASE_MASKS.get(p) for p in Phase)  # [phase] mask function, None: no decision
+_FILL = tuple(PHASE_MASKS.get(p) for p in Phase)
+GIFT_MASKS = {
+    p: PHASE_MASKS[p] for p in (Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
+}  # [phase] mask function, None: no decision
 
 
 def write_mask(state: CoreState, rows: np.ndarray, previous: np.ndarray | None = None) -> None:

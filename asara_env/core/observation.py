@@ -291,11 +291,6 @@ def _view_pending(view: dict) -> dict:
     }
 
 
-def _counts(n: int, items) -> np.ndarray:
-    """Counts of items 0..n-1 (zeros for None)."""
-    return np.bincount(np.asarray(items or [], np.int64), minlength=n).astype(float)
-
-
 def _view_gifts(view: dict) -> dict:
     laid = np.zeros((N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS))
     for chest, kinds in enumerate(view["gifts"]):
@@ -310,7 +305,7 @@ def _view_gifts(view: dict) -> dict:
         "gift_chest": _hot(N_CHESTS, view["gift_chest"]),
         "pending_target": _hot(len(TARGETS), view["pending_target"]),
         "draw_pile_seen": view["draw_pile_seen"] or np.zeros(B),
-        "lighted_stack_seen": _counts(C, view["lighted_stack_seen"]),
+        "lighted_stack_seen": view["lighted_stack_seen"] or np.zeros(C),
     }
 
 

@@ -208,7 +208,7 @@ def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
                 allowed = GIFT_MASKS[value](state, rows[pick])
                 asks[pick] = next(iter(allowed.values())).any(axis=1)
         rows = rows[~asks]
-    return _joined(ended) if ended else rows
+    return _joined(ended) if ended else rows[:0]
 
 
 def _pending_move(state: CoreState, rows: np.ndarray) -> np.ndarray:
@@ -306,7 +306,7 @@ def _buy(state, rows, f) -> np.ndarray:
     return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
 
 
-def _genie_tables() -> tuple[np.ndarray, ...]:
+def _genie_effects() -> tuple[np.ndarray, ...]:
     """[move]: the area (-1: the coloured building), space value and build size of each
     Genie move (R9.1: a build of n pays plot n's value n)."""
     area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES], np.int64)
@@ -320,7 +320,7 @@ def _genie_tables() -> tuple[np.ndarray, ...]:
     return area, value, build
 
 
-_GENIE_AREA, _GENIE_VALUE, _GENIE_BUILD = _genie_tables()
+_GENIE_AREA, _GENIE_VALUE, _GENIE_BUILD = _genie_effects()
 
 
 def _genie_move(state, rows, f) -> np.ndarray:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..actions import TARGETS
 from ..constants import (
     CARDS_PER_COLOUR,
+    CHEST_SPACES,
     DISPLAY_SIZE,
     LIGHTED_PER_COLOUR,
     MAX_TOWERS_PER_COLOUR,
@@ -225,8 +227,23 @@ def _gifts(state: State) -> list[str]:
         out.append("a chest holds more gifts than years have passed")
     gift_phase = state.phase in (Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
     waiting = state.pending_target >= 0
+    if gift_phase and not gifts_on:
+        out.append(f"{state.phase.name} needs the gifts expansion")
     if gift_phase != waiting or (state.gift_queue and not waiting):
         out.append("gifts are being carried out without a placement waiting, or vice versa")
-    if waiting and (state.gift_chest not in chests or state.pending_space < 0):
-        out.append("a waiting placement needs its chest and space")
+    elif waiting:
+        out += _waiting_placement(state, chests)
     return out
+
+
+def _waiting_placement(state: State, chests: tuple[int, ...]) -> list[str]:
+    """While gifts are carried out: the placement took the emptied chest's space."""
+    if state.gift_chest not in chests or state.pending_target not in range(len(TARGETS)):
+        return ["a waiting placement needs a chest in play and a placement target"]
+    area, space = CHEST_SPACES[state.gift_chest]
+    if TARGETS[state.pending_target].area != area or state.pending_space != space:
+        return ["the waiting placement is not on the chest being emptied"]
+    buyer = state.spaces[area][space]
+    if buyer is None or buyer.seat != state.seat or state.gifts[state.gift_chest]:
+        return ["the chest being emptied needs the buyer of the seat to move and no gifts left"]
+    return []

@@ -103,7 +103,10 @@ def state_from_dict(d: dict) -> State:
         raise CorruptStateError(f"malformed saved state: the field {exc} is missing") from exc
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise CorruptStateError(f"malformed saved state: {type(exc).__name__}: {exc}") from exc
-    problems = violations(state)
+    try:
+        problems = violations(state)
+    except (IndexError, KeyError, ValueError) as exc:  # fields the checks index with
+        raise CorruptStateError(f"inconsistent saved state: {type(exc).__name__}: {exc}") from exc
     if problems:
         raise CorruptStateError(f"inconsistent saved state: {problems[0]}")
     return state

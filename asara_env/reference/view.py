@@ -6,6 +6,7 @@ differ only in what `seat` cannot know give equal views.
 
 from __future__ import annotations
 
+from ..constants import N_TILE_COLOURS
 from .state import Buyer, Phase, State
 
 
@@ -75,5 +76,11 @@ def seat_view(state: State, seat: int) -> dict:
     looks = acting and state.phase == Phase.GIFT_CARD
     view["draw_pile_seen"] = state.draw_pile.tolist() if looks else None
     looks = acting and state.phase == Phase.GIFT_LIGHTS
-    view["lighted_stack_seen"] = [c for c, _ in state.lighted_stack] if looks else None
+    # by colour: the stack is shuffled right after the look, so its order is never of use
+    view["lighted_stack_seen"] = lighted_counts(state) if looks else None
     return view
+
+
+def lighted_counts(state: State) -> list[int]:
+    """The lighted-window stack's windows by colour."""
+    return [sum(c == colour for c, _ in state.lighted_stack) for colour in range(N_TILE_COLOURS)]

@@ -12,7 +12,7 @@ Agents are `player_0` … `player_{n-1}`; `player_i` sits in seat i (seat 0 star
 agent often decides several times in a row: a turn is a placement followed by its
 sub-decisions (what to buy, which tile to take, where each build tile goes), each a step.
 
-- Observation: `{"observation": float32[1907], "action_mask": int8[803]}`; the layout is
+- Observation: `{"observation": float32[2266], "action_mask": int8[803]}`; the layout is
   docs/observation.md, the action ids docs/actions.md. The mask is all zeros for every
   agent but the one to move, and for everybody once the game is over.
 - Rewards arrive when the game ends (plus optional shaping), from the final prestige:

@@ -5,7 +5,7 @@ others (through the AEC env).
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
-- Observation: the learner's `float32[1907]` (docs/observation.md); its legal actions are
+- Observation: the learner's `float32[2266]` (docs/observation.md); its legal actions are
   `env.action_masks()` (bool[803], for sb3-contrib's MaskablePPO) and `info["action_mask"]`.
 - Opponents: agent names (`agents.AGENTS`) or `agents.Agent` objects, one per other seat
   (or one, then used for every other seat); they act on their own observations.

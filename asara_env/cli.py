@@ -115,6 +115,15 @@ def expansion_list(text: str) -> tuple[str, ...]:
     return names
 
 
+def check_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit through `parser.error` if `--variant` and `--expansions` do not go together
+    (the Genie needs the pro variant)."""
+    try:
+        GameConfig(variant=args.variant, expansions=args.expansions)
+    except ValueError as e:
+        parser.error(str(e))
+
+
 def add_expansions_argument(parser: argparse.ArgumentParser) -> None:
     """The `--expansions` option shared by the console scripts."""
     parser.add_argument(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from agents import AGENTS
 from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument
+from asara_env.cli import add_expansions_argument, check_rules
 
 from .tournament import rules_title
 from .train import win_rate
@@ -82,10 +82,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"unknown opponents {unknown}; known: {sorted(AGENTS)}")
     if not args.model.exists():
         p.error(f"no model at {args.model}")
-    try:  # the Genie needs the pro variant
-        GameConfig(num_players=args.players, variant=args.variant, expansions=args.expansions)
-    except ValueError as e:
-        p.error(str(e))
+    check_rules(p, args)
     return args
 
 

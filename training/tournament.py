@@ -47,7 +47,7 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
-from asara_env.cli import add_expansions_argument
+from asara_env.cli import add_expansions_argument, check_rules
 from asara_env.config import VARIANTS, GameConfig
 from asara_env.core.state import derived_seeds
 
@@ -411,10 +411,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("results"))
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
-    try:  # the variant and the expansions together (the Genie needs the pro variant)
-        GameConfig(variant=args.variant, expansions=args.expansions)
-    except ValueError as e:
-        parser.error(str(e))
+    check_rules(parser, args)
     return args
 
 

@@ -37,7 +37,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 from agents import AGENTS, PolicyAgent, make_agent
 from agents.arena import play_batch
 from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument
+from asara_env.cli import add_expansions_argument, check_rules
 from asara_env.core import derived_seed
 
 from .imitation import clone, collect
@@ -296,10 +296,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     unknown = [o for o in args.eval_opponents if o not in AGENTS]
     if unknown:
         p.error(f"unknown --eval-opponents {unknown}; known: {sorted(AGENTS)}")
-    try:  # the Genie needs the pro variant
-        GameConfig(num_players=args.players, variant=args.variant, expansions=args.expansions)
-    except ValueError as e:
-        p.error(str(e))
+    check_rules(p, args)
     return args
 
 

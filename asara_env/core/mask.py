@@ -274,14 +274,22 @@ def _target_ok(state: CoreState, rows, seat, money) -> np.ndarray:
     vacant = (state.space_seat[rows] < 0) @ _SPACE_BITS  # uint64[n]
     ok = (vacant[:, None] & _TARGET_BITS) != 0
     ok &= money >= _min_money(state)
-    shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # uint8[n, part] colours shown
-    affordable = np.take(_AFFORDABLE, money, mode="clip")  # [n, 1] colours
-    ok[:, _MARKETS] &= (shown & affordable) != 0
-    buildable = np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
+    ok[:, _MARKETS] &= _markets_ok(state, rows, money)
     costs = _BUILD_COSTS[(vacant >> _FIRST_PLOT) & (1 << _N_PLOTS) - 1]  # [n, build n - 1]
-    ok[:, _BUILDS] &= buildable & (costs <= money)
+    ok[:, _BUILDS] &= _buildable(state, rows, seat) & (costs <= money)
     ok[:, _LIGHTS] &= state.lighted_len[rows, None] > 0
     return ok
+
+
+def _markets_ok(state: CoreState, rows, money) -> np.ndarray:
+    """bool[n, part]: the market's display shows a tile `money` (int[n, 1]) can pay for."""
+    shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # uint8[n, part] colours shown
+    return (shown & np.take(_AFFORDABLE, money, mode="clip")) != 0
+
+
+def _buildable(state: CoreState, rows, seat) -> np.ndarray:
+    """bool[n, build target]: `seat` can build exactly that many tiles (cached sizes)."""
+    return np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
 
 
 def mask_place(state: CoreState, rows: np.ndarray) -> dict:
@@ -398,9 +406,8 @@ def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
     seat = state.seat[rows]
     money = of_seat(state.money, rows, seat)[:, None]
     ok = money >= _GENIE_NEED
-    shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # [n, part] colours shown
-    ok[:, _GENIE_MARKETS] &= (shown & np.take(_AFFORDABLE, money, mode="clip")) != 0
-    ok[:, _GENIE_BUILDS] &= np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
+    ok[:, _GENIE_MARKETS] &= _markets_ok(state, rows, money)
+    ok[:, _GENIE_BUILDS] &= _buildable(state, rows, seat)
     ok[:, _GENIE_LIGHTS] &= state.lighted_len[rows, None] > 0
     return {GROUP.GENIE_MOVE: ok}
 

@@ -138,11 +138,12 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     state.area_colour[rows, area] = np.where(face_up & (colour < 0), cards[:, 0], colour)
     if "gifts" not in state.config.expansions:
         return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
-    chest = _chest_of_space(state.config.pro)[space]
+    chest = _CHEST_OF_SPACE[state.config.pro][space]
     gifted = chest >= 0
     gifted[gifted] = state.gifts[rows[gifted], chest[gifted], 0] >= 0
     plain = ~gifted
-    ended = [_start_move(state, rows[plain], area[plain], *_move_args(space, target, plain))]
+    value, build_n = SPACE_VALUE[space[plain]], TARGET_BUILD_N[target[plain]]
+    ended = [_start_move(state, rows[plain], area[plain], value, build_n)]
     if gifted.any():  # R9.2: the gifts first, in the order laid
         g, chest = rows[gifted], chest[gifted]
         state.gift_queue[g] = state.gifts[g, chest]
@@ -154,21 +155,15 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _joined(ended)
 
 
-def _move_args(space, target, pick) -> tuple[np.ndarray, np.ndarray]:
-    return SPACE_VALUE[space[pick]], TARGET_BUILD_N[target[pick]]
-
-
 def _chest_of_space(pro: bool) -> np.ndarray:
     """int[space]: the chest on each space in play (R9.2), -1 none."""
-    if pro not in _CHESTS:
-        table = np.full(len(SPACES), -1, np.int64)
-        for chest in chests_in_play(pro):
-            table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
-        _CHESTS[pro] = table
-    return _CHESTS[pro]
+    table = np.full(len(SPACES), -1, np.int64)
+    for chest in chests_in_play(pro):
+        table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
+    return table
 
 
-_CHESTS: dict[bool, np.ndarray] = {}
+_CHEST_OF_SPACE = {pro: _chest_of_space(pro) for pro in (False, True)}
 # the decision each gift effect asks for, PLACE (none) for those carried out at once
 _GIFT_PHASE = np.full(len(GiftEffect), PHASE.PLACE, np.int64)
 _GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (

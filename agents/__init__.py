@@ -1,33 +1,93 @@
-"""Baseline agents that act on observations and action masks (see agents/base.py).
+"""Baseline agents that act on observations and action masks (see agents/base.py), and
+search agents that simulate the game from what their seat knows (agents/search.py).
 
-`make_agent(name, seed)` builds one by its registry name (`AGENTS`).
+`make_agent(spec, seed)` builds one from an agent spec: a registry name (`AGENTS`, the
+observation agents; `SEARCH_AGENTS`), optionally followed by `:key=value` options, e.g.
+`flatmc:sims=256:playout=greedy` (a bare number is `sims`: `flatmc:256`), or
+`policy:model=models/asara_2p.zip` for a saved MaskablePPO model (`PolicyAgent`).
 """
 
 from .base import Agent, pick_best
 from .heuristic import GreedyAgent, TallAgent, TowersAgent
 from .policy_agent import PolicyAgent
 from .random_agent import RandomAgent
+from .search import FlatMCAgent, SearchAgent
 
 AGENTS: dict[str, type[Agent]] = {
     a.name: a for a in (RandomAgent, GreedyAgent, TowersAgent, TallAgent)
 }
+SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent,)}
+# options each spec accepts beyond the registry name
+_OPTIONS = {
+    **{name: set() for name in AGENTS},
+    "flatmc": {"sims", "seconds", "playout", "value", "batch"},
+    "policy": {"model", "deterministic"},
+}
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """The agent registered as `name`, seeded."""
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {sorted(AGENTS)}")
-    return AGENTS[name](seed)
+def _value(text: str) -> int | float | bool | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """(registry name, options) of an agent spec; ValueError naming what is wrong."""
+    name, *parts = spec.split(":")
+    if name not in _OPTIONS:
+        raise ValueError(f"unknown agent {name!r}; known: {agent_names()}")
+    options = {}
+    for part in parts:
+        key, eq, text = part.partition("=")
+        if not eq and name in SEARCH_AGENTS and key.isdigit():
+            key, text = "sims", key
+        if key not in _OPTIONS[name] or not text:
+            raise ValueError(
+                f"bad option {part!r} in agent spec {spec!r}; {name} takes "
+                f"{sorted(_OPTIONS[name]) or 'no options'} as key=value"
+            )
+        options[key] = _value(text)
+    if name == "policy" and "model" not in options:
+        raise ValueError(f"agent spec {spec!r}: policy needs model=PATH")
+    return name, options
+
+
+def agent_names() -> list[str]:
+    """Every registry name a spec may start with."""
+    return sorted(AGENTS) + sorted(SEARCH_AGENTS) + ["policy"]
+
+
+def check_agent(spec: str) -> str:
+    """`spec` if it names an agent (see the module docstring), else ValueError."""
+    parse_spec(spec)
+    return spec
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """The agent of `spec` (a registry name with optional options), seeded."""
+    name, options = parse_spec(spec)
+    if name == "policy":
+        return PolicyAgent(str(options.pop("model")), seed=seed, **options)
+    return {**AGENTS, **SEARCH_AGENTS}[name](seed, **options)
 
 
 __all__ = [
     "AGENTS",
+    "SEARCH_AGENTS",
     "Agent",
+    "FlatMCAgent",
     "GreedyAgent",
     "PolicyAgent",
     "RandomAgent",
+    "SearchAgent",
     "TallAgent",
     "TowersAgent",
+    "agent_names",
+    "check_agent",
     "make_agent",
+    "parse_spec",
     "pick_best",
 ]

@@ -31,7 +31,9 @@ def choose_actions(state, agents: list[Agent], seating: np.ndarray) -> np.ndarra
     actions = np.zeros(len(seating), np.int64)
     for k, agent in enumerate(agents):
         rows = np.flatnonzero(mover == k)
-        if rows.size:
+        if rows.size and getattr(agent, "needs_state", False):  # a search agent (agents/search.py)
+            actions[live[rows]] = agent.act_core(view, rows)
+        elif rows.size:
             actions[live[rows]] = agent.act_batch(obs[rows], masks[rows])
     return actions
 
@@ -86,6 +88,15 @@ def _progress_bar(progress, total: int):
     return None if progress is False else progress
 
 
+def act_in_env(agent: Agent, env, observation: dict) -> int:
+    """The action of `agent`, to move in a PettingZoo ASARA env whose last observation is
+    `observation`: search agents read the env's state (agents/search.py), others the
+    observation and mask."""
+    if getattr(agent, "needs_state", False):
+        return agent.act_env(env)
+    return agent.act(observation["observation"], observation["action_mask"])
+
+
 def play_game(config: GameConfig, agents_by_seat: list[Agent], seed: int) -> np.ndarray:
     """int[P]: final prestige of the reference game `seed` played through the AEC env, with
     `agents_by_seat[s]` in seat s."""
@@ -102,6 +113,6 @@ def play_game(config: GameConfig, agents_by_seat: list[Agent], seed: int) -> np.
         obs, _, termination, truncation, info = env.last()
         done = termination or truncation
         agent = agents_by_seat[seat[name]]
-        env.step(None if done else agent.act(obs["observation"], obs["action_mask"]))
+        env.step(None if done else act_in_env(agent, env, obs))
     final = info["final_prestige"]
     return np.array([final[name] for name in env.possible_agents], np.int64)

@@ -1,0 +1,453 @@
+"""One strength ladder: every agent on one scale (console script `asara-ladder`).
+
+    asara-ladder --players 2 3 --games 56 --seed 0 --out results/ladder [--ray [--address A]]
+
+Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec
+of `agents.make_agent` (`towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The
+default lineup is `DEFAULT_LADDER`: the four baselines, the shipped 2-player model and the
+flat Monte Carlo search agent at three budgets.
+
+Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
+blocks of P games in which one lineup of P agents plays all P rotations of its seats,
+lineups in shuffled rounds; game g of player count P is the reference game
+`game_seeds(seed, P, G)[g]`. Unlike the tournament, every game is played on its own, with
+fresh agents seeded `sub_seed(seed, P, 1, k, g)` (agent k, game g), so a game's result
+depends only on the settings and its index: games can be played in any order, resumed, or
+spread over a Ray cluster (`--ray`, `--address`), with identical results.
+
+Resuming: `--out` holds `games.jsonl`, one line per finished game, appended as games
+finish, and `settings.json`; a new run with the same settings reads them back and plays
+only the missing games (different settings are refused).
+
+Results, from all games of all player counts:
+- OpenSkill Plackett-Luce ratings (the tournament's `rate_games`, games in seed order);
+- an Elo-style scale: a Bradley-Terry model (choix, lightly regularised) fitted to every
+  pair of seats of every game (the higher prestige wins the pair, a tie counts a win each
+  way), in Elo points (400 per factor 10 of odds) with `random` (else the first agent) at
+  0, and a 95% interval from a bootstrap over games;
+- per agent: seats played, win rate (shared wins split) with its Wilson interval, and the
+  time per decision: the mean wall time of its calls per decision asked, and per decision
+  with more than one legal action.
+Written into --out: games.csv, ladder.csv, ratings.csv, results.json and ladder.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents import check_agent, make_agent
+from agents.arena import play_batch
+from asara_env.cli import add_expansions_argument, check_rules
+from asara_env.config import VARIANTS, GameConfig
+from asara_env.core import legal_action_mask
+
+from .tournament import (
+    Played,
+    game_seeds,
+    rate_games,
+    rules_title,
+    schedule,
+    sub_seed,
+    text_table,
+    wilson_interval,
+    win_shares,
+    write_csv,
+)
+
+ELO = 400 / np.log(10)  # Elo points per natural-log unit of odds
+BOOTSTRAP = 200  # resamples of the games for the Elo intervals
+SEARCH = "flatmc:playout=towers:value=margin"
+DEFAULT_LADDER = [
+    "random",
+    "greedy",
+    "tall",
+    "towers",
+    "model_2p=policy:model=models/asara_2p.zip",
+    f"flatmc16={SEARCH}:sims=16",
+    f"flatmc64={SEARCH}:sims=64",
+    f"flatmc256={SEARCH}:sims=256",
+]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One agent of the ladder: its label in the tables and its spec."""
+
+    label: str
+    spec: str
+
+
+def parse_entry(text: str) -> Entry:
+    """`label=spec` or a bare spec; ValueError for an unknown agent or bad options."""
+    label, eq, spec = text.partition("=")
+    if not eq or ":" in label:
+        label, spec = text, text
+    return Entry(label.strip(), check_agent(spec.strip()))
+
+
+# ---------------------------------------------------------------------------- one game
+class TimedAgent:
+    """An agent whose calls are timed: wall seconds and decisions asked (all, and those
+    with more than one legal action)."""
+
+    def __init__(self, agent):
+        self.agent, self.needs_state = agent, getattr(agent, "needs_state", False)
+        self.seconds, self.decisions, self.choices = 0.0, 0, 0
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        self._count(np.asarray(masks).astype(bool))
+        start = time.perf_counter()
+        actions = self.agent.act_batch(observations, masks)
+        self.seconds += time.perf_counter() - start
+        return actions
+
+    def act_core(self, state, rows) -> np.ndarray:
+        self._count(legal_action_mask(state)[rows])
+        start = time.perf_counter()
+        actions = self.agent.act_core(state, rows)
+        self.seconds += time.perf_counter() - start
+        return actions
+
+    def _count(self, masks: np.ndarray) -> None:
+        self.decisions += len(masks)
+        self.choices += int((masks.sum(axis=1) > 1).sum())
+
+
+def play_one(settings: dict, players: int, game: int, seat_agents: list[int], seed: int) -> dict:
+    """One ladder game: `seat_agents[s]` is the index (into settings["agents"]) of the agent
+    in seat s; returns the game's row (prestige, and time and decisions per seat)."""
+    config = GameConfig(
+        num_players=players,
+        variant=settings["variant"],
+        expansions=tuple(settings["expansions"]),
+    )
+    lineup = sorted(set(seat_agents))
+    specs = [Entry(*e).spec for e in settings["agents"]]
+    timed = {
+        k: TimedAgent(make_agent(specs[k], sub_seed(settings["seed"], players, 1, k, game)))
+        for k in lineup
+    }
+    seating = np.array([[lineup.index(k) for k in seat_agents]])
+    prestige = play_batch(config, [timed[k] for k in lineup], seating, [seed], batch_size=1)[0]
+    return {
+        "players": players,
+        "game": game,
+        "seed": int(seed),
+        "seating": [settings["agents"][k][0] for k in seat_agents],
+        "prestige": prestige.tolist(),
+        "seconds": {settings["agents"][k][0]: timed[k].seconds for k in lineup},
+        "decisions": {settings["agents"][k][0]: timed[k].decisions for k in lineup},
+        "choices": {settings["agents"][k][0]: timed[k].choices for k in lineup},
+    }
+
+
+def planned_games(settings: dict) -> list[tuple[int, int, list[int], int]]:
+    """(players, game, agent index per seat, reference seed) of every game of the ladder."""
+    plan = []
+    for p in settings["players"]:
+        rng = np.random.default_rng([settings["seed"], p, 0])
+        seating = schedule(len(settings["agents"]), p, settings["games"], rng)
+        seeds = game_seeds(settings["seed"], p, len(seating))
+        plan += [(p, g, row.tolist(), int(s)) for g, (row, s) in enumerate(zip(seating, seeds))]
+    return plan
+
+
+# ---------------------------------------------------------------------------- running
+def read_games(path: Path) -> list[dict]:
+    """The finished games recorded in a games.jsonl file (none if it does not exist)."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _check_resume(out: Path, settings: dict) -> None:
+    saved = out / "settings.json"
+    if saved.exists():
+        before = json.loads(saved.read_text())
+        if before != settings:
+            raise ValueError(
+                f"{out} holds a ladder with other settings ({before}); "
+                "use another --out or the same settings to resume"
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps(settings, indent=1) + "\n")
+
+
+def run_ladder(
+    settings: dict, out: Path, use_ray: bool = False, address: str | None = None, progress=True
+) -> list[dict]:
+    """Play every planned game not yet in out/games.jsonl (appending each as it finishes);
+    return all games' rows sorted by player count and game."""
+    _check_resume(out, settings)
+    path = out / "games.jsonl"
+    done = {(r["players"], r["game"]) for r in read_games(path)}
+    todo = [g for g in planned_games(settings) if (g[0], g[1]) not in done]
+    bar = _bar(progress, len(done) + len(todo), len(done))
+    with open(path, "a") as f:
+        for row in (_ray_games if use_ray else _local_games)(settings, todo, address):
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    return sorted(read_games(path), key=lambda r: (r["players"], r["game"]))
+
+
+def _local_games(settings: dict, todo: list, address: str | None):
+    for game in todo:
+        yield play_one(settings, *game)
+
+
+def _ray_games(settings: dict, todo: list, address: str | None):
+    """The games played as Ray tasks, yielded as they finish (in any order)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(play_one)
+    pending = [remote.remote(settings, *game) for game in todo]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        yield ray.get(ready[0])
+
+
+def _bar(progress: bool, total: int, initial: int):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", desc="ladder")
+
+
+# ---------------------------------------------------------------------------- tables
+def as_played(labels: list[str], rows: list[dict], settings: dict) -> list[Played]:
+    """The games as the tournament's `Played` (one per player count)."""
+    index = {label: k for k, label in enumerate(labels)}
+    played = []
+    for p in sorted({r["players"] for r in rows}):
+        mine = [r for r in rows if r["players"] == p]
+        played.append(
+            Played(
+                p,
+                np.array([r["seed"] for r in mine], np.uint64),
+                np.array([[index[a] for a in r["seating"]] for r in mine], np.int64),
+                np.array([r["prestige"] for r in mine], np.int64),
+                settings["variant"],
+                tuple(settings["expansions"]),
+            )
+        )
+    return played
+
+
+def pairwise(labels: list[str], rows: list[dict]) -> list[list[tuple[int, int]]]:
+    """Per game, the (winner, loser) agent indices of every pair of its seats; a tie gives
+    both orders."""
+    index = {label: k for k, label in enumerate(labels)}
+    games = []
+    for r in rows:
+        seats, prestige, pairs = [index[a] for a in r["seating"]], r["prestige"], []
+        for i in range(len(seats)):
+            for j in range(i + 1, len(seats)):
+                if prestige[i] >= prestige[j]:
+                    pairs.append((seats[i], seats[j]))
+                if prestige[j] >= prestige[i]:
+                    pairs.append((seats[j], seats[i]))
+        games.append(pairs)
+    return games
+
+
+def elo_fit(n: int, games: list[list[tuple[int, int]]], anchor: int) -> np.ndarray:
+    """float[n]: Bradley-Terry strengths of the pairs in Elo points, `anchor` at 0."""
+    import choix
+
+    params = choix.opt_pairwise(n, [pair for pairs in games for pair in pairs], alpha=0.01)
+    return (params - params[anchor]) * ELO
+
+
+def elo_table(labels: list[str], rows: list[dict], seed: int) -> list[dict]:
+    """Elo per agent with a 95% bootstrap interval over games."""
+    anchor = labels.index("random") if "random" in labels else 0
+    games = pairwise(labels, rows)
+    elo = elo_fit(len(labels), games, anchor)
+    rng = np.random.default_rng([seed, 7])
+    picks = rng.integers(len(games), size=(BOOTSTRAP, len(games)))
+    samples = np.array([elo_fit(len(labels), [games[i] for i in p], anchor) for p in picks])
+    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+    return [
+        {"agent": a, "elo": float(elo[k]), "elo_low": float(low[k]), "elo_high": float(high[k])}
+        for k, a in enumerate(labels)
+    ]
+
+
+def agent_table(labels: list[str], rows: list[dict], seed: int) -> list[dict]:
+    """One row per agent, best Elo first: Elo and interval, seats, win rate, time per
+    decision."""
+    elo = {r["agent"]: r for r in elo_table(labels, rows, seed)}
+    table = []
+    for a in labels:
+        shares = [
+            win_shares(np.array(r["prestige"]))[s]
+            for r in rows
+            for s, who in enumerate(r["seating"])
+            if who == a
+        ]
+        seconds = sum(r["seconds"].get(a, 0.0) for r in rows)
+        decisions = sum(r["decisions"].get(a, 0) for r in rows)
+        choices = sum(r["choices"].get(a, 0) for r in rows)
+        low, high = wilson_interval(float(sum(shares)), len(shares))
+        table.append(
+            elo[a]
+            | {
+                "seats": len(shares),
+                "win_rate": float(np.mean(shares)) if shares else float("nan"),
+                "win_low": low,
+                "win_high": high,
+                "decisions": decisions,
+                "ms_per_decision": 1e3 * seconds / max(decisions, 1),
+                "ms_per_choice": 1e3 * seconds / max(choices, 1),
+            }
+        )
+    return sorted(table, key=lambda r: -r["elo"])
+
+
+def plot_ladder(path: Path, table: list[dict], ratings: list[dict], title: str) -> None:
+    """Two panels: Elo with its 95% interval, and OpenSkill mu with +-3 sigma."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(table) + 1.8))
+    names = [r["agent"] for r in table][::-1]
+    elo = np.array([r["elo"] for r in table][::-1])
+    err = np.array([[r["elo"] - r["elo_low"], r["elo_high"] - r["elo"]] for r in table][::-1]).T
+    left.errorbar(elo, range(len(names)), xerr=err, fmt="o", capsize=3)
+    left.set_yticks(range(len(names)), names)
+    left.set_xlabel("Elo (Bradley-Terry over seat pairs; random = 0; 95% bootstrap)")
+    by_name = {r["agent"]: r for r in ratings}
+    mu = np.array([by_name[n]["mu"] for n in names])
+    sigma = np.array([by_name[n]["sigma"] for n in names])
+    right.errorbar(mu, range(len(names)), xerr=3 * sigma, fmt="s", capsize=3, color="C1")
+    right.set_yticks(range(len(names)), names)
+    right.set_xlabel("OpenSkill Plackett-Luce mu (+- 3 sigma)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def ladder_text(table: list[dict]) -> str:
+    return text_table(
+        [
+            [
+                r["agent"],
+                f"{r['elo']:.0f}",
+                f"[{r['elo_low']:.0f}, {r['elo_high']:.0f}]",
+                r["seats"],
+                f"{r['win_rate']:.3f}",
+                f"[{r['win_low']:.3f}, {r['win_high']:.3f}]",
+                f"{r['ms_per_decision']:.1f}",
+                f"{r['ms_per_choice']:.1f}",
+            ]
+            for r in table
+        ],
+        ["agent", "Elo", "95% interval", "seats", "win rate", "95% Wilson", "ms/dec", "ms/choice"],
+    )
+
+
+def write_outputs(out: Path, settings: dict, rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """games.csv, ladder.csv, ratings.csv, results.json and ladder.png; returns the ladder
+    table and the OpenSkill ratings."""
+    labels = [label for label, _ in settings["agents"]]
+    table = agent_table(labels, rows, settings["seed"])
+    ratings = rate_games(labels, as_played(labels, rows, settings))
+    flat = [
+        {k: r[k] for k in ("players", "game", "seed")}
+        | {f"seat_{s}": a for s, a in enumerate(r["seating"])}
+        | {f"prestige_{s}": x for s, x in enumerate(r["prestige"])}
+        for r in rows
+    ]
+    fields = ["players", "game", "seed"] + [
+        f"{w}_{s}" for w in ("seat", "prestige") for s in range(max(settings["players"]))
+    ]
+    write_csv(out / "games.csv", flat, fields)
+    write_csv(out / "ladder.csv", table, list(table[0]))
+    write_csv(out / "ratings.csv", ratings, list(ratings[0]))
+    document = {"settings": settings, "ladder": table, "ratings": ratings, "games": rows}
+    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
+    title = rules_title(settings["variant"], settings["expansions"])
+    players = "+".join(str(p) for p in settings["players"])
+    title = f"{title}; {players} players; {len(rows)} games"
+    plot_ladder(out / "ladder.png", table, ratings, title)
+    return table, ratings
+
+
+# ---------------------------------------------------------------------------- command line
+def _entry(text: str) -> Entry:
+    try:
+        return parse_entry(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="asara-ladder", description="Place ASARA agents on one strength scale."
+    )
+    parser.add_argument(
+        "--agents",
+        type=_entry,
+        nargs="+",
+        default=[parse_entry(e) for e in DEFAULT_LADDER],
+        help="label=spec or spec, space-separated (default: %(default)s)",
+    )
+    parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3])
+    parser.add_argument("--games", type=int, default=56, help="games per player count")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    add_expansions_argument(parser)
+    parser.add_argument("--out", type=Path, default=Path("results/ladder"))
+    parser.add_argument("--ray", action="store_true", help="play the games as Ray tasks")
+    parser.add_argument("--address", help="Ray cluster address (implies --ray)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    args = parser.parse_args(argv)
+    check_rules(parser, args)
+    labels = [e.label for e in args.agents]
+    if len(set(labels)) < len(labels):
+        parser.error(f"an agent label is given twice in {labels}")
+    if args.games < 1 or args.seed < 0:
+        parser.error("--games must be at least 1 and --seed non-negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    settings = {
+        "agents": [[e.label, e.spec] for e in args.agents],
+        "players": sorted(set(args.players)),
+        "games": args.games,
+        "seed": args.seed,
+        "variant": args.variant,
+        "expansions": list(args.expansions),
+    }
+    start = time.perf_counter()
+    rows = run_ladder(
+        settings, args.out, args.ray or bool(args.address), args.address, not args.no_progress
+    )
+    table, ratings = write_outputs(args.out, settings, rows)
+    print(rules_title(args.variant, args.expansions), f"- {len(rows)} games")
+    print(ladder_text(table))
+    print(f"\nresults written to {args.out}/ ({time.perf_counter() - start:.0f} s this run)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

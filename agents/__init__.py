@@ -20,7 +20,7 @@ SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent,)
 # options each spec accepts beyond the registry name
 _OPTIONS = {
     **{name: set() for name in AGENTS},
-    "flatmc": {"sims", "seconds", "playout", "value", "batch"},
+    "flatmc": {"sims", "seconds", "playout", "value", "batch", "horizon"},
     "policy": {"model", "deterministic"},
 }
 

@@ -12,21 +12,27 @@ FlatMCAgent ("flatmc"), per decision with A > 1 legal actions:
 1. draw k determinisations and stack them as one core batch (`from_reference`);
 2. repeat each A times and play every legal action once in every determinisation (the
    same chance for all A actions of a determinisation: common random numbers);
-3. play all k*A games to the end at once in the core with the playout policy;
-4. score each action by the mean reward of the deciding seat (`value`: the `win` share
-   scheme of asara_env.common.outcome, or `margin`, or `rank`) and play the best
-   (ties broken with the agent's generator).
+3. play all k*A games on at once in the core with the playout policy, to the end, or for
+   `horizon` decisions and then score them with `estimate` (the prestige now, plus the
+   final scoring as if the game ended now, plus the towers' end-of-year points once per
+   end of year to come);
+4. score each action by the mean reward of the deciding seat (`value`: the `win`, `rank`
+   or `margin` scheme of asara_env.common.outcome) and play the best (ties broken with
+   the agent's generator).
 
 Budget: `sims` playouts per decision (k = max(1, round(sims / A)), so at least one per
-legal action), played `batch` at a time; or `seconds` per decision, rounds of
-max(1, batch // A) determinisations until the time is spent. A decision with one legal
-action costs nothing (no search, no random numbers). With `sims` the agent is
-deterministic given its seed and the sequence of decisions it is asked; with `seconds` the
-number of rounds depends on the machine.
+legal action), in playout batches of at most `batch` games; several games' decisions
+asked at once (`act_states`, `act_core`: the arena asks for all the games where the agent
+is to move) share the batches, which amortises numpy's per-call cost. Or `seconds` per
+decision: rounds of max(1, batch // A) determinisations until the time is spent, one game
+at a time. A decision with one legal action costs nothing (no search, no random numbers).
+With `sims` the agent is deterministic given its seed and the decisions it is asked (in
+the same groups); with `seconds` the number of rounds depends on the machine.
 
 Playout policies (`playout`): "random" (uniform legal actions, no observation needed) or
 any registered agent name (its `act_batch` on the core's observations, seeded from the
-agent's seed), or an `Agent` instance (e.g. a `PolicyAgent`).
+agent's seed), or an `Agent` instance (e.g. a `PolicyAgent`). The strongest setting
+measured is `flatmc:256:playout=towers:horizon=10:value=margin` (see the README).
 
 Where agents are played: `arena.play_batch` (tournaments, ladder) calls `act_core` for the
 games where the agent is to move; the AEC env paths (`arena.play_game`, `asara play`) call
@@ -35,14 +41,17 @@ games where the agent is to move; the AEC env paths (`arena.play_game`, `asara p
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
 
 from asara_env.common.outcome import check_scheme, terminal_rewards
+from asara_env.constants import N_YEARS
 from asara_env.core import final_prestige, is_terminal, legal_action_mask, step, take
 from asara_env.core.convert import from_reference, to_reference
 from asara_env.core.observation import observe
+from asara_env.core.scoring import final_points, year_end_points
 from asara_env.core.state import CoreState
 from asara_env.hidden import determinise
 from asara_env.reference.rules import legal_actions
@@ -61,6 +70,18 @@ def _uniform_legal(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
     n = np.bincount(rows, minlength=len(masks))
     first = np.cumsum(n) - n
     return cols[first + (u * n).astype(np.int64)].astype(np.int64)
+
+
+def estimate(games: CoreState) -> np.ndarray:
+    """int[B, P]: final prestige of finished games; of the others, the prestige now plus
+    the final scoring (R8) as if the game ended now plus the end-of-year points (R6.2) of
+    the towers now, once per end of year still to come (this year's included)."""
+    rows = np.arange(len(games.seat))
+    years_left = (N_YEARS + 1 - games.year.astype(np.int64))[:, None]
+    now = games.prestige + final_points(games, rows).sum(axis=2)
+    guess = now + years_left * year_end_points(games, rows)
+    done = is_terminal(games)[:, None]
+    return np.where(done, final_prestige(games), guess).astype(np.int64)
 
 
 class SearchAgent(Agent):
@@ -101,12 +122,15 @@ class FlatMCAgent(SearchAgent):
         playout: str | Agent = "random",
         value: str = "win",
         batch: int = 512,
+        horizon: int | None = None,
     ):
         if sims < 1 or batch < 1:
             raise ValueError(f"sims and batch must be at least 1, got {sims} and {batch}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be positive, got {seconds}")
-        self.sims, self.seconds, self.batch = int(sims), seconds, int(batch)
+        if horizon is not None and horizon < 0:
+            raise ValueError(f"horizon must be >= 0 decisions, got {horizon}")
+        self.sims, self.seconds, self.batch, self.horizon = int(sims), seconds, int(batch), horizon
         self.value = check_scheme(value)
         self.playout_name = playout if isinstance(playout, str) else playout.name
         self._playout_spec = playout
@@ -132,51 +156,101 @@ class FlatMCAgent(SearchAgent):
 
     # ---------------------------------------------------------------- the decision
     def act_state(self, state: State) -> int:
-        if state.is_over:
-            raise ValueError("the game is over: there is no decision to take")
-        actions = np.array(legal_actions(state), np.int64)
-        if len(actions) == 1:
-            return int(actions[0])
-        totals, counts = np.zeros(len(actions)), np.zeros(len(actions))
-        start = time.perf_counter()
-        for k in self._rounds(len(actions), start):
-            values = self._simulate(state, actions, k)
-            totals += values.sum(axis=0)
-            counts += len(values)
+        return int(self.act_states([state])[0])
+
+    def act_core(self, state: CoreState, rows) -> np.ndarray:
+        """As `SearchAgent.act_core`, with the games searched together (`act_states`)."""
+        return self.act_states([to_reference(state, int(i)) for i in rows])
+
+    def act_states(self, states: list[State]) -> np.ndarray:
+        """int64[len(states)]: the action of the seat to move in each state. With a `sims`
+        budget the games' simulations share playout batches of up to `batch` games (the
+        decisions are those of one search per game, but the random numbers are drawn in
+        batch order); with `seconds` each game is searched in turn."""
+        if any(s.is_over for s in states):
+            raise ValueError("a game is over: there is no decision to take")
+        legal = [np.array(legal_actions(s), np.int64) for s in states]
+        chosen = np.array([a[0] for a in legal], np.int64)
+        todo = [i for i, a in enumerate(legal) if len(a) > 1]
+        if not todo:
+            return chosen
+        if self.seconds is not None:
+            for i in todo:
+                chosen[i] = self._timed_search(states[i], legal[i])
+            return chosen
+        totals = {i: np.zeros(len(legal[i])) for i in todo}
+        counts = {i: np.zeros(len(legal[i])) for i in todo}
+        for batch in self._batches([(i, len(legal[i])) for i in todo]):
+            jobs = [(states[i], legal[i], k) for i, k in batch]
+            for (i, _), values in zip(batch, self._simulate(jobs)):
+                totals[i] += values.sum(axis=0)
+                counts[i] += len(values)
+        for i in todo:
+            chosen[i] = self._best(legal[i], totals[i] / counts[i])
+        return chosen
+
+    def _best(self, actions: np.ndarray, means: np.ndarray) -> int:
         self.searches += 1
-        return int(actions[pick_best((totals / counts)[None], self.rng.random(1))[0]])
+        return int(actions[pick_best(means[None], self.rng.random(1))[0]])
 
-    def _rounds(self, n_actions: int, start: float):
-        """Determinisations per round: the whole `sims` budget in batches, or rounds until
-        `seconds` are spent."""
-        per_round = max(1, self.batch // n_actions)
-        if self.seconds is None:
-            left = max(1, round(self.sims / n_actions))
+    def _batches(self, games: list[tuple[int, int]]):
+        """Lists of (game, determinisations) whose playouts (determinisations x legal
+        actions) fill batches of at most `batch` games; a game needs max(1, round(sims /
+        A)) determinisations, split when they alone overflow a batch."""
+        pieces = []
+        for i, n in games:
+            left, most = max(1, round(self.sims / n)), max(1, self.batch // n)
             while left > 0:
-                yield min(per_round, left)
-                left -= per_round
-            return
-        yield per_round
-        while time.perf_counter() - start < self.seconds:
-            yield per_round
+                pieces.append((i, min(most, left), n))
+                left -= most
+        batch, rows = [], 0
+        for i, k, n in pieces:
+            if batch and rows + k * n > self.batch:
+                yield batch
+                batch, rows = [], 0
+            batch.append((i, k))
+            rows += k * n
+        yield batch
 
-    def _simulate(self, state: State, actions: np.ndarray, k: int) -> np.ndarray:
-        """float[k, A]: the deciding seat's reward after each action in k determinisations."""
-        seat, n = state.seat, len(actions)
-        worlds = from_reference([determinise(state, seat, self.rng) for _ in range(k)])
-        games = take(worlds, np.repeat(np.arange(k), n))
-        step(games, np.tile(actions, k))
-        prestige = self.playout(games)
-        self.simulations += k * n
-        return terminal_rewards(prestige, self.value)[:, seat].reshape(k, n)
+    def _timed_search(self, state: State, actions: np.ndarray) -> int:
+        """Rounds of max(1, batch // A) determinisations until `seconds` are spent."""
+        start, k = time.perf_counter(), max(1, self.batch // len(actions))
+        totals, counts = np.zeros(len(actions)), 0
+        while counts == 0 or time.perf_counter() - start < self.seconds:
+            values = self._simulate([(state, actions, k)])[0]
+            totals, counts = totals + values.sum(axis=0), counts + len(values)
+        return self._best(actions, totals / counts)
+
+    def _simulate(self, jobs: list[tuple[State, np.ndarray, int]]) -> list[np.ndarray]:
+        """Per job (state, its legal actions, k): float[k, A], the deciding seat's reward
+        after each action in k determinisations, all jobs' playouts in one core batch."""
+        worlds = from_reference(
+            [determinise(s, s.seat, self.rng) for s, _, k in jobs for _ in range(k)]
+        )
+        first = np.cumsum([0] + [k for _, _, k in jobs])
+        world = np.concatenate(
+            [np.repeat(np.arange(k) + f, len(a)) for (_, a, k), f in zip(jobs, first)]
+        )
+        games = take(worlds, world)
+        step(games, np.concatenate([np.tile(a, k) for _, a, k in jobs]))
+        rewards = terminal_rewards(self.playout(games), self.value)
+        seats = np.concatenate([np.full(k * len(a), s.seat) for s, a, k in jobs])
+        mine = rewards[np.arange(len(seats)), seats]
+        self.simulations += len(seats)
+        ends = np.cumsum([k * len(a) for _, a, k in jobs])
+        return [v.reshape(k, len(a)) for v, (_, a, k) in zip(np.split(mine, ends[:-1]), jobs)]
 
     def playout(self, games: CoreState) -> np.ndarray:
         """int[B, P]: final prestige of every game played to its end with the playout
-        policy (the batch is advanced in place; finished games are dropped as it goes)."""
+        policy, or after `horizon` decisions its `estimate` (the batch is advanced in
+        place; finished games are dropped as it goes)."""
         rows = np.arange(len(games.seat))
         out = np.zeros((len(rows), games.config.num_players), np.int64)
-        while True:
+        for depth in itertools.count():
             done = is_terminal(games)
+            if self.horizon is not None and depth >= self.horizon:
+                out[rows] = estimate(games)
+                return out
             if done.all() or done.mean() > 1 - COMPACT_BELOW:
                 out[rows[done]] = final_prestige(games)[done]
                 if done.all():

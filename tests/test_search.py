@@ -10,8 +10,10 @@ from hidden import r10_states
 
 from agents import FlatMCAgent, SearchAgent, make_agent
 from agents.arena import act_in_env, choose_actions, play_batch, play_game
+from agents.search import estimate
 from asara_env import asara_v0
 from asara_env.config import GameConfig
+from asara_env.core import final_prestige, take
 from asara_env.core.convert import from_reference
 from asara_env.hidden import determinise, resample_hidden
 from asara_env.reference.rules import legal_actions
@@ -145,3 +147,36 @@ def test_search_agent_plays_whole_games_in_the_arena_and_the_env():
     assert (again == prestige).all()
     final = play_game(config, [make_agent("flatmc:1", 5), make_agent("greedy", 6)], seed=8)
     assert final.shape == (2,)
+
+
+def test_games_searched_together_get_legal_actions_and_their_full_budget():
+    config = GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts"))
+    states = [s for seed in (101, 102, 103) for s in _late_choices(config, seed, 2)]
+    for batch in (8, 4096):  # split into many playout batches, or one
+        agent = FlatMCAgent(seed=2, sims=6, batch=batch)
+        actions = agent.act_states(states)
+        assert all(a in legal_actions(s) for a, s in zip(actions, states))
+        wanted = sum(
+            max(1, round(6 / len(legal_actions(s)))) * len(legal_actions(s)) for s in states
+        )
+        assert agent.simulations == wanted and agent.searches == len(states)
+    single = FlatMCAgent(seed=2, sims=6)
+    assert single.act_states(states[:1])[0] == FlatMCAgent(seed=2, sims=6).act_state(states[0])
+
+
+def test_truncated_playouts_end_in_the_estimate():
+    """After `horizon` decisions a playout is scored by `estimate`: the prestige now plus
+    the final scoring as if the game ended now plus the towers' end-of-year points for the
+    years left; a finished game by its final prestige."""
+    config = GameConfig(num_players=2, variant="pro")
+    states = game_states(config, 111)
+    core = from_reference([states[len(states) // 2], states[-1]])
+    guess = estimate(core)
+    assert (guess[0] >= core.prestige[0]).all()
+    assert (guess[1] == final_prestige(core)[1]).all()
+    agent = FlatMCAgent(seed=0, sims=2, horizon=0)
+    assert (agent.playout(take(core, [0])) == guess[:1]).all()  # horizon 0: no decision
+    deeper = FlatMCAgent(seed=0, sims=2, horizon=3)
+    played = take(core, [0])
+    deeper.playout(played)
+    assert played.decisions[0] == core.decisions[0] + 3

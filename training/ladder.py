@@ -212,7 +212,8 @@ def _ray_games(settings: dict, todo: list, address: str | None):
 
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(play_one)
+    here = str(Path(__file__).resolve().parents[1])  # local workers import this checkout
+    remote = ray.remote(play_one).options(runtime_env={"env_vars": {"PYTHONPATH": here}})
     pending = [remote.remote(settings, *game) for game in todo]
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
@@ -272,13 +273,15 @@ def elo_fit(n: int, games: list[list[tuple[int, int]]], anchor: int) -> np.ndarr
     return (params - params[anchor]) * ELO
 
 
-def elo_table(labels: list[str], rows: list[dict], seed: int) -> list[dict]:
-    """Elo per agent with a 95% bootstrap interval over games."""
+def elo_table(
+    labels: list[str], rows: list[dict], seed: int, bootstrap: int = BOOTSTRAP
+) -> list[dict]:
+    """Elo per agent with a 95% interval from `bootstrap` resamples of the games."""
     anchor = labels.index("random") if "random" in labels else 0
     games = pairwise(labels, rows)
     elo = elo_fit(len(labels), games, anchor)
     rng = np.random.default_rng([seed, 7])
-    picks = rng.integers(len(games), size=(BOOTSTRAP, len(games)))
+    picks = rng.integers(len(games), size=(bootstrap, len(games)))
     samples = np.array([elo_fit(len(labels), [games[i] for i in p], anchor) for p in picks])
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     return [
@@ -287,10 +290,12 @@ def elo_table(labels: list[str], rows: list[dict], seed: int) -> list[dict]:
     ]
 
 
-def agent_table(labels: list[str], rows: list[dict], seed: int) -> list[dict]:
+def agent_table(
+    labels: list[str], rows: list[dict], seed: int, bootstrap: int = BOOTSTRAP
+) -> list[dict]:
     """One row per agent, best Elo first: Elo and interval, seats, win rate, time per
     decision."""
-    elo = {r["agent"]: r for r in elo_table(labels, rows, seed)}
+    elo = {r["agent"]: r for r in elo_table(labels, rows, seed, bootstrap)}
     table = []
     for a in labels:
         shares = [

@@ -136,6 +136,7 @@ class FlatMCAgent(SearchAgent):
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
         self.searches = 0  # decisions searched (more than one legal action)
+        self.playout_decisions = 0  # core decisions stepped in playouts (for rates)
         super().__init__(seed)
 
     def reseed(self, seed: int | None) -> None:
@@ -256,6 +257,7 @@ class FlatMCAgent(SearchAgent):
                 if done.all():
                     return out
                 rows, games = rows[~done], take(games, np.flatnonzero(~done))
+            self.playout_decisions += int((~done).sum())
             step(games, self._playout_actions(games))
 
     def _playout_actions(self, games: CoreState) -> np.ndarray:

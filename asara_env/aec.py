@@ -59,10 +59,10 @@ from .core.observation import OBS_DIM, observe
 from .core.outcome import REWARD_SCHEMES, is_terminal, terminal_rewards
 from .core.step import apply_actions
 from .errors import IllegalActionError
+from .phases import Phase
 from .reference.rules import illegal_reason
 from .reference.scoring import FINAL_CATEGORIES
 from .reference.serialize import state_from_dict, state_to_dict
-from .reference.state import Phase
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"

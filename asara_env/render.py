@@ -37,8 +37,9 @@ from .constants import (
     Part,
     chests_in_play,
 )
+from .phases import Phase
 from .reference.scoring import FINAL_CATEGORIES
-from .reference.state import Buyer, Phase, State
+from .reference.state import Buyer, State
 from .reference.view import lighted_counts, public_view
 
 LINE_WIDTH = 100

@@ -21,7 +21,7 @@ from ..constants import (
     chests_in_play,
     gift_pile,
 )
-from ..reference.state import full_tile_counts
+from ..phases import full_tile_counts
 from . import chance
 from .chance import count_items
 from .mask import write_mask
@@ -70,7 +70,7 @@ def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
         pool = np.full((len(rows), N_TILE_COLOURS), LIGHTED_PER_COLOUR)
         state.lighted_stack[rows] = chance.shuffled(state, rows, pool)
         state.lighted_len[rows] = N_LIGHTED
-    if "gifts" in state.config.expansions:
+    if state.config.has_gifts:
         state.gift_pile[rows] = gift_pile(state.config.pro)
     deal_and_refill(state, rows)
     write_mask(state, rows)
@@ -87,7 +87,7 @@ def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
     taken = chance.take_top(state, rows, stacks, np.array(DISPLAY_SIZE) - shown.sum(axis=2))
     state.stacks[rows] = stacks.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD)
     state.displays[rows] += taken.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD).astype(COUNT)
-    if "gifts" in state.config.expansions:
+    if state.config.has_gifts:
         lay_gifts(state, rows)
 
 

@@ -34,7 +34,7 @@ from ..constants import (
     N_YEARS,
     Area,
 )
-from ..reference.state import Phase
+from ..phases import Phase
 from .state import N_SPACES, SPACE_VALUE, SPACES, CoreState
 
 N_PHASES = 12  # Phase values 0..11 (8..11: the expansions' decisions)
@@ -554,7 +554,7 @@ def _constants(cfg, batch: int) -> np.ndarray:
     if key not in _CONSTANTS:
         if len(_CONSTANTS) > 64:
             _CONSTANTS.clear()
-        flags = [0, 1, cfg.pro, "genie" in cfg.expansions, "gifts" in cfg.expansions]
+        flags = [0, 1, cfg.pro, cfg.has_genie, cfg.has_gifts]
         _CONSTANTS[key] = np.tile(np.array(flags, np.int8), (batch, 1))
     return _CONSTANTS[key]
 

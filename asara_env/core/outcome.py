@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reference.state import Phase
+from ..phases import Phase
 from .state import CoreState
 
 GAME_OVER = int(Phase.GAME_OVER)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import GENIE_MOVES, NUM_ACTIONS, Group, describe_action
+from ..actions import NUM_ACTIONS, Group, describe_action
 from ..constants import (
     CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
@@ -23,7 +23,7 @@ from ..constants import (
     chests_in_play,
 )
 from ..errors import IllegalActionError
-from ..reference.state import Phase
+from ..phases import Phase
 from . import chance, scoring
 from .init import deal_and_refill
 from .mask import GIFT_MASKS, build_sizes, space_taken, write_mask
@@ -32,6 +32,9 @@ from .tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
     AREA,
+    GENIE_AREA,
+    GENIE_BUILD,
+    GENIE_VALUE,
     LIGHTS_COST,
     LIGHTS_DRAWN,
     LIGHTS_KEPT,
@@ -301,30 +304,13 @@ def _buy(state, rows, f) -> np.ndarray:
     return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
 
 
-def _genie_effects() -> tuple[np.ndarray, ...]:
-    """[move]: the area (-1: the coloured building), space value and build size of each
-    Genie move (R9.1: a build of n pays plot n's value n)."""
-    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES], np.int64)
-    value = np.zeros(len(GENIE_MOVES), np.int64)
-    build = np.zeros(len(GENIE_MOVES), np.int64)
-    for k, m in enumerate(GENIE_MOVES):
-        if m.area == Area.BUILDING:
-            value[k] = build[k] = m.arg
-        elif m.area is not None and m.arg is not None:
-            value[k] = SPACE_VALUE[SPACES.index((int(m.area), m.arg))]
-    return area, value, build
-
-
-_GENIE_AREA, _GENIE_VALUE, _GENIE_BUILD = _genie_effects()
-
-
 def _genie_move(state, rows, f) -> np.ndarray:
     move = f[:, 0]
-    coloured = _GENIE_AREA[move] < 0  # no card is placed (R9.1)
+    coloured = GENIE_AREA[move] < 0  # no card is placed (R9.1)
     c = rows[coloured]
     state.money[c, _seat(state, c)] += COLOURED_BUILDING_ASARI
     m, other = move[~coloured], rows[~coloured]
-    ended = _start_move(state, other, _GENIE_AREA[m], _GENIE_VALUE[m], _GENIE_BUILD[m])
+    ended = _start_move(state, other, GENIE_AREA[m], GENIE_VALUE[m], GENIE_BUILD[m])
     return _joined([c, ended])
 
 

@@ -48,8 +48,8 @@ import numpy as np
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
 from asara_env.cli import add_expansions_argument, check_rules
+from asara_env.common.seeding import derived_seeds
 from asara_env.config import VARIANTS, GameConfig
-from asara_env.core.state import derived_seeds
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 MAX_PLAYERS = 4

@@ -27,9 +27,9 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
+from asara_env.common.seeding import derived_seeds
 from asara_env.core import init, is_terminal, reset_games, step, terminal_rewards
 from asara_env.core.observation import OBS_DIM, observe
-from asara_env.core.state import derived_seeds
 
 
 class AsaraVecEnv(VecEnv):

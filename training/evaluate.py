@@ -16,8 +16,8 @@ import json
 from pathlib import Path
 
 from agents import AGENTS
+from apps.options import add_expansions_argument, check_rules
 from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument, check_rules
 
 from .tournament import rules_title
 from .train import win_rate

@@ -47,7 +47,7 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
-from asara_env.cli import add_expansions_argument, check_rules
+from apps.options import add_expansions_argument, check_rules
 from asara_env.common.seeding import derived_seeds
 from asara_env.config import VARIANTS, GameConfig
 

@@ -36,8 +36,8 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 
 from agents import AGENTS, PolicyAgent, make_agent
 from agents.arena import play_batch
+from apps.options import add_expansions_argument, check_rules
 from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument, check_rules
 from asara_env.core import derived_seed
 
 from .imitation import clone, collect

@@ -16,6 +16,7 @@ from .mask import legal_action_mask
 from .outcome import current_seat, final_prestige, is_terminal, terminal_rewards, winners
 from .state import CoreState, copy_state, take
 from .step import check_actions, step
+from .turns import TURNS, observe_games
 
 __all__ = [
     "CoreState",
@@ -34,4 +35,6 @@ __all__ = [
     "derived_seed",
     "copy_state",
     "take",
+    "TURNS",
+    "observe_games",
 ]

@@ -53,7 +53,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import NUM_ACTIONS, action_id, as_int, describe_action
 from .bridge import TrackedGame
-from .common.outcome import REWARD_SCHEMES, terminal_rewards
+from .common.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from .common.seeding import derived_seed
 from .config import GameConfig
 from .constants import FINAL_CATEGORIES
@@ -258,8 +258,8 @@ class raw_env(AECEnv, EzPickle):
     def _add_final_infos(self) -> None:
         prestige = self._core.prestige[0]
         final = {a: int(prestige[self._seat[a]]) for a in self.agents}
-        best = max(final.values())
-        won = [a for a in self.agents if final[a] == best]
+        won_seats = winners(prestige)
+        won = [a for a in self.agents if won_seats[self._seat[a]]]
         for a in self.agents:
             points = self._core.final[0, self._seat[a]]
             scoring = dict(zip(FINAL_CATEGORIES, map(int, points)))

@@ -66,6 +66,15 @@ def check_agent(spec: str) -> str:
     return spec
 
 
+def is_agent(spec: str) -> bool:
+    """Whether `spec` names an agent (with valid options)."""
+    try:
+        parse_spec(spec)
+    except ValueError:
+        return False
+    return True
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """The agent of `spec` (a registry name with optional options), seeded."""
     name, options = parse_spec(spec)
@@ -87,6 +96,7 @@ __all__ = [
     "TowersAgent",
     "agent_names",
     "check_agent",
+    "is_agent",
     "make_agent",
     "parse_spec",
     "pick_best",

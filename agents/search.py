@@ -46,10 +46,10 @@ import time
 
 import numpy as np
 
+from asara_env.bridge import from_reference, to_reference
 from asara_env.common.outcome import check_scheme, terminal_rewards
 from asara_env.constants import N_YEARS
 from asara_env.core import final_prestige, is_terminal, legal_action_mask, step, take
-from asara_env.core.convert import from_reference, to_reference
 from asara_env.core.observation import observe
 from asara_env.core.scoring import final_points, year_end_points
 from asara_env.core.state import CoreState
@@ -103,6 +103,16 @@ class SearchAgent(Agent):
         """int64[len(rows)]: the action in each of games `rows` of a core batch, in order.
         The games' chance tapes are not carried over (`to_reference` without a generator)."""
         return np.array([self.act_state(to_reference(state, int(i))) for i in rows], np.int64)
+
+    def act_games(self, state: CoreState, games: np.ndarray) -> np.ndarray:
+        """The shared opponents' loop (asara_env.common.opponents): `act_core` on the core
+        state (the arena, the training VecEnv)."""
+        if not isinstance(state, CoreState):
+            raise TypeError(
+                f"{self.name} plays on the core's batches (the arena, the VecEnv), "
+                f"not on {type(state).__name__}; use act_env with a PettingZoo env"
+            )
+        return self.act_core(state, games)
 
     def act_env(self, env) -> int:
         """The action of the agent to move in a PettingZoo ASARA env."""

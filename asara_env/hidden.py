@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reference.state import Phase, State
+from .phases import Phase
+from .reference.state import State
 
 
 def _deal(pool: np.ndarray, rng: np.random.Generator) -> list[int]:

@@ -7,7 +7,8 @@ import numpy as np
 from games import CONFIGS, EXPANSION_CONFIGS, game_states
 
 from asara_env.hidden import resample_hidden
-from asara_env.reference.state import Phase, State
+from asara_env.phases import Phase
+from asara_env.reference.state import State
 
 __all__ = ["OWN_SECRET_CHANGES", "r10_states", "resample_hidden"]
 

@@ -9,12 +9,13 @@ from games import ALL_CONFIGS, ALL_IDS, game_states
 from hidden import r10_states
 
 from agents import FlatMCAgent, SearchAgent, make_agent
-from agents.arena import act_in_env, choose_actions, play_batch, play_game
+from agents.arena import act_in_env, play_batch, play_game
 from agents.search import estimate
 from asara_env import asara_v0
+from asara_env.bridge import from_reference
+from asara_env.common.opponents import play_opponents
 from asara_env.config import GameConfig
-from asara_env.core import final_prestige, take
-from asara_env.core.convert import from_reference
+from asara_env.core import TURNS, final_prestige, is_terminal, take
 from asara_env.hidden import determinise, resample_hidden
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.serialize import state_from_dict, state_to_dict
@@ -117,8 +118,9 @@ def test_search_agent_is_asked_through_the_core_in_the_arena():
     states = [s for seed in (81, 82) for s in _late_choices(config, seed, 2)]
     core = from_reference(states)
     seating = np.zeros((len(states), 3), np.int64)  # the search agent in every seat
-    actions = choose_actions(core, [make_agent("flatmc:2", 0)], seating)
-    assert all(a in legal_actions(s) for a, s in zip(actions, states))
+    agent = make_agent("flatmc:2", 0)
+    play_opponents(TURNS, core, np.full(len(states), -1), seating, [agent])  # to the end
+    assert is_terminal(core).all() and agent.searches >= len(states)
 
 
 def test_search_agent_finishes_a_saved_game_through_the_env():

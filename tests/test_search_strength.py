@@ -18,8 +18,9 @@ import pytest
 
 from agents import make_agent
 from agents.arena import play_batch
+from asara_env.common.outcome import win_shares
 from asara_env.config import GameConfig
-from training.tournament import game_seeds, sub_seed, wilson_interval, win_shares
+from training.tournament import game_seeds, sub_seed, wilson_interval
 
 SEARCH = "flatmc:256:playout=towers:horizon=10:value=margin"
 GAMES = 120

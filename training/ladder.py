@@ -44,7 +44,8 @@ import numpy as np
 
 from agents import check_agent, make_agent
 from agents.arena import play_batch
-from asara_env.cli import add_expansions_argument, check_rules
+from apps.options import add_expansions_argument, check_rules
+from asara_env.common.outcome import win_shares
 from asara_env.config import VARIANTS, GameConfig
 from asara_env.core import legal_action_mask
 
@@ -57,7 +58,6 @@ from .tournament import (
     sub_seed,
     text_table,
     wilson_interval,
-    win_shares,
     write_csv,
 )
 

@@ -1,17 +1,18 @@
 """Play ASARA in the terminal against agents.
 
-    from asara_env.play import play
+    from apps.play import play
     play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
 
 or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The
 expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
 (the Genie needs the professional variant).
 
-You sit in `seat`; the opponents (agent names from `agents.AGENTS`) fill the other seats in
-order. At each of your decisions the board is drawn as your seat sees it (R10: the other
-hands stay hidden) and the legal moves are listed by number; each opponent move is printed
-as one line. At the end the final scoring is printed and the game record (configuration,
-seed and actions, `asara_env.reference.record`) can be saved as JSON for `replay`.
+You sit in `seat`; the opponents (agent specs of `agents.make_agent`: `towers`,
+`flatmc:64`, ...) fill the other seats in order. At each of your decisions the board is
+drawn as your seat sees it (R10: the other hands stay hidden) and the legal moves are
+listed by number; each opponent move is printed as one line. At the end the final scoring
+is printed and the game record (configuration, seed and actions,
+`asara_env.reference.record`) can be saved as JSON for `replay`.
 """
 
 from __future__ import annotations
@@ -20,18 +21,17 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents import AGENTS, make_agent
-
-from . import asara_v0
-from .actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
-from .cli import scoring_table
-from .config import GameConfig
-from .constants import CARD_NAMES
-from .core import derived_seed
-from .reference.engine import winners
-from .reference.record import GameRecord
-from .reference.serialize import state_from_dict
-from .render import LINE_WIDTH, wrap
+from agents import agent_names, is_agent, make_agent
+from agents.arena import act_in_env
+from asara_env import asara_v0
+from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from asara_env.common.seeding import derived_seed
+from asara_env.config import GameConfig
+from asara_env.constants import CARD_NAMES
+from asara_env.reference.engine import winners
+from asara_env.reference.record import GameRecord
+from asara_env.reference.serialize import state_from_dict
+from asara_env.render import LINE_WIDTH, scoring_table, wrap
 
 HELP = """\
 How to answer:
@@ -84,9 +84,9 @@ def lineup(
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = [name for name in names if name not in AGENTS]
+    unknown = [name for name in names if not is_agent(name)]
     if unknown:
-        raise ValueError(f"unknown agent(s) {unknown}; known agents: {sorted(AGENTS)}")
+        raise ValueError(f"unknown agent(s) {unknown}; known agents: {agent_names()}")
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     return config, names[:seat] + [None] + names[seat:]
@@ -259,7 +259,7 @@ def play(
                 console.print(f"You quit after {n} decision(s), seed {game_seed}.")
                 return record
         else:
-            action = agents[mover].act(observation["observation"], observation["action_mask"])
+            action = act_in_env(agents[mover], env, observation)
             console.print(f"{seat_label(mover, names)}: {describe_action(action)}")
         env.step(action)
         record.actions.append(int(action))

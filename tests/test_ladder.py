@@ -112,11 +112,13 @@ def test_elo_orders_agents_by_who_beats_whom_with_random_at_zero():
 
 def test_the_command_writes_tables_and_a_plot(tmp_path, capsys):
     out = tmp_path / "ladder"
-    argv = ["--agents", "random", "greedy", "--players", "2", "--games", "2", "--seed", "1"]
+    agents = ["random", "fm=flatmc:1:horizon=0"]  # a search agent scoring one move ahead
+    argv = ["--agents", *agents, "--players", "2", "--games", "2", "--seed", "1"]
     assert main(argv + ["--out", str(out), "--no-progress"]) == 0
     assert "Elo" in capsys.readouterr().out
     for name in ("games.csv", "ladder.csv", "ratings.csv", "results.json", "ladder.png"):
         assert (out / name).stat().st_size > 0
     document = json.loads((out / "results.json").read_text())
-    assert [r["agent"] for r in document["ladder"]] in (["greedy", "random"], ["random", "greedy"])
+    assert sorted(r["agent"] for r in document["ladder"]) == ["fm", "random"]
     assert len(document["games"]) == 2
+    assert all(r["decisions"]["fm"] > 0 for r in document["games"])

@@ -108,10 +108,10 @@ class TimedAgent:
         self.seconds += time.perf_counter() - start
         return actions
 
-    def act_core(self, state, rows) -> np.ndarray:
-        self._count(legal_action_mask(state)[rows])
+    def act_games(self, state, games: np.ndarray) -> np.ndarray:
+        self._count(legal_action_mask(state)[games])
         start = time.perf_counter()
-        actions = self.agent.act_core(state, rows)
+        actions = self.agent.act_games(state, games)
         self.seconds += time.perf_counter() - start
         return actions
 

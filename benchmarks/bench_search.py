@@ -28,7 +28,7 @@ from asara_env.reference.rules import legal_actions
 SPECS = [
     "flatmc:16:playout=towers:horizon=10:value=margin",
     "flatmc:64:playout=towers:horizon=10:value=margin",
-    "flatmc:256:playout=towers:horizon=10:value=margin",
+    "flatmc:128:playout=towers:horizon=10:value=margin",
     "flatmc:64",
 ]
 CONFIG = GameConfig(num_players=2)

@@ -22,8 +22,8 @@ from asara_env.common.outcome import win_shares
 from asara_env.config import GameConfig
 from training.tournament import game_seeds, sub_seed, wilson_interval
 
-SEARCH = "flatmc:256:playout=towers:horizon=10:value=margin"
-GAMES = 120
+SEARCH = "flatmc:128:playout=towers:horizon=10:value=margin"
+GAMES = 100
 SEED = 17
 
 

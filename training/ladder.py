@@ -72,7 +72,7 @@ DEFAULT_LADDER = [
     "model_2p=policy:model=models/asara_2p.zip",
     f"flatmc16={SEARCH}:sims=16",
     f"flatmc64={SEARCH}:sims=64",
-    f"flatmc256={SEARCH}:sims=256",
+    f"flatmc128={SEARCH}:sims=128",
 ]
 
 

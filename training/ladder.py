@@ -63,7 +63,7 @@ from .tournament import (
 
 ELO = 400 / np.log(10)  # Elo points per natural-log unit of odds
 BOOTSTRAP = 200  # resamples of the games for the Elo intervals
-SEARCH = "flatmc:playout=towers:value=margin"
+SEARCH = "flatmc:playout=towers:horizon=10:value=margin"
 DEFAULT_LADDER = [
     "random",
     "greedy",

@@ -26,8 +26,9 @@ Results, from all games of all player counts:
   way), in Elo points (400 per factor 10 of odds) with `random` (else the first agent) at
   0, and a 95% interval from a bootstrap over games;
 - per agent: seats played, win rate (shared wins split) with its Wilson interval, and the
-  time per decision: the mean wall time of its calls per decision asked, and per decision
-  with more than one legal action.
+  time per decision: the wall time of its calls per decision asked, and per decision with
+  more than one legal action (a "choice"), wall and CPU (the CPU time is what a quiet
+  machine would take; on a shared one the wall time is longer).
 Written into --out: games.csv, ladder.csv, ratings.csv, results.json and ladder.png.
 """
 
@@ -94,25 +95,26 @@ def parse_entry(text: str) -> Entry:
 
 # ---------------------------------------------------------------------------- one game
 class TimedAgent:
-    """An agent whose calls are timed: wall seconds and decisions asked (all, and those
-    with more than one legal action)."""
+    """An agent whose calls are timed: wall and CPU (this thread's) seconds, decisions
+    asked (all, and those with more than one legal action)."""
 
     def __init__(self, agent):
         self.agent, self.needs_state = agent, getattr(agent, "needs_state", False)
-        self.seconds, self.decisions, self.choices = 0.0, 0, 0
+        self.seconds, self.cpu_seconds, self.decisions, self.choices = 0.0, 0.0, 0, 0
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         self._count(np.asarray(masks).astype(bool))
-        start = time.perf_counter()
-        actions = self.agent.act_batch(observations, masks)
-        self.seconds += time.perf_counter() - start
-        return actions
+        return self._timed(self.agent.act_batch, observations, masks)
 
     def act_games(self, state, games: np.ndarray) -> np.ndarray:
         self._count(legal_action_mask(state)[games])
-        start = time.perf_counter()
-        actions = self.agent.act_games(state, games)
-        self.seconds += time.perf_counter() - start
+        return self._timed(self.agent.act_games, state, games)
+
+    def _timed(self, method, *args) -> np.ndarray:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        actions = method(*args)
+        self.seconds += time.perf_counter() - wall
+        self.cpu_seconds += time.thread_time() - cpu
         return actions
 
     def _count(self, masks: np.ndarray) -> None:
@@ -143,6 +145,7 @@ def play_one(settings: dict, players: int, game: int, seat_agents: list[int], se
         "seating": [settings["agents"][k][0] for k in seat_agents],
         "prestige": prestige.tolist(),
         "seconds": {settings["agents"][k][0]: timed[k].seconds for k in lineup},
+        "cpu_seconds": {settings["agents"][k][0]: timed[k].cpu_seconds for k in lineup},
         "decisions": {settings["agents"][k][0]: timed[k].decisions for k in lineup},
         "choices": {settings["agents"][k][0]: timed[k].choices for k in lineup},
     }
@@ -305,6 +308,7 @@ def agent_table(
             if who == a
         ]
         seconds = sum(r["seconds"].get(a, 0.0) for r in rows)
+        cpu = sum(r.get("cpu_seconds", {}).get(a, 0.0) for r in rows)
         decisions = sum(r["decisions"].get(a, 0) for r in rows)
         choices = sum(r["choices"].get(a, 0) for r in rows)
         low, high = wilson_interval(float(sum(shares)), len(shares))
@@ -318,6 +322,7 @@ def agent_table(
                 "decisions": decisions,
                 "ms_per_decision": 1e3 * seconds / max(decisions, 1),
                 "ms_per_choice": 1e3 * seconds / max(choices, 1),
+                "cpu_ms_per_choice": 1e3 * cpu / max(choices, 1),
             }
         )
     return sorted(table, key=lambda r: -r["elo"])
@@ -361,10 +366,21 @@ def ladder_text(table: list[dict]) -> str:
                 f"[{r['win_low']:.3f}, {r['win_high']:.3f}]",
                 f"{r['ms_per_decision']:.1f}",
                 f"{r['ms_per_choice']:.1f}",
+                f"{r['cpu_ms_per_choice']:.1f}",
             ]
             for r in table
         ],
-        ["agent", "Elo", "95% interval", "seats", "win rate", "95% Wilson", "ms/dec", "ms/choice"],
+        [
+            "agent",
+            "Elo",
+            "95% interval",
+            "seats",
+            "win rate",
+            "95% Wilson",
+            "ms/dec",
+            "ms/choice",
+            "cpu ms/choice",
+        ],
     )
 
 

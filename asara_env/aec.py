@@ -52,6 +52,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import NUM_ACTIONS, action_id, as_int, describe_action
+from .common.validate import check_seed, check_type
 from .config import GameConfig
 from .core import derived_seed, init
 from .core.convert import from_reference, generator_at, to_reference
@@ -110,9 +111,7 @@ class raw_env(AECEnv, EzPickle):
             self, num_players, variant, expansions, reward, render_mode, illegal_action, shaping
         )
         super().__init__()
-        self.config = GameConfig(
-            num_players=num_players, variant=variant, expansions=tuple(expansions)
-        )
+        self.config = GameConfig(num_players=num_players, variant=variant, expansions=expansions)
         _check_choice("reward", reward, tuple(REWARD_SCHEMES))
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
@@ -181,11 +180,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _next_game_seed(self, seed: int | None) -> int:
         if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-            if not 0 <= int(seed) < 2**64:
-                raise ValueError(f"seed must be a non-negative int below 2**64, got {seed}")
-            self._base_seed, self._episode = int(seed), 0
+            self._base_seed, self._episode = check_seed("seed", seed), 0
             return self._base_seed
         if self._base_seed is None:
             self._base_seed, self._episode = int(np.random.SeedSequence().entropy % 2**64), 0
@@ -319,8 +314,7 @@ def _saved_state(options: dict | None) -> dict | None:
     """options["state"]; other keys are ignored, as gymnasium and PettingZoo expect."""
     if options is None:
         return None
-    if not isinstance(options, dict):
-        raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+    check_type("reset options", options, dict)
     return options.get("state")
 
 

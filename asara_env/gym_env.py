@@ -29,6 +29,7 @@ import numpy as np
 
 from .actions import NUM_ACTIONS
 from .aec import raw_env
+from .common.validate import check_int, check_seed, check_type
 from .core.observation import OBS_DIM
 
 
@@ -64,21 +65,25 @@ class AsaraGymEnv(gym.Env):
         if len(others) != num_players - 1:
             raise ValueError(f"need 1 or {num_players - 1} opponents, got {len(opponents)}")
         self.opponents = [make_agent(o) if isinstance(o, str) else o for o in others]
-        if seat is not None and not 0 <= seat < num_players:
-            raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
+        if seat is not None:
+            seat = check_int("seat", seat, 0, num_players - 1)
         self.fixed_seat, self.render_mode = seat, render_mode
         self.observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        options = {} if options is None else check_type("reset options", options, dict)
+        if seed is not None:
+            check_seed("seed", seed)
+        if "game_seed" in options:
+            check_seed("options['game_seed']", options["game_seed"])
+        seat = options.get("seat", self.fixed_seat)
+        if seat is not None:
+            seat = check_int("options['seat']", seat, 0, self.game.max_num_agents - 1)
         super().reset(seed=seed)
-        options = options or {}
         draw = self.np_random.integers(2**63, size=2 + len(self.opponents))
         game_seed = int(options.get("game_seed", draw[0]))
-        seat = options.get("seat", self.fixed_seat)
         players = self.game.max_num_agents
-        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < players):
-            raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
         self.seat = int(draw[1] % players if seat is None else seat)
         for agent, s in zip(self.opponents, draw[2:]):
             agent.reseed(int(s))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import GENIE_MOVES, NUM_ACTIONS, Group, describe_action
+from ..common.validate import check_indices
 from ..constants import (
     CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
@@ -51,7 +52,8 @@ def check_actions(state: CoreState, actions, games=None) -> np.ndarray:
     """bool[len(actions)]: which actions are legal in their games (all B games, or `games`);
     finished games accept any action."""
     actions = np.asarray(actions)
-    games = np.arange(len(actions)) if games is None else games
+    batch = len(state.phase)
+    games = np.arange(len(actions)) if games is None else check_indices("games", games, batch)
     return _legal(state, actions, games) | (state.phase[games] == PHASE.GAME_OVER)
 
 
@@ -73,7 +75,8 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
     action are left unchanged and flagged; the others step.
     """
     actions = np.asarray(actions)
-    games = np.arange(len(state.phase)) if games is None else np.asarray(games, np.int64)
+    batch = len(state.phase)
+    games = np.arange(batch) if games is None else check_indices("games", games, batch)
     if actions.shape != games.shape or actions.dtype.kind not in "iu":
         shape = games.shape
         reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"

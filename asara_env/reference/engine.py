@@ -23,6 +23,7 @@ from ..actions import (
     decode,
     describe_action,
 )
+from ..common.validate import check_seed, check_type
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
@@ -59,8 +60,11 @@ from .state import Buyer, Phase, State, empty_state
 def new_game(
     config: GameConfig | None = None, seed: int | np.random.Generator | None = None
 ) -> State:
-    """A game set up for year 1 (R6.1). `seed` seeds the game's `numpy.random.Generator`."""
-    config = config or GameConfig()
+    """A game set up for year 1 (R6.1). `seed` (an int from 0 to 2**64 - 1, a Generator, or
+    None for fresh entropy) seeds the game's `numpy.random.Generator`."""
+    config = GameConfig() if config is None else check_type("config", config, GameConfig)
+    if not (seed is None or isinstance(seed, np.random.Generator)):
+        seed = check_seed("seed", seed)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     state = empty_state(config, rng)
     p = config.num_players

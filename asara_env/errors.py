@@ -20,4 +20,9 @@ class IllegalActionError(ValueError):
 
 
 class CorruptStateError(ValueError):
-    """A saved game state that is malformed or breaks the rules' invariants."""
+    """A saved game state that is malformed or breaks the rules' invariants. `field` is the
+    path of the field at fault (`towers[1][3][0].parts`), named first in the message."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message if field is None else f"{field}: {message}")
+        self.field = field

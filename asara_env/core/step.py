@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import GENIE_MOVES, NUM_ACTIONS, Group, describe_action
-from ..common.validate import check_indices
+from ..common.validate import check_indices, is_int
 from ..constants import (
     CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
@@ -74,13 +74,9 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
     game and its action and no game changes. on_illegal="report": games with an illegal
     action are left unchanged and flagged; the others step.
     """
-    actions = np.asarray(actions)
     batch = len(state.phase)
     games = np.arange(batch) if games is None else check_indices("games", games, batch)
-    if actions.shape != games.shape or actions.dtype.kind not in "iu":
-        shape = games.shape
-        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
-        raise IllegalActionError(actions, "?", -1, "-", reason)
+    actions = _action_array(actions, games.shape)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
     live = _legal(state, actions, games)
@@ -94,6 +90,25 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
     apply_actions(state, games[live], actions[live].astype(np.int64))
     return ~ok
+
+
+def _action_array(actions, shape: tuple[int, ...]) -> np.ndarray:
+    """`actions` (an array or sequence of ints: no bools, floats or strings) as an integer
+    array of `shape`; IllegalActionError otherwise."""
+    if isinstance(actions, (list, tuple)):
+        bad = [a for a in actions if not is_int(a)]
+        if bad:
+            reason = f"an action id must be an int, got {type(bad[0]).__name__}"
+            raise IllegalActionError(bad[0], "?", -1, "-", reason)
+        huge = [int(a) for a in actions if not -(2**63) <= a < 2**63]
+        if huge:
+            raise IllegalActionError(huge[0], "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+        actions = np.array([int(a) for a in actions], np.int64)
+    actions = np.asarray(actions)
+    if actions.shape != shape or actions.dtype.kind not in "iu":
+        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
+        raise IllegalActionError(actions, "?", -1, "-", reason)
+    return actions
 
 
 def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:

@@ -50,6 +50,16 @@ class GameConfig:
         return self.variant == "pro"
 
     @property
+    def has_genie(self) -> bool:
+        """The Bottle Genie expansion (R9.1) is in play."""
+        return "genie" in self.expansions
+
+    @property
+    def has_gifts(self) -> bool:
+        """The Gifts of the Caliph expansion (R9.2) is in play."""
+        return "gifts" in self.expansions
+
+    @property
     def max_decisions(self) -> int:
         """An upper bound on the decisions of one game. Each placement moves at least one
         card to the board (45 per year); a turn asks at most 3 non-build sub-decisions
@@ -57,9 +67,9 @@ class GameConfig:
         asks one per tile, and at most all 100 tiles and 15 lighted windows are ever built;
         each gift card asks at most one decision (R9.2)."""
         subdecisions = 1 + max(kept for _, _, kept in LIGHTS_OPTIONS) if self.pro else 2
-        subdecisions += "genie" in self.expansions
+        subdecisions += self.has_genie
         tiles = sum(TILES_PER_COLOUR) * N_TILE_COLOURS + (N_LIGHTED if self.pro else 0)
-        gifts = sum(gift_pile(self.pro)) if "gifts" in self.expansions else 0
+        gifts = sum(gift_pile(self.pro)) if self.has_gifts else 0
         return N_YEARS * N_CARDS * (1 + subdecisions) + tiles + gifts
 
     def to_dict(self) -> dict:

@@ -13,8 +13,8 @@ import numpy as np
 from games import ALL_CONFIGS
 from hypothesis import strategies as st
 
+from asara_env.bridge import from_reference, generator_at, to_reference
 from asara_env.core import legal_action_mask, step
-from asara_env.core.convert import from_reference, generator_at, to_reference
 from asara_env.errors import CorruptStateError
 from asara_env.reference import engine
 from asara_env.reference.invariants import violations

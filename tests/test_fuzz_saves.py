@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from asara_env.actions import NUM_ACTIONS
 from asara_env.aec import raw_env
+from asara_env.bridge import from_reference
 from asara_env.core import step, take
-from asara_env.core.convert import from_reference
 from asara_env.core.state import ARRAY_FIELDS
 from asara_env.errors import IllegalActionError
 from asara_env.gym_env import AsaraGymEnv
@@ -197,7 +197,7 @@ def _gym_snapshot(env: AsaraGymEnv) -> tuple:
 
 
 def _gym_bad_action(seed: int, config, action) -> None:
-    env = AsaraGymEnv(config.num_players, config.variant, ("random",), config.expansions)
+    env = AsaraGymEnv(config.num_players, config.variant, None, config.expansions)
     env.reset(seed=seed)
     ok = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
     if not (ok and 0 <= action < NUM_ACTIONS and env.action_masks()[action]):

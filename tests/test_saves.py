@@ -15,11 +15,11 @@ from fuzzing import positions
 from asara_env import GameConfig
 from asara_env.aec import raw_env
 from asara_env.errors import CorruptStateError
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.schema import GIFT_FIELDS, json_schema, json_schema_text, state_markdown
 from asara_env.reference.serialize import state_from_dict, state_to_dict
-from asara_env.reference.state import Phase
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

@@ -35,6 +35,10 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _is_seed(v=None) -> bool:
+    return _is_int(v) and 0 <= v < 2**64
+
+
 def _outcome(call, value):
     """('ok', result) or ('refused', message); any other exception fails the test."""
     try:
@@ -73,7 +77,7 @@ ENTRY_POINTS = {
     "core.init(seeds=)": (
         "seeds",
         lambda v: init(GameConfig(num_players=2), 1, seeds=v),
-        lambda v: v is None or _is_int(v) and 0 <= v < 2**64,
+        lambda v: v is None or _is_seed(v) or (type(v) in (list, tuple) and _is_seed(*v[:1])),
     ),
     "new_game(seed=)": (
         "seed",

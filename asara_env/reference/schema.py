@@ -53,11 +53,8 @@ from ..constants import (
     gift_pile,
 )
 from ..errors import CorruptStateError
-from .state import Phase
-
-SCHEMA = "asara-env/state"
-VERSION = 2  # 2 added the gifts (R9.2); version 1 saves load as games without gifts
-GIFT_FIELDS = ("gift_pile", "gifts", "gift_queue", "gift_chest", "pending_target", "pending_space")
+from ..phases import Phase
+from .format import GIFT_FIELDS, SCHEMA, VERSION
 
 # Bounds of the unbounded quantities: far above anything a game reaches (a game hands out
 # a few hundred Asari and prestige, and takes fewer than 1,500 decisions), far below the

@@ -20,10 +20,11 @@ from ..constants import (
     Area,
 )
 from ..errors import CorruptStateError
+from ..phases import Phase
+from .format import GIFT_FIELDS, SCHEMA, VERSION
 from .invariants import located_violations
-from .schema import GIFT_FIELDS, SCHEMA, VERSION, validate
 from .soundness import load_problems
-from .state import Buyer, Phase, State, Tower
+from .state import Buyer, State, Tower
 
 __all__ = ["SCHEMA", "VERSION", "state_from_dict", "state_to_dict"]
 
@@ -95,6 +96,8 @@ def _buyer_to_dict(b: Buyer | None) -> dict | None:
 def state_from_dict(d: dict) -> State:
     """The state saved by `state_to_dict`; raises CorruptStateError naming the field at
     fault if `d` is not one."""
+    from .schema import validate  # pydantic, loaded only when a game is loaded
+
     validate(d)
     if d["version"] == 1:
         d = {**d, **_NO_GIFTS}

@@ -6,8 +6,9 @@ give. Each problem comes as (the field at fault, sentence)."""
 from __future__ import annotations
 
 from ..constants import LIGHTS_OPTIONS
+from ..phases import Phase
 from .scoring import final_scoring
-from .state import Phase, State
+from .state import State
 
 GIFT_PHASES = (Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
 PRO_PHASES = (Phase.LIGHTS_OPTION, Phase.LIGHTS_KEEP, Phase.GIFT_LIGHTS)

@@ -33,10 +33,12 @@ def test_the_json_schema_file_is_generated_from_the_schema():
     assert text == json_schema_text(), "run `python -m asara_env.docs`"
 
 
-def test_the_json_schema_accepts_every_saved_position_and_refuses_a_wrapping_int():
+def test_the_json_schema_accepts_saved_positions_of_both_versions_and_refuses_a_wrapping_int():
     validator = jsonschema.Draft202012Validator(json_schema())
-    for saved in positions():
+    firsts = {json.dumps(saved["config"]): saved for saved in reversed(positions())}
+    for saved in [*firsts.values(), _find("GAME_OVER")]:  # each configuration, a finished game
         validator.validate(saved)
+    validator.validate(_version_1(_find("PLACE", "basic")))
     broken = copy.deepcopy(positions()[0])
     broken["money"][0] = 2**31
     with pytest.raises(jsonschema.ValidationError, match="maximum"):

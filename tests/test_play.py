@@ -14,6 +14,7 @@ from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.view import seat_view
 from asara_env.render import render_view
+from asara_env.render_compact import render_compact
 
 BAD_ANSWERS = ["abc", "0", "999", "", "-2", "?", "bank"]
 
@@ -53,12 +54,12 @@ class Screen(list):
         return "\n".join(self)
 
 
-def seat_boards(record: GameRecord, seat: int) -> list[str]:
+def seat_boards(record: GameRecord, seat: int, draw=render_view) -> list[str]:
     """The board as `seat` sees it at each of its decisions, replaying the record."""
     state, boards = new_game(record.config, record.seed), []
     for action in record.actions:
         if state.seat == seat:
-            boards.append(render_view(seat_view(state, seat)))
+            boards.append(draw(seat_view(state, seat)))
         step(state, action)
     return boards
 
@@ -92,11 +93,12 @@ def test_a_whole_game_with_bad_answers_ends_with_the_table_and_a_replayable_reco
     assert person.prompts[-2:] == ["Save the game record? [y/N] ", "File name [asara-5.json]: "]
 
 
-def test_the_person_sees_only_their_own_view(tmp_path):
-    record, _, screen, _ = play_scripted(tmp_path, seat=1, opponents="random")
+@pytest.mark.parametrize("layout, draw", [("full", render_view), ("compact", render_compact)])
+def test_the_person_sees_only_their_own_view(tmp_path, layout, draw):
+    record, _, screen, _ = play_scripted(tmp_path, seat=1, opponents="random", layout=layout)
     boards = [text for text in screen if text.startswith("== ASARA")]
-    assert boards == seat_boards(record, 1)
-    assert all("view of P1 (you)" in board for board in boards)
+    assert boards == seat_boards(record, 1, draw)
+    assert all(re.search(r"^P1 \(you\) ", board, re.M) for board in boards)
     assert not any(re.search(r"^P0 .*hand \d+:", board, re.M) for board in boards)
 
 
@@ -160,7 +162,7 @@ def test_asara_play_parses_its_options(monkeypatch):
     cli.main_asara(argv("play --players 4 --variant pro --seat 2 --seed 7 --save g.json"))
     cli.main_asara(argv("play --players 2 --opponents tall"))
     cli.main_asara(argv("play --variant pro --expansions ' gifts, genie'"))
-    cli.main_asara(argv("play --expansions gifts"))
+    cli.main_asara(argv("play --expansions gifts --layout full"))
     assert calls == [
         {
             "players": 4,
@@ -170,6 +172,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 2,
             "seed": 7,
             "record_path": "g.json",
+            "layout": "compact",
         },
         {
             "players": 2,
@@ -179,6 +182,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "compact",
         },
         {
             "players": 3,
@@ -188,6 +192,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "compact",
         },
         {
             "players": 3,
@@ -197,6 +202,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "full",
         },
     ]
 
@@ -209,6 +215,7 @@ def test_asara_play_parses_its_options(monkeypatch):
         ("play --variant chess", "invalid choice"),
         ("play --expansions genie", "'genie' expansion needs the professional variant"),
         ("play --expansions gifts,dragons", "unknown expansion(s) ['dragons']"),
+        ("play --layout tiny", "invalid choice: 'tiny'"),
         ("dance", "invalid choice"),
     ],
 )
@@ -236,20 +243,25 @@ def test_bad_expansions_are_clear_errors(variant, expansions, message):
 
 
 @pytest.mark.parametrize(
-    "variant, expansions", [("basic", ("gifts",)), ("pro", ("genie", "gifts"))]
-)
-def test_a_whole_game_with_expansions(tmp_path, variant, expansions):
+    "variant, expansions, layout",
+    [("basic", ("gifts",), "full"), ("pro", ("genie", "gifts"), "full"),
+     ("pro", ("genie", "gifts"), "compact")],
+)  # fmt: skip
+def test_a_whole_game_with_expansions(tmp_path, variant, expansions, layout):
     record, _, screen, path = play_scripted(
         tmp_path, seat=1, players=3, opponents="greedy,random", variant=variant,
-        expansions=expansions,
+        expansions=expansions, layout=layout,
     )  # fmt: skip
     assert record.config.expansions == expansions
     intro = f"ASARA, 3 players, {variant} rules{''.join(f' + {e}' for e in expansions)}, seed 5"
     assert screen[0].startswith(intro)
     boards = [text for text in screen if text.startswith("== ASARA")]
-    assert boards == seat_boards(record, 1)  # the env's rendering is the reference view
-    assert all("(chest: " in board for board in boards)
-    assert all(("\ngenie " in board) == ("genie" in expansions) for board in boards)
+    full = layout == "full"
+    # the full board is the env's own rendering, checked against the reference view
+    assert boards == seat_boards(record, 1, render_view if full else render_compact)
+    assert all(("(chest: " if full else "{") in board for board in boards)
+    genie = r"^genie " if full else r"(^|  )genie \["  # the compact view packs areas
+    assert all(bool(re.search(genie, b, re.M)) == ("genie" in expansions) for b in boards)
     assert "Game over." in screen.text
     assert replay(GameRecord.from_dict(json.loads(path.read_text()))).is_over
 

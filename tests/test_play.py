@@ -9,9 +9,12 @@ import shlex
 import pytest
 
 from apps import cli
-from apps.play import lineup, play
+from apps.play import lineup, moves_listing, play
+from asara_env.config import GameConfig
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
 from asara_env.render import render_view
 from asara_env.render_compact import render_compact
@@ -280,3 +283,128 @@ def test_asara_random_is_the_main_job(capsys):
     expected = capsys.readouterr().out
     cli.main_asara(["random", "--players", "2", "--seed", "3"])
     assert capsys.readouterr().out == expected
+
+
+# ------------------------------------------------------------------------ year-end (R6.2)
+def announced_years(screen: Screen) -> dict[int, list[list[int]]]:
+    """year -> per seat [towers, gold, lit, Caliph, points, prestige] as announced."""
+    years = {}
+    for text in screen:
+        found = re.search(r"End of year (\d):", text)
+        if found:
+            rows = [line.split()[-6:] for line in text.splitlines() if re.match(r"P\d \(", line)]
+            years[int(found.group(1))] = [[int(x) for x in row] for row in rows]
+    return years
+
+
+def scorings(record: GameRecord) -> dict[int, tuple[list[int], State]]:
+    """year -> (each seat's prestige change at that year's end without the final scoring,
+    the state after it), replaying the record."""
+    state, changes = new_game(record.config, record.seed), {}
+    for action in record.actions:
+        year, before = state.year, list(state.prestige)
+        step(state, action)
+        if state.year != year or state.is_over:
+            final = [points["total"] for points in state.final or [{"total": 0}] * len(before)]
+            changes[year] = (
+                [a - b - f for a, b, f in zip(state.prestige, before, final)],
+                state.copy(),
+            )
+    return changes
+
+
+@pytest.mark.parametrize(
+    "players, variant, expansions, opponents, seat",
+    [(2, "basic", (), "towers", 0), (3, "pro", ("genie",), "greedy,tall", 2),
+     (4, "pro", ("genie", "gifts"), "towers,greedy,tall", 1)],
+)  # fmt: skip
+def test_R6_2_each_year_end_is_announced_with_the_points_each_seat_scored(
+    tmp_path, players, variant, expansions, opponents, seat
+):
+    record, _, screen, _ = play_scripted(
+        tmp_path, seat=seat, players=players, variant=variant, expansions=expansions,
+        opponents=opponents,
+    )  # fmt: skip
+    announced, changes = announced_years(screen), scorings(record)
+    assert sorted(announced) == sorted(changes) == [1, 2, 3, 4]
+    for year, (change, state) in changes.items():
+        rows = announced[year]
+        assert [row[4] for row in rows] == change  # the points are what the scoring gave
+        for s, (towers, gold, lit, caliph, points, prestige) in enumerate(rows):
+            own = [t for column in state.towers[s] for t in column]
+            assert towers == len(own) and caliph == int(state.caliph == s)
+            assert gold == sum(int(t.parts[:, 1].sum()) - t.lit_gold for t in own)
+            assert lit == sum(t.lit_plain + t.lit_gold for t in own)
+            assert towers + gold + lit + caliph == points
+            final = state.final[s]["total"] if state.final else 0
+            assert prestige == state.prestige[s] - final
+    assert sum(row[1] for rows in announced.values() for row in rows) > 0  # gold was scored
+    # each announcement comes between the year's last board and the next year's first
+    places = [i for i, text in enumerate(screen) if "End of year" in text]
+    for year, place in zip(range(1, 5), places):
+        boards = [i for i, text in enumerate(screen) if text.startswith("== ASARA")]
+        assert all(i < place for i in boards if f"year {year}/4" in screen[i])
+        assert all(i > place for i in boards if f"year {year + 1}/4" in screen[i])
+    assert screen.text.index("End of year 4") < screen.text.index("Game over.")
+
+
+# ------------------------------------------------------------------------ 80 x 24
+class PagingPerson(Person):
+    """Answers every other move prompt with "+" (the next page of moves), the others as
+    Person does."""
+
+    paging = False
+
+    def __call__(self, prompt: str) -> str:
+        if prompt.startswith("Your move"):
+            self.paging = not self.paging
+            if self.paging:
+                return "+"
+        return super().__call__(prompt)
+
+
+def test_the_compact_game_fits_a_terminal_of_80_by_24(tmp_path):
+    person = PagingPerson(4, bad=["red", "+"], replies={"Save the game record?": "n"})
+    screen = Screen()
+    record = play(
+        4, "pro", ["greedy", "towers", "tall"], seat=1, seed=9, expansions=("genie", "gifts"),
+        input_fn=person, print_fn=screen,
+    )  # fmt: skip
+    assert replay(record).is_over
+    assert max(len(line) for line in screen.text.splitlines()) <= 80
+    boards = [i for i, text in enumerate(screen) if text.startswith("== ASARA")]
+    assert boards and all(screen[i].count("\n") + 1 <= 18 for i in boards)
+    paged = 0
+    for i in boards:  # the board, a page of moves and the prompt fit in 24 lines
+        board_lines = screen[i].count("\n") + 1
+        listing = screen[i + 1]
+        assert listing.startswith("Your moves (1-")
+        assert board_lines + listing.count("\n") + 1 + 1 <= 24
+        later = screen[i + 2]  # after "+": the next page, or the word that all are shown
+        if ", page 1/" in listing:
+            paged += 1
+            assert ", page 2/" in later and later.count("\n") + 1 + board_lines + 1 <= 24
+        else:
+            assert later == "All the moves listed are shown (m lists every move)."
+    assert paged > 0
+    assert any(text.startswith("Moves with 'red'") for text in screen)
+
+
+def test_move_pages_list_every_move_once_with_their_headings():
+    state = new_game(GameConfig(num_players=4, variant="pro", expansions=("genie",)), 3)
+    moves = legal_actions(state)
+    listing = moves_listing(moves, 80, size=5)
+    assert listing.pages == -(-len(listing.lines) // 5) > 2
+    numbers = []
+    for page in range(listing.pages):
+        listing.page = page
+        lines = listing.text().splitlines()
+        assert (
+            lines[0]
+            == f"Your moves (1-{len(moves)}), page {page + 1}/{listing.pages} (+ for the next):"
+        )
+        assert 2 <= len(lines) <= 6 and max(map(len, lines)) <= 80
+        assert re.match(r"  (on \S|\d+\))", lines[1])  # a page starts with a heading
+        numbers += [int(n) for line in lines[1:] for n in re.findall(r"(\d+)\)", line)]
+    assert numbers == list(range(1, len(moves) + 1))
+    assert moves_listing(moves, 100).pages == 1  # the full layout lists them all at once

@@ -70,7 +70,7 @@ def main() -> None:
                         for key, rate in rates(run_json(tree, script), prefix).items():
                             seen[name].setdefault(key, []).append(rate)
         finally:
-            for name, tree in trees.items():
+            for tree in trees.values():
                 if tree != ROOT:
                     subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
     print(f"{'benchmark':<44} {'before':>12} {'after':>12} {'after/before':>13}")

@@ -58,8 +58,8 @@ three red tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a
 space, in the order laid (gifts expansion).
 Compact layout: colours by their first 3 letters (bro brown, bla black, blu
 blue, ...); 8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts
-on a chest; red6(1g,1l) a red tower 6 tiles high, with 1 visible gold tile and
-1 lighted window."""
+on a chest; bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a
+red tower 6 tiles high, with 1 visible gold tile and 1 lighted window."""
 
 AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(game seed, 1000 + s)
 
@@ -309,7 +309,8 @@ def ask_move(console: Console, board: str, moves: Sequence[int], layout: Layout)
     turn = Turn(console, board, list(moves), layout)
     show_board(turn)
     while True:
-        answer = console.ask(f"Your move [1-{len(moves)}, ? for help]: ")
+        more = ", + next page" if turn.listing is not None and turn.listing.pages > 1 else ""
+        answer = console.ask(f"Your move [1-{len(moves)}{more}, ? for help]: ")
         if answer is None:
             return QUIT
         command = COMMANDS.get(answer.lower())

@@ -5,20 +5,29 @@
 `render_view` (asara_env/render.py) draws the same view in full (100 columns, 40+ lines);
 this one keeps what a person needs to decide, in a short notation:
 
-    == ASARA 3p pro | year 2/4 | to move: P1 (you) | Caliph: P0 ==
-    pending: buy a tile from the trunks market
-    bases   [red] P0 P1 . .  | display bro2 gre1 red3(1g) | stack 8
-    ...
-    bank [gre] 8:P2 10:. 12:.  spies [any] 3:. 5:.  caliph [yel] P0  coloured P1 P2
-    P1 (you) prestige 4 money 12 hand 5: blue 2, violet 3 | lighted 1: red 1
-      supply: bas bro1 | tur whi1(1g)
-    P0 prestige 6 money 3 hand 4 lighted 2 | towers: red6(1g,1l) whi3
+    == ASARA 3p pro | year 4/4 | to move: P2 | Caliph: P0 ==
+    pending: build: 2 tile(s) still to place
+    bases   [any] . . . . | bro1 gre3 red2 whi1(1g) | stack 4
+    trunks  [gre] P1 P0 P1 . | red1 bla2(1g) whi1 | stack 4
+    windows [vio] P2 . . . | bro1 gre3 bla1(1g) whi2(1g) | stack 8
+    turrets [any] . . . . | bro1 gre1 red1 bla3 whi1 | stack 7
+    building [ora] 1:P0 2:. 3:P0 4:P2 5:. 6:. 7:.  bank [any] 8:. 10:. 12:.
+    spies [yel] 3:. 5:P2  caliph [any] .  tent [ora] 0:P1 2:. 4:.
+    lights [any] . . .  coloured .  draw pile 19  lighted stack 6 (2 yours)
+    P1 (you) prestige 7 money 21 | hand 6: blu 3, vio 2, gre 1 | lighted 2: bro 1,
+      bla 1 | supply: bas:bro1 whi2 | tru:bro1 gre2(1g) red1 whi1(1g) | win:gre1(1g)
+      bla1 | towers: whi2(1g)
+    P0 prestige 12 money 15 | hand 4 | lighted 1 | towers: bro5(2g) bla2(1g)
+    P2 prestige 1 money 21 | hand 4 | lighted 6 | towers: gre1
 
 Colours are shortened to their first three letters (`bro` brown, `gre` green, `bla` black,
 `whi` white; `blu` blue, `yel` yellow, `vio` violet, `ora` orange); `[gre]` is an area's
-required colour, `[any]` none yet; `8:P2` space 8 taken by seat 2, `.` vacant; `{$5,buy-win}`
-the gifts on a chest space (R9.2); `red3(1g)` three red tiles, one gold-decorated;
-`red6(1g,1l)` a red tower six tiles high with one visible gold tile and one lighted window.
+required colour, `[any]` none yet; `8:P2` space 8 taken by seat 2, `.` vacant;
+`{$5,buy-win}` the gifts on a chest space (R9.2); `lighted stack 6 (2 yours)` six windows,
+two of them put back by the reader (who knows their colours); `red3(1g)` three red tiles,
+one gold-decorated; `supply: bas:bro1 whi2 | tru:...` the reader's unbuilt tiles by part
+(bases, trunks, windows, turrets); `red6(1g,1l)` a red tower six tiles high with one
+visible gold tile and one lighted window.
 """
 
 from __future__ import annotations
@@ -163,30 +172,30 @@ def others_short(view: dict) -> list[str]:
 
 
 def seat_short(view: dict, seat: int) -> list[str]:
-    """A seat's prestige, money, hand (by colour for the viewer), lighted windows (pro),
-    towers; the viewer's unbuilt tiles on a line of their own."""
+    """A seat's prestige and money, hand (by colour for the viewer), lighted windows (pro),
+    unbuilt tiles (the viewer's: `bas:bro2 whi1`), towers last, as running text."""
     mine = seat == view["viewer"]
     hand = view["hand"] if mine else None
     items = [
-        f"prestige {view['prestige'][seat]}",
-        f"money {view['money'][seat]}",
+        f"prestige {view['prestige'][seat]} money {view['money'][seat]}",
         f"hand {known_counts(view['hand_sizes'][seat], hand, CARD_SHORT)}",
     ]
     if view["config"]["variant"] == "pro":
         lighted = view["lighted_supply"] if mine else None
         items.append(f"lighted {known_counts(view['lighted_held'][seat], lighted, TILE_SHORT)}")
+    if mine:
+        supply = view["supply"][seat]
+        parts = [
+            f"{PART_SHORT[p]}:{tiles_short(supply[p])}" for p in Part if sum(map(sum, supply[p]))
+        ]
+        items.append(f"supply: {' | '.join(parts) or '-'}")
     towers = [
         tower_short(colour, tower)
         for colour, column in enumerate(view["towers"][seat])
         for tower in column
     ]
-    head = f"{seat_name(seat, view['viewer'])} "
-    if not mine:
-        return flow([" ".join(items), "towers: " + (" ".join(towers) or "-")], head)
-    supply = view["supply"][seat]
-    parts = [f"{PART_SHORT[p]} {tiles_short(supply[p])}" for p in Part if sum(map(sum, supply[p]))]
-    lines = flow([" ".join(items[:2]), "towers: " + (" ".join(towers) or "-")], head)
-    return lines + flow([*items[2:], "supply: " + (" | ".join(parts) or "-")], "  ")
+    items.append(f"towers: {' '.join(towers) or '-'}")
+    return flow(items, f"{seat_name(seat, view['viewer'])} ")
 
 
 def render_compact(view: dict) -> str:

@@ -28,6 +28,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from pettingzoo import AECEnv
+
 from agents import AGENTS, make_agent
 from asara_env import asara_v0
 from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
@@ -200,11 +202,6 @@ def moves_listing(moves: Sequence[int], width: int, size: int | None = None) -> 
         listing.lines += lines
         listing.heads += [text if head else ""] * len(lines)
     return listing
-
-
-def moves_text(moves: Sequence[int], width: int = LINE_WIDTH) -> str:
-    """Every legal move, numbered 1..k."""
-    return moves_listing(moves, width).text()
 
 
 def filtered_listing(
@@ -389,12 +386,12 @@ def play(
     return record
 
 
-def saved_state(env) -> State:
+def saved_state(env: AECEnv) -> State:
     """The game as a reference state (hidden information included: not for showing)."""
     return state_from_dict(env.unwrapped.save_game())
 
 
-def board(env, seat: int, layout: Layout) -> str:
+def board(env: AECEnv, seat: int, layout: Layout) -> str:
     """The board as `seat` sees it (R10), drawn in `layout`."""
     if layout.draw is None:
         return env.render()

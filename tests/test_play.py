@@ -387,7 +387,11 @@ def test_the_compact_game_fits_a_terminal_of_80_by_24(tmp_path):
         else:
             assert later == "All the moves listed are shown (m lists every move)."
     assert paged > 0
-    assert any(text.startswith("Moves with 'red'") for text in screen)
+    filtered = [i for i, text in enumerate(screen) if text.startswith("Moves with 'red'")]
+    assert filtered
+    for i in filtered:  # a filtered list is paged to fit under its board as well
+        board = screen[max(b for b in boards if b < i)]
+        assert board.count("\n") + 1 + screen[i].count("\n") + 1 + 1 <= 24
 
 
 def test_move_pages_list_every_move_once_with_their_headings():

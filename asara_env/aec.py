@@ -34,7 +34,8 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   without a seed play seeds `derived_seed(s, 1)`, `derived_seed(s, 2)`, …; a first
   `reset()` without a seed draws one from the OS (`env.game_seed` tells it).
 - Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
-  `"human"` prints it. `state()` returns the whole game (hidden information included) as a
+  `"human"` prints it, `"rgb_array"` returns it as a picture (uint8[H, W, 3],
+  `asara_env.render_svg`). `state()` returns the whole game (hidden information included) as a
   saved-game dict (docs/state.md) and `full_view()` draws it as text, for debugging;
   `reset(options={"state": saved})` continues a saved game (validated: a corrupt one
   raises `CorruptStateError`).
@@ -90,7 +91,7 @@ class raw_env(AECEnv, EzPickle):
     """ASARA for 2-4 players; see the module docstring."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "asara_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -283,14 +284,20 @@ class raw_env(AECEnv, EzPickle):
         mask = self._core.legal[0].astype(np.int8) if moving else self._no_moves.copy()
         return {"observation": obs.copy(), "action_mask": mask}
 
-    def render(self) -> str | None:
-        """The board as the agent to move sees it (R10): returned ("ansi") or printed."""
+    def render(self) -> str | np.ndarray | None:
+        """The board as the agent to move sees it (R10): returned as text ("ansi") or as
+        uint8[H, W, 3] pixels ("rgb_array"), or printed ("human")."""
         if self.render_mode is None:
             return None
         from .reference.view import seat_view
         from .render import render_view
 
-        text = render_view(seat_view(self._reference_game(), self._seat[self.agent_selection]))
+        view = seat_view(self._reference_game(), self._seat[self.agent_selection])
+        if self.render_mode == "rgb_array":
+            from .render_svg import svg_view, to_rgb_array
+
+            return to_rgb_array(svg_view(view))
+        text = render_view(view)
         if self.render_mode == "human":
             print(text)
             return None

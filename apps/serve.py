@@ -23,7 +23,7 @@ nothing). A move is refused with 409 when it is illegal, the game is over, or `d
 | `GET /api/options` | agent names, models, variants, expansions |
 | `POST /api/games` `{players, variant, expansions, opponents, seat, seed}` | 201, the game |
 | `GET /api/games` | every game's id, configuration and progress |
-| `GET /api/games/{id}` | the game: `svg`, `moves` (`id`, `name`, `spots`), `log`, `final` |
+| `GET /api/games/{id}` | the game: `svg`, `moves` (with `id`, `name`, `spots`), `log`, `final` |
 | `POST /api/games/{id}/moves` `{action, decision}` | the game after the move and the replies |
 | `GET /api/games/{id}/record` | the game record (`GameRecord`), a JSON download, at the end |
 | `GET /api/games/{id}/frames/{k}` | position k as the person's seat saw it (SVG) |
@@ -37,9 +37,12 @@ as in the terminal game), so a seed and the person's moves give the same game ag
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import threading
+import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +56,7 @@ from agents import AGENTS, Agent, PolicyAgent, make_agent
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
 from asara_env.common.seeding import derived_seed
 from asara_env.config import VARIANTS, GameConfig
-from asara_env.constants import KNOWN_EXPANSIONS
+from asara_env.constants import CARD_NAMES, KNOWN_EXPANSIONS
 from asara_env.core.observation import encode_view
 from asara_env.errors import CorruptStateError
 from asara_env.reference.engine import new_game, step
@@ -133,6 +136,20 @@ def public_name(action: int, mover: int, viewer: int) -> str:
     if group == Group.GIFT_CARD:
         return "gift: take a buyer card"
     return describe_action(action)
+
+
+def move_head(action: int) -> tuple[str, str]:
+    """(heading, label) for the list of moves: placements are grouped by where they go
+    and labelled by their cards; every other move stands alone under its full name."""
+    group, f = decode(action)
+    if group == Group.PLACE:
+        cards = "+".join(CARD_NAMES[c] for c in CARD_OPTIONS[f[1]])
+        return f"on {TARGETS[f[0]].name}", cards + (
+            " face down" if len(CARD_OPTIONS[f[1]]) > 1 else ""
+        )
+    if group == Group.PLACE_COLOURED:
+        return "on the coloured building", f"{CARD_NAMES[f[0]]} face down"
+    return "", describe_action(action)
 
 
 # ------------------------------------------------------------------------ one game
@@ -237,12 +254,16 @@ class Game:
             "your_turn": yours,
             "prestige": list(state.prestige),
             "svg": svg_view(seat_view(state, self.seat)),
-            "moves": [
-                {"id": a, "name": describe_action(a), "spots": action_spots(a)} for a in moves
-            ],
+            "moves": [self.move_json(a) for a in moves],
             "log": self.log,
             "final": self.final_json(),
         }
+
+    @staticmethod
+    def move_json(action: int) -> dict:
+        head, label = move_head(action)
+        name, spots = describe_action(action), action_spots(action)
+        return {"id": action, "name": name, "head": head, "label": label, "spots": spots}
 
     def final_json(self) -> dict | None:
         if self.state.final is None:
@@ -390,6 +411,27 @@ def create_app() -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+@contextlib.contextmanager
+def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Run the server in a background thread (port 0: any free port); yields its URL."""
+    import uvicorn
+
+    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError(f"the server could not start on {host}:{port}")
+            time.sleep(0.02)
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://{host}:{bound}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -403,7 +403,9 @@ def player_panel(view: dict, seat: int, x: float, y: float, h: float) -> str:
     name = seat_name(seat, view["viewer"]) + (" · to move" if to_move else "")
     name += " · holds the Caliph" if view["caliph"] == seat else ""
     out.append(text(x + 28, y + 20, name, 14, font_weight="bold"))
-    out.append(hand_chips(x + 300, y + 7, view["hands"][seat]))
+    hand = view["hands"][seat]
+    if hand is not None:
+        out.append(hand_chips(WIDTH - 22 - 13 * sum(hand), y + 27, hand))
     out.append(text(x + 10, y + 40, player_facts(view, seat), 11, class_="facts"))
     supply = view["supply"][seat]
     sx = x + 10

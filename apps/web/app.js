@@ -124,18 +124,32 @@ function statusText(g) {
 }
 
 function showMoves(g) {
+  // placements grouped by where they go (one line each), every other move on its own line
   const list = $("moves");
   list.innerHTML = "";
+  let item = null;
+  let head = null;
   for (const move of g.moves) {
-    const item = document.createElement("li");
+    if (item === null || move.head === "" || move.head !== head) {
+      item = document.createElement("li");
+      if (move.head) {
+        const span = document.createElement("span");
+        span.className = "head";
+        span.textContent = `${move.head}: `;
+        item.append(span);
+      }
+      list.append(item);
+      head = move.head;
+    }
     const button = document.createElement("button");
     button.type = "button";
     button.className = "move";
     button.dataset.action = move.id;
-    button.textContent = move.name;
+    button.dataset.name = move.name;
+    button.title = move.name;
+    button.textContent = move.label;
     button.addEventListener("click", () => play(move.id));
     item.append(button);
-    list.append(item);
   }
   $("move-count").textContent = g.moves.length ? `(${g.moves.length})` : "";
   $("your-moves").hidden = g.over;
@@ -149,8 +163,13 @@ function showMoves(g) {
 
 function filterMoves(keep) {
   for (const item of $("moves").children) {
-    const button = item.firstChild;
-    item.classList.toggle("dim", !keep(button));
+    let shown = 0;
+    for (const button of item.querySelectorAll("button.move")) {
+      const keepIt = keep(button);
+      button.classList.toggle("dim", !keepIt);
+      shown += keepIt;
+    }
+    item.classList.toggle("dim", shown === 0);
   }
 }
 
@@ -172,9 +191,11 @@ function showFinal(g) {
   box.hidden = !g.final;
   if (!g.final) return;
   const heads = ["player", ...g.final.categories, "prestige"];
+  const names = { most_towers: "towers", total: "final" };
   const rows = g.final.rows.map((row) => `<tr>${heads.map((h) => `<td>${row[h]}</td>`).join("")}</tr>`);
+  const cells = heads.map((h) => `<th>${names[h] || h}</th>`).join("");
   box.innerHTML =
-    `<h3>Final scoring</h3><table><thead><tr>${heads.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
+    `<h3>Final scoring</h3><table><thead><tr>${cells}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table><p class="winners">Winner(s): ${g.final.winners.join(", ")}</p>`;
 }
 
@@ -297,7 +318,7 @@ async function init() {
   $("board").addEventListener("click", boardClick);
   $("filter").addEventListener("input", () => {
     const text = $("filter").value.toLowerCase();
-    filterMoves((button) => button.textContent.toLowerCase().includes(text));
+    filterMoves((button) => button.dataset.name.toLowerCase().includes(text));
   });
   $("new-game").addEventListener("click", () => {
     stopTimer();

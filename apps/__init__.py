@@ -1,1 +1,3 @@
-"""Applications: console scripts and the web page (layer 6, see docs/architecture.md)."""
+"""The applications on top of the library and the agents: the `asara` console script
+(`apps.cli`), the terminal game (`apps.play`), the options every console script shares
+(`apps.options`) and the web page (`apps.serve`, static files in `apps/web/`)."""

@@ -53,23 +53,22 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from agents import AGENTS, Agent, PolicyAgent, make_agent
+from apps.play import AGENT_SEED_OFFSET, move_head
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
+from asara_env.bridge import encode_view
 from asara_env.common.seeding import derived_seed
 from asara_env.config import VARIANTS, GameConfig
-from asara_env.constants import CARD_NAMES, KNOWN_EXPANSIONS
-from asara_env.core.observation import encode_view
+from asara_env.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
 from asara_env.errors import CorruptStateError
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.rules import illegal_reason, legal_actions
-from asara_env.reference.scoring import FINAL_CATEGORIES
 from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
 from asara_env.render_svg import action_spots, svg_full, svg_view
 
 WEB_DIR = Path(__file__).parent / "web"
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-AGENT_SEED_OFFSET = 1000  # the opponent in seat s plays with derived_seed(seed, 1000 + s)
 MAX_SEED = 2**63
 
 
@@ -136,20 +135,6 @@ def public_name(action: int, mover: int, viewer: int) -> str:
     if group == Group.GIFT_CARD:
         return "gift: take a buyer card"
     return describe_action(action)
-
-
-def move_head(action: int) -> tuple[str, str]:
-    """(heading, label) for the list of moves: placements are grouped by where they go
-    and labelled by their cards; every other move stands alone under its full name."""
-    group, f = decode(action)
-    if group == Group.PLACE:
-        cards = "+".join(CARD_NAMES[c] for c in CARD_OPTIONS[f[1]])
-        return f"on {TARGETS[f[0]].name}", cards + (
-            " face down" if len(CARD_OPTIONS[f[1]]) > 1 else ""
-        )
-    if group == Group.PLACE_COLOURED:
-        return "on the coloured building", f"{CARD_NAMES[f[0]]} face down"
-    return "", describe_action(action)
 
 
 # ------------------------------------------------------------------------ one game

@@ -35,6 +35,7 @@ from .actions import TARGETS, Group, decode
 from .constants import (
     CARD_NAMES,
     COLOUR_NAMES,
+    FINAL_CATEGORIES,
     MARKET_AREAS,
     N_YEARS,
     PART_NAMES,
@@ -42,10 +43,10 @@ from .constants import (
     Area,
     Part,
 )
+from .phases import Phase
 from .reference.engine import new_game, step
 from .reference.record import GameRecord
-from .reference.scoring import FINAL_CATEGORIES
-from .reference.state import Phase, State
+from .reference.state import State
 from .reference.view import seat_view
 from .render import (
     AREA_NAMES,

@@ -63,6 +63,7 @@ from asara_env.errors import CorruptStateError
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.rules import illegal_reason, legal_actions
+from asara_env.reference.scoring import year_end_points
 from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
 from asara_env.render_svg import action_spots, svg_full, svg_view
@@ -157,29 +158,26 @@ class Game:
     def apply(self, action: int) -> None:
         """Play one legal action and log it, with the scoring a year end brings."""
         state, mover, year = self.state, self.state.seat, self.state.year
-        before = list(state.prestige)
         step(state, action)
         self.record.actions.append(int(action))
         n = len(self.record.actions)
         text = public_name(action, mover, self.seat)
         self.log.append({"kind": "move", "decision": n, "seat": mover, "text": text})
         if state.year != year or state.is_over:
-            self.log_year_end(year, before, n)
+            self.log_year_end(year, n)
         if state.is_over:
             self.log.append({"kind": "final", "decision": n, "text": self.final_text()})
 
-    def log_year_end(self, year: int, before: list[int], n: int) -> None:
-        final = (
-            [0] * len(before)
-            if self.state.final is None
-            else [points["total"] for points in self.state.final]
-        )
-        gains = [
-            f"{self.label(s)} +{now - was - final[s]}"
-            for s, (now, was) in enumerate(zip(self.state.prestige, before))
+    def log_year_end(self, year: int, n: int) -> None:
+        """R6.2's points of every seat (the towers and the Caliph do not change at the
+        year's end, so the position after it gives them)."""
+        state = self.state
+        points = [
+            year_end_points(state.towers[s], state.caliph == s) for s in range(len(self.names))
         ]
-        text = f"end of year {year} scoring: " + ", ".join(gains)
-        self.log.append({"kind": "year", "decision": n, "text": text})
+        gains = ", ".join(f"{self.label(s)} +{p}" for s, p in enumerate(points))
+        text = f"end of year {year} scoring (R6.2): {gains}"
+        self.log.append({"kind": "year", "decision": n, "text": text, "points": points})
 
     def final_text(self) -> str:
         best = max(self.state.prestige)

@@ -14,6 +14,7 @@ from asara_env.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
 from asara_env.reference.engine import new_game  # noqa: E402
 from asara_env.reference.record import GameRecord, replay  # noqa: E402
 from asara_env.reference.rules import legal_actions  # noqa: E402
+from asara_env.reference.scoring import year_end_points  # noqa: E402
 
 BASIC_2P = {"players": 2, "variant": "basic", "opponents": ["random"], "seed": 5}
 
@@ -74,10 +75,20 @@ def test_the_opponents_moves_and_the_year_end_scoring_are_logged(client):
     game = play_out(client, start(client))
     seats = {entry["seat"] for entry in game["log"] if entry["kind"] == "move"}
     assert seats == {0, 1}
-    year_ends = [entry["text"] for entry in game["log"] if entry["kind"] == "year"]
-    assert [text.split(" scoring")[0] for text in year_ends] == [
+    year_ends = [entry for entry in game["log"] if entry["kind"] == "year"]
+    assert [e["text"].split(" scoring")[0] for e in year_ends] == [
         f"end of year {y}" for y in (1, 2, 3, 4)
     ]
+    record = GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
+    for entry in year_ends:  # R6.2: the towers, gold, lighted windows and the Caliph
+        n = entry["decision"]
+        before = replay(GameRecord(record.config, record.seed, record.actions[: n - 1]))
+        after = replay(GameRecord(record.config, record.seed, record.actions[:n]))
+        points = [year_end_points(after.towers[s], after.caliph == s) for s in range(2)]
+        assert entry["points"] == points and sum(points) > 0
+        final = [0, 0] if after.final is None else [f["total"] for f in after.final]
+        for s in range(2):  # the year's end added them (the last move may add more)
+            assert after.prestige[s] - before.prestige[s] - final[s] >= points[s]
 
 
 def test_same_seed_and_moves_give_the_same_game(client):

@@ -26,6 +26,7 @@ nothing). A move is refused with 409 when it is illegal, the game is over, or `d
 | `GET /api/games/{id}` | the game: `svg`, `moves` (with `id`, `name`, `spots`), `log`, `final` |
 | `POST /api/games/{id}/moves` `{action, decision}` | the game after the move and the replies |
 | `GET /api/games/{id}/record` | the game record (`GameRecord`), a JSON download, at the end |
+| `GET /api/games/{id}/replay.svg?seconds=0.7` | the whole game, animated (SVG), at the end |
 | `GET /api/games/{id}/frames/{k}` | position k as the person's seat saw it (SVG) |
 | `POST /api/replays` (a game record) | 201, `{id, frames, config}`: a saved game to step through |
 | `GET /api/replays/{id}/frames/{k}` | the position after k decisions in full (SVG) |
@@ -47,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -66,7 +67,7 @@ from asara_env.reference.rules import illegal_reason, legal_actions
 from asara_env.reference.scoring import year_end_points
 from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
-from asara_env.render_svg import action_spots, svg_full, svg_view
+from asara_env.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 
 WEB_DIR = Path(__file__).parent / "web"
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -371,6 +372,18 @@ def create_app() -> FastAPI:
         name = f"asara-{game.record.seed}.json"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return JSONResponse(game.record.to_dict(), headers=headers)
+
+    @app.get("/api/games/{game_id}/replay.svg")
+    def animated_replay(game_id: str, seconds: float = Query(0.7, gt=0, le=10)) -> Response:
+        game = find(games, game_id, "game")
+        if not game.state.is_over:
+            raise HTTPException(
+                409, "the replay shows every hidden card: it is offered once the game is over"
+            )
+        svg = animated_svg(replay_frames(game.record), seconds)
+        name = f"asara-{game.record.seed}-replay.svg"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     @app.get("/api/games/{game_id}/frames/{k}")
     def game_frame(game_id: str, k: int) -> Response:

@@ -124,6 +124,7 @@ def test_a_whole_game_is_played_by_clicking_and_ends_with_the_final_scoring(page
     assert page.locator("#log li.final").count() == 1
     assert page.locator("#board .final-row").count() == 2  # the picture shows it too
     assert "Game over" in page.inner_text("#status")
+    assert page.is_visible("#download-replay")
     with page.expect_download() as download:
         page.click("#download")
     record = json.loads(download.value.path().read_text())
@@ -226,3 +227,31 @@ def test_two_games_at_once_in_two_tabs(page, browser, server):
     assert page.get_attribute("#board", "data-game-id") == first_id
     assert page.inner_html("#board") == first_picture
     assert page.locator("#games option").count() >= 3  # the prompt and both games
+
+
+def test_an_animated_replay_shows_one_position_at_a_time(page):
+    """The animated SVG in a real browser: at any moment exactly the frame of that moment
+    is visible (the animation's clock is set, not waited for)."""
+    from asara_env import GameConfig
+    from asara_env.reference.engine import new_game, step
+    from asara_env.reference.rules import legal_actions
+    from asara_env.render_svg import animated_svg, replay_frames
+
+    state, record = new_game(GameConfig(num_players=2), 2), GameRecord(GameConfig(num_players=2), 2)
+    for _ in range(3):
+        record.actions.append(legal_actions(state)[0])
+        step(state, record.actions[-1])
+    page.set_content(animated_svg(replay_frames(record, seat=0), seconds=0.5))
+    visible = page.evaluate(
+        """() => {
+            const svg = document.querySelector("svg");
+            svg.pauseAnimations();
+            const frames = [...svg.children].filter((g) => g.classList.contains("frame"));
+            return [0.25, 0.75, 1.25, 1.75, 2.25].map((t) => {
+                svg.setCurrentTime(t);
+                const shown = (g) => getComputedStyle(g).visibility === "visible";
+                return frames.flatMap((g, i) => (shown(g) ? [i] : []));
+            });
+        }"""
+    )
+    assert visible == [[0], [1], [2], [3], [0]]  # 4 positions of 0.5 s, then it loops

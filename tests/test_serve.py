@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 pytest.importorskip("fastapi")
@@ -160,6 +162,18 @@ def test_unknown_ids_and_frames_get_404(client):
     frames = game["decisions"] + 1
     assert client.get(f"/api/games/{game['id']}/frames/{frames}").status_code == 404
     assert client.get("/api/replays/nope/frames/0").status_code == 404
+
+
+def test_a_finished_game_downloads_as_an_animated_picture(client):
+    game = start(client)
+    assert client.get(f"/api/games/{game['id']}/replay.svg").status_code == 409  # R10
+    game = play_out(client, game)
+    response = client.get(f"/api/games/{game['id']}/replay.svg?seconds=0.2")
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    root = ET.fromstring(response.text)
+    frames = [g for g in root if g.get("class") == "frame"]
+    assert len(frames) == game["decisions"] + 1
+    assert client.get(f"/api/games/{game['id']}/replay.svg?seconds=0").status_code == 422
 
 
 def test_the_games_frames_show_each_position_as_the_persons_seat_saw_it(client):

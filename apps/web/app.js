@@ -111,6 +111,8 @@ function showGame(g) {
   $("download").href = `/api/games/${g.id}/record`;
   $("download").download = `asara-${g.seed}.json`;
   $("download").hidden = !g.over; // the record tells every hidden card: only at the end
+  $("download-replay").href = `/api/games/${g.id}/replay.svg`;
+  $("download-replay").hidden = !g.over;
   refreshGames();
 }
 

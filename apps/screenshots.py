@@ -74,7 +74,7 @@ def take(out: Path, chromium: str) -> list[Path]:
         page = browser.new_page(viewport={"width": 1700, "height": 1000})
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
-        start(page, 2, "basic", (), ["greedy"], 4)
+        start(page, 2, "basic", (), ["greedy"], 10)
         play_until(page, lambda pg: year(pg) >= 3, "2p basic to year 3", rng)
         saved.append(out / "web_page.png")
         page.screenshot(path=saved[-1])

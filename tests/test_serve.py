@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from apps.serve import create_app, public_name  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
-from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, encode  # noqa: E402
+from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
 from asara_env.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
 from asara_env.reference.engine import new_game  # noqa: E402
 from asara_env.reference.record import GameRecord, replay  # noqa: E402
@@ -230,3 +230,28 @@ def test_r10_the_page_never_sees_an_opponents_hand(client):
 def test_a_shipped_model_plays_as_an_opponent(client):
     game = play_out(client, start(client, opponents=["model:asara_2p"]))
     assert game["final"]["rows"][0]["player"] == "P0 (you)"
+
+
+def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):
+    game = start(
+        client,
+        players=3,
+        variant="pro",
+        expansions=["genie", "gifts"],
+        opponents=["random", "random"],
+        seed=12,
+    )
+    game = play_out(client, game)
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    hidden_groups = {Group.PLACE_COLOURED, Group.LIGHTS_KEEP, Group.GIFT_CARD}
+    checked = 0
+    for entry in game["log"]:
+        if entry["kind"] != "move" or entry["seat"] == 0:
+            continue
+        group, fields = decode(record["actions"][entry["decision"] - 1])
+        pair = group == Group.PLACE and len(CARD_OPTIONS[fields[1]]) == 2
+        if pair or group in hidden_groups:
+            words = set(entry["text"].replace(":", " ").split())
+            assert not words & set(CARD_NAMES + COLOUR_NAMES), entry["text"]
+            checked += 1
+    assert checked > 0

@@ -73,6 +73,7 @@ LIGHT = "#fff27a"
 UNKNOWN = "#bbbbbb"
 PANEL_H = {2: 330, 3: 230, 4: 180}  # a player's panel height by number of players
 TILE_W = 22  # a tower tile's width
+MID = {"text_anchor": "middle"}  # centred text
 
 
 class SVG(str):
@@ -164,9 +165,6 @@ def space(x: float, y: float, area: Area, index: int, buyer: dict | None, label:
     body = rect(x, y, 38, 30, SEAT_FILL[seat], rx=4, stroke_width=2)
     body += text(x + 19, y + 12, f"P{seat}", 10, **MID) + card_chips(x + 4, y + 17, buyer)
     return el("g", body, data_taken=1, data_seat=seat, **attrs)
-
-
-MID = {"text_anchor": "middle"}
 
 
 def colour_tag(x: float, y: float, colour: int) -> str:

@@ -108,6 +108,7 @@ def test_a_whole_game_is_played_by_clicking_and_ends_with_the_final_scoring(page
     start(page)
     page.wait_for_selector("#board svg")
     assert "as seen by P0 (you)" in page.inner_text("#board")
+    assert page.is_visible("#recent") == (page.locator("#log li").count() > 0)
     pictures, board_moves = [page.inner_html("#board")], 0
     for _ in range(MAX_CLICKS):
         if page.is_visible("#final"):
@@ -117,6 +118,9 @@ def test_a_whole_game_is_played_by_clicking_and_ends_with_the_final_scoring(page
     assert page.is_visible("#final")
     assert board_moves > 0  # moves were made on the board itself
     assert all(a != b for a, b in zip(pictures, pictures[1:]))  # the board updates each move
+    recent = page.locator("#recent li")  # the opponent's last moves and the scoring
+    assert "final scoring" in recent.last.inner_text()
+    assert all("(random)" in recent.nth(i).inner_text() for i in range(recent.count() - 2))
     rows = page.locator("#final tbody tr")
     assert rows.count() == 2
     assert "Winner(s):" in page.inner_text("#final")

@@ -186,6 +186,22 @@ function showLog(g) {
     log.append(item);
   }
   log.scrollTop = log.scrollHeight;
+  showRecent(g);
+}
+
+function showRecent(g) {
+  // the opponents' moves and the scoring since the person's last move, on top
+  const mine = g.log.map((e) => e.kind === "move" && e.seat === g.seat);
+  const recent = g.log.slice(mine.lastIndexOf(true) + 1);
+  const list = $("recent").querySelector("ul");
+  list.innerHTML = "";
+  for (const entry of recent) {
+    const item = document.createElement("li");
+    item.className = entry.kind;
+    item.textContent = entry.kind === "move" ? `${g.players[entry.seat]}: ${entry.text}` : entry.text;
+    list.append(item);
+  }
+  $("recent").hidden = recent.length === 0;
 }
 
 function showFinal(g) {

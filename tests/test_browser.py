@@ -135,6 +135,13 @@ def test_a_whole_game_is_played_by_clicking_and_ends_with_the_final_scoring(page
     state = replay(GameRecord.from_dict(record))
     shown = [int(rows.nth(s).locator("td").last.inner_text()) for s in range(2)]
     assert shown == state.prestige
+    for seat in range(2):  # every tower of the final position, with all its parts
+        towers = page.locator(f"#board g.tower[data-seat='{seat}']")
+        heights = sorted(
+            towers.evaluate_all("gs => gs.map(g => g.querySelectorAll('.part').length)")
+        )
+        expected = sorted(t.height for col in state.towers[seat] for t in col)
+        assert heights == expected
 
 
 def test_bad_input_gets_a_message_and_an_illegal_move_is_refused(page):

@@ -23,6 +23,7 @@ from asara_env.constants import (
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.rules import legal_actions
+from asara_env.reference.serialize import state_from_dict, state_to_dict
 from asara_env.reference.state import Phase, State
 from asara_env.reference.view import seat_view
 from asara_env.render import GIFT_LABELS
@@ -54,9 +55,11 @@ def texts(root: ET.Element) -> str:
 
 
 def some_states(config: GameConfig) -> list[State]:
-    """A few positions of one random game: the start, two in play, the end."""
+    """A few positions of one random game (the start, two in play, the end), each saved
+    and loaded again (docs/state.md)."""
     states = game_states(config, 5)
-    return [states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1]]
+    picks = [states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1]]
+    return [state_from_dict(state_to_dict(s)) for s in picks]
 
 
 # ------------------------------------------------------------------------ towers

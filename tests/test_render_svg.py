@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -54,12 +55,13 @@ def texts(root: ET.Element) -> str:
     return "\n".join("".join(e.itertext()) for e in root.iter(f"{{{NS['s']}}}text"))
 
 
-def some_states(config: GameConfig) -> list[State]:
+@functools.cache
+def some_states(config: GameConfig) -> tuple[State, ...]:
     """A few positions of one random game (the start, two in play, the end), each saved
     and loaded again (docs/state.md)."""
     states = game_states(config, 5)
     picks = [states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1]]
-    return [state_from_dict(state_to_dict(s)) for s in picks]
+    return tuple(state_from_dict(state_to_dict(s)) for s in picks)  # read only
 
 
 # ------------------------------------------------------------------------ towers

@@ -148,6 +148,11 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_DIM,), np.float32)
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
+        # read-only zeros shared by the infos of agents not to move (nothing can alter them)
+        self._no_moves_info = np.zeros(NUM_ACTIONS, np.int8)
+        self._no_moves_info.flags.writeable = False
+        self._no_scoring = np.zeros(len(FINAL_CATEGORIES), np.int32)
+        self._no_scoring.flags.writeable = False
         self._core = None
         self._base_seed: int | None = None
         self._episode = 0
@@ -265,7 +270,7 @@ class raw_env(AECEnv, EzPickle):
         self._settle(rewards)
         self.infos[agent]["illegal"] = 1
         for other in self.agents:
-            self.infos[other]["action_mask"] = self._no_moves.copy()
+            self.infos[other]["action_mask"] = self._no_moves_info
 
     def _end_game(self) -> None:
         self._over = True
@@ -285,12 +290,12 @@ class raw_env(AECEnv, EzPickle):
         core, seat = self._core, self._seat[agent]
         moving = agent == mover and not over
         info: dict[str, Any] = {
-            "action_mask": core.legal[0].astype(np.int8) if moving else self._no_moves.copy(),
+            "action_mask": core.legal[0].astype(np.int8) if moving else self._no_moves_info,
             "phase": int(core.phase[0]),
             "year": int(core.year[0]),
             "win": 0.0,
             "final_prestige": 0,
-            "scoring": np.zeros(len(FINAL_CATEGORIES), np.int32),
+            "scoring": self._no_scoring,
             "illegal": 0,
         }
         if won is not None:

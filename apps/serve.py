@@ -54,6 +54,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from agents import AGENTS, Agent, PolicyAgent, make_agent
+from apps.options import add_serve_arguments
 from apps.play import AGENT_SEED_OFFSET, move_head
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
 from asara_env.bridge import encode_view
@@ -430,16 +431,19 @@ def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """`asara-serve`: run the web page on a local port."""
-    parser = argparse.ArgumentParser(prog="asara-serve", description="Play ASARA in a browser.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
-    args = parser.parse_args(argv)
+def serve(args: argparse.Namespace) -> None:
+    """Run the web page on `args.host`:`args.port` until interrupted."""
     import uvicorn
 
     print(f"ASARA: open http://{args.host}:{args.port} in a browser (Ctrl-C stops)")
     uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`asara-serve` (also `asara serve`): run the web page on a local port."""
+    parser = argparse.ArgumentParser(prog="asara-serve", description="Play ASARA in a browser.")
+    add_serve_arguments(parser)
+    serve(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -7,11 +7,14 @@ chromium`; `.ci/run` installs it). Nothing here downloads a browser.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None and os.environ.get("ASARA_REQUIRE_BROWSER"):
+    raise RuntimeError("ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing")
 if CHROMIUM is None:
     pytest.skip(
         "Chromium is not installed (apt-get install -y chromium): no browser tests",

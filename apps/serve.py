@@ -11,8 +11,9 @@ and final scoring, and offers the game record for download and replay. The serve
 any number of games at once, each under its own id, in memory.
 
 Nothing the person may not know (R10) reaches the page: the board is their seat's view,
-the opponents' moves are named without their hidden cards (`asara_env.actions.public_description`), and the seed
-and the record, which tell every card, come only once the game is over.
+the opponents' moves are named without their hidden cards
+(`asara_env.actions.public_description`), and the seed and the record, which tell every
+card, come only once the game is over.
 
 The JSON API the page uses (every error is a 4xx with `{"detail": message}` and changes
 nothing). A move is refused with 409 when it is illegal, the game is over, or `decision`

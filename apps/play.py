@@ -10,9 +10,10 @@ expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions ge
 You sit in `seat`; the opponents (agent names from `agents.AGENTS`) fill the other seats in
 order. At each of your decisions the board is drawn as your seat sees it (R10: the other
 hands stay hidden) and the legal moves are listed by number; each opponent move is printed
-as one line. When a year ends, its scoring (R6.2) is announced seat by seat. At the end the
-final scoring is printed and the game record (configuration, seed and actions,
-`asara_env.reference.record`) can be saved as JSON for `replay`.
+as one line, as your seat may know it (R10.2: no face-down cards). When a year ends, its
+scoring (R6.2) is announced seat by seat. At the end the final scoring is printed and the
+game record (configuration, seed and actions, `asara_env.reference.record`) can be saved
+as JSON for `replay`.
 
 The default `layout="compact"` fits a terminal of 80x24: the board in at most 80 columns
 and about 18 lines (`asara_env.render_compact`), the moves a page at a time below it (`+`
@@ -32,7 +33,14 @@ from pettingzoo import AECEnv
 
 from agents import AGENTS, make_agent
 from asara_env import asara_v0
-from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from asara_env.actions import (
+    CARD_OPTIONS,
+    TARGETS,
+    Group,
+    decode,
+    describe_action,
+    public_description,
+)
 from asara_env.common.seeding import derived_seed
 from asara_env.config import GameConfig
 from asara_env.constants import CARD_NAMES
@@ -378,7 +386,8 @@ def play(
                 return record
         else:
             action = agents[mover].act(observation["observation"], observation["action_mask"])
-            console.print(f"{seat_label(mover, names)}: {describe_action(action)}")
+            move = public_description(action, mover, seat)  # R10.2: no hidden cards
+            console.print(f"{seat_label(mover, names)}: {move}")
         env.step(action)
         record.actions.append(int(action))
     console.print(final_text(saved_state(env), names, seat, style.width))

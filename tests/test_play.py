@@ -10,6 +10,7 @@ import pytest
 
 from apps import cli
 from apps.play import lineup, moves_listing, play
+from asara_env.actions import Group, decode, describe_action, public_description
 from asara_env.config import GameConfig
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
@@ -115,6 +116,24 @@ def test_opponent_moves_are_one_line_each(tmp_path):
         step(state, action)
     lines = [t.split(":")[0] for t in screen if t.startswith(("P1 (", "P2 ("))]
     assert lines == expected
+
+
+def test_R10_2_opponent_moves_are_printed_without_their_hidden_cards(tmp_path):
+    record, _, screen, _ = play_scripted(tmp_path, players=3, opponents=["greedy", "random"])
+    state, printed = new_game(record.config, record.seed), []
+    for action in record.actions:
+        if state.seat != 0:
+            printed.append(public_description(action, state.seat, 0))
+            hidden = decode(action)[0] in (Group.PLACE_COLOURED, Group.LIGHTS_KEEP)
+            hidden |= decode(action)[0] == Group.PLACE and "face-down" in printed[-1]
+            if hidden:  # the full name would tell the cards
+                assert printed[-1] != describe_action(action)
+        step(state, action)
+    lines = [t.split(": ", 1)[1] for t in screen if t.startswith(("P1 (", "P2 ("))]
+    assert lines == printed
+    assert any(
+        line.startswith(("place two face-down cards", "place a face-down card")) for line in lines
+    )
 
 
 def test_the_same_seed_and_answers_give_the_same_game(tmp_path):

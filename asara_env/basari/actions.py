@@ -9,7 +9,7 @@ offsets; the module-level functions use the default board (28 archways, 39 ids).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 import numpy as np
@@ -43,18 +43,34 @@ class ActionLayout:
     """The id layout for a board of `n_archways` archways."""
 
     n_archways: int = N_ARCHWAYS
+    _sizes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _table: tuple[tuple[Group, int | None], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sizes = tuple(
+            {Group.START: self.n_archways, Group.CARD: N_CARDS, Group.ADD: N_COLOURS}.get(g, 1)
+            for g in Group
+        )
+        offsets = tuple(sum(sizes[:g]) for g in Group)
+        table = tuple(
+            (g, (a - offsets[g]) if sizes[g] > 1 else None)
+            for g in Group
+            for a in range(offsets[g], offsets[g] + sizes[g])
+        )
+        object.__setattr__(self, "_sizes", sizes)
+        object.__setattr__(self, "_offsets", offsets)
+        object.__setattr__(self, "_table", table)
 
     def size(self, group: Group) -> int:
-        return {Group.START: self.n_archways, Group.CARD: N_CARDS, Group.ADD: N_COLOURS}.get(
-            group, 1
-        )
+        return self._sizes[group]
 
     def offset(self, group: Group) -> int:
-        return sum(self.size(g) for g in Group if g < group)
+        return self._offsets[group]
 
     @property
     def n_actions(self) -> int:
-        return self.offset(Group.SUBMIT) + 1
+        return len(self._table)
 
     @property
     def noop(self) -> int:
@@ -95,13 +111,9 @@ class ActionLayout:
 
     def decode(self, action: int) -> tuple[Group, int | None]:
         """(group, argument) of an id; the inverse of `encode`."""
-        if not 0 <= action < self.n_actions:
+        if not 0 <= action < len(self._table):
             raise ValueError(f"action id {action} is outside [0, {self.n_actions})")
-        for group in reversed(Group):
-            if action >= self.offset(group):
-                arg = action - self.offset(group)
-                return group, (arg if self.size(group) > 1 else None)
-        raise AssertionError("unreachable")
+        return self._table[action]
 
     def describe(self, action: int) -> str:
         """A human-readable name of an id, e.g. 'card: Points'."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,6 +12,11 @@ from .actions import ActionLayout
 from .constants import BOARD, MAX_PLAYERS, MIN_PLAYERS, max_turns, validate_board
 
 START_MODES = ("choose", "random")
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(n_archways: int) -> ActionLayout:
+    return ActionLayout(n_archways)
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +50,7 @@ class BasariConfig:
 
     @property
     def actions(self) -> ActionLayout:
-        return ActionLayout(self.n_archways)
+        return _layout(self.n_archways)
 
     @property
     def n_actions(self) -> int:

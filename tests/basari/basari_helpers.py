@@ -94,3 +94,19 @@ def random_joint(state: State, rng: np.random.Generator) -> list[int]:
     return [
         int(rng.choice(np.flatnonzero(legal_actions(state, s)))) for s in range(state.num_players)
     ]
+
+
+CONFIGS = [BasariConfig(players, mode) for players in (2, 3, 4) for mode in ("choose", "random")]
+
+
+def random_game(config: BasariConfig, seed: int, rng: np.random.Generator):
+    """Yield (before, joint, after) for every step of a game of uniformly random legal
+    actions; `before` is a copy, `after` the live state."""
+    from asara_env.basari.reference import new_game
+
+    state = new_game(config, seed)
+    while state.phase != Phase.OVER:
+        before = state.copy()
+        joint = random_joint(state, rng)
+        step(state, joint)
+        yield before, joint, state

@@ -19,7 +19,8 @@ from .state import State
 
 def bundle_key(x: np.ndarray) -> tuple[int, ...]:
     """B8.1: bundles compare by gem count, then red, yellow, green (blue follows)."""
-    return (int(np.sum(x)), *(int(v) for v in x))
+    counts = [int(v) for v in x]
+    return (sum(counts), *counts)
 
 
 def higher(x: np.ndarray, y: np.ndarray) -> bool:

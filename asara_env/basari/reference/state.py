@@ -97,7 +97,11 @@ class State:
         return self.progress >= self.n_archways
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        """An independent copy (the configuration is immutable and shared)."""
+        new = copy.copy(self)
+        for name in ARRAY_FIELDS:
+            setattr(new, name, getattr(self, name).copy())
+        return new
 
     def equals(self, other: State) -> bool:
         """Field-by-field equality (arrays compared by value)."""

@@ -38,6 +38,9 @@ _MEANING = {
 }
 
 
+_WITH_ARGUMENT = (Group.START, Group.CARD, Group.ADD)  # the others are single ids
+
+
 @dataclass(frozen=True)
 class ActionLayout:
     """The id layout for a board of `n_archways` archways."""
@@ -54,7 +57,7 @@ class ActionLayout:
         )
         offsets = tuple(sum(sizes[:g]) for g in Group)
         table = tuple(
-            (g, (a - offsets[g]) if sizes[g] > 1 else None)
+            (g, (a - offsets[g]) if g in _WITH_ARGUMENT else None)
             for g in Group
             for a in range(offsets[g], offsets[g] + sizes[g])
         )
@@ -101,7 +104,7 @@ class ActionLayout:
         """The id of `group` with argument `arg` (None for groups of one id)."""
         group = Group(group)
         size = self.size(group)
-        if size == 1:
+        if group not in _WITH_ARGUMENT:
             if arg not in (None, 0):
                 raise ValueError(f"{group.name} takes no argument, got {arg}")
             return self.offset(group)

@@ -164,7 +164,7 @@ def legal_actions(state: State, seat: int) -> np.ndarray:
         if group == Group.ADD:
             for c in range(size):
                 mask[start + c] = reason(state, seat, c) is None
-        elif reason(state, seat, 0 if size > 1 else None) is None:
+        elif reason(state, seat, 0 if group in (Group.START, Group.CARD) else None) is None:
             mask[start : start + size] = 1
     return mask
 

@@ -54,7 +54,7 @@ def reset_games(state: BasariState, rows: np.ndarray, seeds: np.ndarray) -> None
         rules.movement(state, rows)
     else:
         state.phase[rows] = Phase.SETUP
-    write_mask(state)
+    write_mask(state, rows)
 
 
 def autoreset(state: BasariState) -> np.ndarray:

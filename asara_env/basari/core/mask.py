@@ -28,13 +28,17 @@ def barter_block(state: BasariState, rows: np.ndarray) -> np.ndarray:
     return block
 
 
-def write_mask(state: BasariState) -> None:
-    """Recompute `state.legal` of every game: all seats pick in SETUP and SELECT; in BARTER
-    the acting seat has its barter ids and every other seat NOOP; OVER is NOOP only."""
+def write_mask(state: BasariState, rows: np.ndarray | None = None) -> None:
+    """Recompute `state.legal` of every game (or of games `rows`): all seats pick in SETUP
+    and SELECT; in BARTER the acting seat has its barter ids and every other seat NOOP;
+    OVER is NOOP only."""
     t = tables(state.config)
-    p = state.config.num_players
-    np.copyto(state.legal, t.templates[state.phase][:, None, :].repeat(p, axis=1))
-    rows = np.flatnonzero(state.phase == Phase.BARTER)
+    if rows is None:
+        np.copyto(state.legal, t.templates[state.phase][:, None, :])
+        rows = np.flatnonzero(state.phase == Phase.BARTER)
+    else:
+        state.legal[rows] = t.templates[state.phase[rows]][:, None, :]
+        rows = rows[state.phase[rows] == Phase.BARTER]
     if rows.size:
         actor = state.to_act[rows]
         state.legal[rows, actor, 0] = False

@@ -61,14 +61,28 @@ def _tables(n_players: int, board_bytes: bytes, n_archways: int) -> Tables:
     )
 
 
+_BY_CONFIG: dict[int, tuple[BasariConfig, Tables]] = {}
+
+
 def tables(config: BasariConfig) -> Tables:
-    """The tables of `config` (cached per board)."""
-    return _tables(config.num_players, config.board.tobytes(), config.n_archways)
+    """The tables of `config` (cached per configuration object, then per board)."""
+    hit = _BY_CONFIG.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    t = _tables(config.num_players, config.board.tobytes(), config.n_archways)
+    if len(_BY_CONFIG) > 64:
+        _BY_CONFIG.clear()
+    _BY_CONFIG[id(config)] = (config, t)
+    return t
 
 
 def bundle_key(x: np.ndarray) -> np.ndarray:
     """int32[...]: the B8 order of bundles x[..., 4] as one number: the gem count first,
     then red, yellow, green (blue follows from the count). x > y in B8 iff key(x) > key(y)."""
-    x = x.astype(np.int32)
-    total = x.sum(axis=-1)
-    return ((total * KEY_BASE + x[..., 0]) * KEY_BASE + x[..., 1]) * KEY_BASE + x[..., 2]
+    return x.astype(np.int32) @ KEY_WEIGHTS
+
+
+# key(x) = ((|x| * 26 + R) * 26 + Y) * 26 + G, expanded into one weight per colour
+KEY_WEIGHTS = np.array(
+    [KEY_BASE**3 + KEY_BASE**2, KEY_BASE**3 + KEY_BASE, KEY_BASE**3 + 1, KEY_BASE**3], np.int32
+)

@@ -14,10 +14,8 @@ class IllegalActionError(ValueError):
             phase,
             reason,
         )
-        super().__init__(
-            f"illegal action {action!r} ({name}) for seat {seat} (player_{seat}) "
-            f"in phase {phase}: {reason}"
-        )
+        who = f"for seat {seat} (player_{seat})" if seat >= 0 else "(the joint action)"
+        super().__init__(f"illegal action {action!r} ({name}) {who} in phase {phase}: {reason}")
 
 
 class CorruptStateError(ValueError):

@@ -26,7 +26,7 @@ from asara_env.basari.chance import Kind, die, start_archway
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, validate_board
 from asara_env.basari.phases import Phase
-from asara_env.basari.reference import new_game, step
+from asara_env.basari.reference import new_game, public_view, step
 
 # B2.4's table as the spec prints it: (points, gems as letters), ids 0..27
 SPEC_BOARD = """
@@ -115,12 +115,29 @@ def test_B2_4_a_bad_board_is_refused_naming_what_is_wrong(board, message) -> Non
         BasariConfig(3, board=board)
 
 
+def test_B2_3_carpets_hold_the_supply_and_scores_run_past_the_80_track() -> None:
+    state = position(3, start=[0, 0, 0], progress=[1, 2, 1], score=[78, 0, 0])
+    state.score[0] = 78
+    play(state, [CARD[POINTS], CARD[GEMS], CARD[DIE]])  # "7 BB"; seat 1 on "4 RYGB"
+    assert state.score[0] == 85  # the track wraps, the score does not
+    assert state.carpet.tolist() == [15, 15, 15, 15]  # seat 1 took one of each colour
+    assert (state.carpet + state.gems.sum(axis=0)).tolist() == [25, 25, 25, 25]
+
+
 # ----------------------------------------------------------------------------------- B3 set-up
 @pytest.mark.parametrize(("players", "carpet"), [(2, 19), (3, 16), (4, 13)])
 def test_B3_1_each_player_takes_3_of_each_colour(players: int, carpet: int) -> None:
     state = new_game(BasariConfig(players), 1)
     assert state.gems.tolist() == [[3, 3, 3, 3]] * players
     assert state.carpet.tolist() == [carpet] * 4
+
+
+def test_B3_2_every_seat_sees_every_seats_gems() -> None:
+    gems = [[5, 0, 1, 2], [0, 7, 3, 3], [4, 5, 5, 4]]
+    state = position(3, gems=gems)
+    for viewer in range(3):
+        seats = public_view(state, viewer)["seats"]
+        assert [seats[(s - viewer) % 3]["gems"] for s in range(3)] == gems
 
 
 def test_B3_3_points_markers_start_at_zero() -> None:
@@ -168,6 +185,21 @@ def test_B3_6_no_start_player_every_seat_decides_at_once() -> None:
 
 
 # --------------------------------------------------------------------------------- B4 movement
+def test_B4_1_three_rounds_of_turns_each_a_movement_then_an_action_phase() -> None:
+    state = new_game(BasariConfig(3), 21)
+    step(state, [1, 10, 19])
+    rounds_seen, turns = {0}, 0
+    while state.phase != Phase.OVER:
+        assert state.move_roll.min() >= 1 and (state.revealed == -1).all()  # moved, not acted
+        before = state.progress.copy()
+        play(state, [CARD[POINTS]] * 3)  # the action phase (all cancelled)
+        turns += 1
+        if state.phase == Phase.SELECT and state.turn > 0:
+            assert (state.progress - before == state.move_roll).all()  # the next movement
+        rounds_seen.add(state.round)
+    assert rounds_seen == {0, 1, 2} and 3 <= turns <= 84
+
+
 def test_B4_2_every_seat_moves_by_its_own_die() -> None:
     state = position(4, seed=5, start=[0, 7, 14, 21], progress=[1, 1, 1, 1])
     play(state, [CARD[POINTS]] * 4)  # all four cancelled

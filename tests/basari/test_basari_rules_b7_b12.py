@@ -238,6 +238,20 @@ def test_B9_3_every_lapped_player_scores_10() -> None:
     assert state.score.tolist() == [10, 10, 0]
 
 
+def test_B9_4_majorities_and_lap_bonus_do_not_depend_on_their_order() -> None:
+    from asara_env.basari.reference.scoring import score_laps, score_majorities
+
+    gems = [[5, 0, 2, 1], [5, 3, 0, 1], [1, 3, 0, 0]]
+    a = position(3, start=[0, 0, 0], progress=[28, 3, 30], gems=gems)
+    b = a.copy()
+    score_laps(a)
+    score_majorities(a)
+    score_majorities(b)
+    score_laps(b)
+    assert a.equals(b)
+    assert a.score.tolist() == [10 + 6 + 8 + 3, 6 + 5 + 3, 10 + 5]
+
+
 def test_B9_5_start_disks_move_to_the_merchants_and_progress_resets() -> None:
     state = _round_end([[3, 3, 3, 3]] * 3, progress=(29, 3, 9))
     assert state.start.tolist() == [1, 3, 9] and state.progress.tolist() == [0, 0, 0]

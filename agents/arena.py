@@ -14,33 +14,18 @@ from __future__ import annotations
 import numpy as np
 
 from asara_env import asara_v0
+from asara_env.common.opponents import NO_LEARNER, play_opponents
 from asara_env.config import GameConfig
-from asara_env.core import final_prestige, init, is_terminal, legal_action_mask, step, take
-from asara_env.core.observation import observe
+from asara_env.core import TURNS, final_prestige, init
 
 from .base import Agent
-
-
-def choose_actions(state, agents: list[Agent], seating: np.ndarray) -> np.ndarray:
-    """int64[B]: every live game's action from the agent to move there (0 where over);
-    one `act_batch` call per agent."""
-    live = np.flatnonzero(~is_terminal(state))
-    view = state if len(live) == len(seating) else take(state, live)
-    obs, masks = observe(view, view.seat), legal_action_mask(view)
-    mover = seating[live, view.seat]
-    actions = np.zeros(len(seating), np.int64)
-    for k, agent in enumerate(agents):
-        rows = np.flatnonzero(mover == k)
-        if rows.size:
-            actions[live[rows]] = agent.act_batch(obs[rows], masks[rows])
-    return actions
 
 
 def play_chunk(config: GameConfig, agents: list[Agent], seating, seeds) -> np.ndarray:
     """int[B, P]: final prestige of games seeded `seeds` (uint64[B]) played in one batch."""
     state = init(config, len(seeds), seeds=np.asarray(seeds, np.uint64))
-    while not is_terminal(state).all():
-        step(state, choose_actions(state, agents, seating))
+    no_learner = np.full(len(seeds), NO_LEARNER, np.int64)
+    play_opponents(TURNS, state, no_learner, np.asarray(seating, np.int64), agents)
     return final_prestige(state).copy()
 
 

@@ -52,23 +52,21 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import NUM_ACTIONS, action_id, as_int, describe_action
+from .bridge import TrackedGame
+from .common.outcome import REWARD_SCHEMES, terminal_rewards, winners
+from .common.seeding import derived_seed
 from .config import GameConfig
-from .core import derived_seed, init
-from .core.convert import from_reference, generator_at, to_reference
+from .constants import FINAL_CATEGORIES
+from .core import is_terminal
+from .core import step as step_core
 from .core.observation import OBS_DIM, observe
-from .core.outcome import REWARD_SCHEMES, is_terminal, terminal_rewards
-from .core.step import apply_actions
 from .errors import IllegalActionError
-from .reference.rules import illegal_reason
-from .reference.scoring import FINAL_CATEGORIES
-from .reference.serialize import state_from_dict, state_to_dict
-from .reference.state import Phase
+from .phases import Phase
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
-ONE_GAME = np.zeros(1, np.int64)  # the env's core batch holds one game
 
 
 def env(**kwargs) -> AECEnv:
@@ -150,10 +148,10 @@ class raw_env(AECEnv, EzPickle):
         saved = _saved_state(options)
         if saved is None:
             self.game_seed = self._next_game_seed(seed)
-            self._core = init(self.config, 1, seeds=np.array([self.game_seed], np.uint64))
-            self._chance_origin = np.random.default_rng(self.game_seed).bit_generator.state
+            self._game = TrackedGame.new(self.config, self.game_seed)
         else:
-            self._core = self._load(saved, seed)
+            self._game = self._load(saved, seed)
+        self._core = self._game.core
         self._prestige = self._core.prestige[0].copy()
         self._obs_cache: dict[int, np.ndarray] = {}
         self._over = False
@@ -166,18 +164,12 @@ class raw_env(AECEnv, EzPickle):
             self._end_game()
         self._update_turn()
 
-    def _load(self, saved: dict, seed: int | None):
+    def _load(self, saved: dict, seed: int | None) -> TrackedGame:
         if seed is not None:
             raise ValueError("reset: pass either a seed or options['state'], not both")
-        game = state_from_dict(saved)
-        if game.config.to_dict() != self.config.to_dict():
-            raise ValueError(
-                f"reset: the saved game's config {game.config.to_dict()} is not this env's "
-                f"{self.config.to_dict()}"
-            )
+        game = TrackedGame.load(saved, self.config)
         self.game_seed = None
-        self._chance_origin = game.rng.bit_generator.state
-        return from_reference([game])
+        return game
 
     def _next_game_seed(self, seed: int | None) -> int:
         if seed is not None:
@@ -206,7 +198,7 @@ class raw_env(AECEnv, EzPickle):
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        apply_actions(self._core, ONE_GAME, np.array([a]))  # legal: checked just above
+        step_core(self._core, np.array([a]))  # legal: checked just above
         self._obs_cache.clear()
         rewards = self._shaping_rewards() if self.shaping else None
         if self._core.phase[0] == GAME_OVER:
@@ -234,7 +226,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _illegal(self, agent: str, a: int) -> None:
         if 0 <= a < NUM_ACTIONS:
-            reason = illegal_reason(self._reference_game(), a) or "not legal now"
+            reason = self._game.illegal_reason(a)
         else:
             reason = f"action ids are 0..{NUM_ACTIONS - 1}"
         if self.illegal_action == "raise":
@@ -266,8 +258,8 @@ class raw_env(AECEnv, EzPickle):
     def _add_final_infos(self) -> None:
         prestige = self._core.prestige[0]
         final = {a: int(prestige[self._seat[a]]) for a in self.agents}
-        best = max(final.values())
-        won = [a for a in self.agents if final[a] == best]
+        won_seats = winners(prestige)
+        won = [a for a in self.agents if won_seats[self._seat[a]]]
         for a in self.agents:
             points = self._core.final[0, self._seat[a]]
             scoring = dict(zip(FINAL_CATEGORIES, map(int, points)))
@@ -287,10 +279,9 @@ class raw_env(AECEnv, EzPickle):
         """The board as the agent to move sees it (R10): returned ("ansi") or printed."""
         if self.render_mode is None:
             return None
-        from .reference.view import seat_view
         from .render import render_view
 
-        text = render_view(seat_view(self._reference_game(), self._seat[self.agent_selection]))
+        text = render_view(self._game.seat_view(self._seat[self.agent_selection]))
         if self.render_mode == "human":
             print(text)
             return None
@@ -298,18 +289,13 @@ class raw_env(AECEnv, EzPickle):
 
     def state(self) -> dict:
         """The whole game, hidden information included, as a saved-game dict (docs/state.md)."""
-        return state_to_dict(self._reference_game())
+        return self._game.save()
 
     def full_view(self) -> str:
         """The whole game drawn as text, hidden information included (for debugging)."""
         from .render import render_full
 
-        return render_full(self._reference_game())
-
-    def _reference_game(self):
-        """The game as a reference State, its generator at the same point of chance."""
-        rng = generator_at(self._chance_origin, self._core.tape_pos[0])
-        return to_reference(self._core, 0, rng)
+        return render_full(self._game.reference())
 
     def close(self) -> None:
         pass

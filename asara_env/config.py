@@ -43,6 +43,16 @@ class GameConfig:
         return self.variant == "pro"
 
     @property
+    def has_genie(self) -> bool:
+        """The Bottle Genie expansion (R9.1) is in play."""
+        return "genie" in self.expansions
+
+    @property
+    def has_gifts(self) -> bool:
+        """The Gifts of the Caliph expansion (R9.2) is in play."""
+        return "gifts" in self.expansions
+
+    @property
     def max_decisions(self) -> int:
         """An upper bound on the decisions of one game. Each placement moves at least one
         card to the board (45 per year); a turn asks at most 3 non-build sub-decisions
@@ -50,9 +60,9 @@ class GameConfig:
         asks one per tile, and at most all 100 tiles and 15 lighted windows are ever built;
         each gift card asks at most one decision (R9.2)."""
         subdecisions = 1 + max(kept for _, _, kept in LIGHTS_OPTIONS) if self.pro else 2
-        subdecisions += "genie" in self.expansions
+        subdecisions += self.has_genie
         tiles = sum(TILES_PER_COLOUR) * N_TILE_COLOURS + (N_LIGHTED if self.pro else 0)
-        gifts = sum(gift_pile(self.pro)) if "gifts" in self.expansions else 0
+        gifts = sum(gift_pile(self.pro)) if self.has_gifts else 0
         return N_YEARS * N_CARDS * (1 + subdecisions) + tiles + gifts
 
     def to_dict(self) -> dict:
@@ -89,7 +99,7 @@ def _validate(cfg: GameConfig) -> None:
     for name in cfg.expansions:
         if name not in KNOWN_EXPANSIONS:
             raise ValueError(f"unknown expansion {name!r}; known: {KNOWN_EXPANSIONS}")
-    if "genie" in cfg.expansions and cfg.variant != "pro":
+    if cfg.has_genie and not cfg.pro:
         raise ValueError("the 'genie' expansion needs the professional variant (variant='pro')")
     s = cfg.start_seat
     if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:

@@ -205,3 +205,6 @@ def chests_in_play(pro: bool) -> tuple[int, ...]:
 COLOUR_NAMES = tuple(c.name.lower() for c in TileColour)
 PART_NAMES = tuple(p.name.lower() for p in Part)
 CARD_NAMES = tuple(c.name.lower() for c in CardColour)
+
+# the final scoring's categories (R8), in the order of every per-category table
+FINAL_CATEGORIES = (*COLOUR_NAMES, "tallest", "most_towers", "asari")

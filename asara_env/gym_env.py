@@ -1,14 +1,17 @@
 """One ASARA game as a single-agent gymnasium env: the learner plays one seat, agents the
 others (through the AEC env).
 
-    env = AsaraGymEnv(num_players=2, opponents=("towers",))
+    env = AsaraGymEnv(num_players=2, opponents=[agents.make_agent("towers")])
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 - Observation: the learner's `float32[2266]` (docs/observation.md); its legal actions are
   `env.action_masks()` (bool[803], for sb3-contrib's MaskablePPO) and `info["action_mask"]`.
-- Opponents: agent names (`agents.AGENTS`) or `agents.Agent` objects, one per other seat
-  (or one, then used for every other seat); they act on their own observations.
+- Opponents: agent objects (anything with `act_batch(observations, masks)`, such as
+  `agents.make_agent("towers")`), one per other seat (or one, then used for every other
+  seat); they act on their own observations through the shared opponents' loop
+  (`asara_env.common.opponents`). By default every other seat plays uniformly random legal
+  moves. The library never imports the `agents` package.
 - `reset(seed=s)` seeds everything (the game, the learner's seat unless fixed with `seat=`,
   the opponents' generators); `options={"game_seed": g, "seat": k}` picks the reference game
   and seat directly (the vectorised training env's games can be replayed this way).
@@ -26,10 +29,56 @@ from collections.abc import Sequence
 
 import gymnasium as gym
 import numpy as np
+from numpy.typing import NDArray
 
 from .actions import NUM_ACTIONS
 from .aec import raw_env
+from .common.opponents import Actor, TurnBased, play_opponents
 from .core.observation import OBS_DIM
+
+
+class UniformRandom:
+    """The default opponent: a uniformly random legal action, from its own generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.reseed(seed)
+
+    def reseed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act_batch(
+        self, observations: NDArray[np.float32], action_masks: NDArray[np.bool_]
+    ) -> NDArray[np.int64]:
+        legal = np.asarray(action_masks, bool)
+        counts = legal.sum(axis=1)
+        k = (self.rng.random(len(legal)) * counts).astype(np.int64)
+        return np.argmax(np.cumsum(legal, axis=1) > k[:, None], axis=1).astype(np.int64)
+
+
+def _seat_of(env: raw_env) -> NDArray[np.int64]:
+    return np.array([env.possible_agents.index(env.agent_selection)], np.int64)
+
+
+def _over(env: raw_env) -> NDArray[np.bool_]:
+    return np.array([all(env.terminations.values())])
+
+
+def _observe(env: raw_env, games: NDArray[np.int64], seats: NDArray[np.int64]) -> NDArray:
+    return env.observe(env.possible_agents[int(seats[0])])["observation"][None]
+
+
+def _mask(env: raw_env, games: NDArray[np.int64]) -> NDArray[np.bool_]:
+    return env.observe(env.agent_selection)["action_mask"][None].astype(bool)
+
+
+def _step(env: raw_env, actions: NDArray[np.int64], games: NDArray[np.int64]) -> None:
+    env.step(int(actions[0]))
+
+
+# the AEC env as one game of the shared opponents' loop
+AEC_TURNS: TurnBased[raw_env] = TurnBased(
+    seat=_seat_of, is_terminal=_over, observe=_observe, mask=_mask, step=_step
+)
 
 
 class AsaraGymEnv(gym.Env):
@@ -41,7 +90,7 @@ class AsaraGymEnv(gym.Env):
         self,
         num_players: int = 2,
         variant: str = "basic",
-        opponents: Sequence = ("random",),
+        opponents: Sequence[Actor] | None = None,
         expansions: tuple[str, ...] = (),
         seat: int | None = None,
         reward: str = "win",
@@ -49,8 +98,6 @@ class AsaraGymEnv(gym.Env):
         illegal_action: str = "raise",
         shaping: float = 0.0,
     ):
-        from agents import make_agent
-
         self.game = raw_env(
             num_players,
             variant,
@@ -60,10 +107,7 @@ class AsaraGymEnv(gym.Env):
             illegal_action=illegal_action,
             shaping=shaping,
         )
-        others = list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
-        if len(others) != num_players - 1:
-            raise ValueError(f"need 1 or {num_players - 1} opponents, got {len(opponents)}")
-        self.opponents = [make_agent(o) if isinstance(o, str) else o for o in others]
+        self.opponents = _opponents(opponents, num_players)
         if seat is not None and not 0 <= seat < num_players:
             raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
         self.fixed_seat, self.render_mode = seat, render_mode
@@ -81,12 +125,13 @@ class AsaraGymEnv(gym.Env):
             raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
         self.seat = int(draw[1] % players if seat is None else seat)
         for agent, s in zip(self.opponents, draw[2:]):
-            agent.reseed(int(s))
+            if hasattr(agent, "reseed"):
+                agent.reseed(int(s))
         self.game.reset(seed=game_seed)
         self.learner = self.game.possible_agents[self.seat]
-        self.seat_agents = dict(
-            zip([a for a in self.game.possible_agents if a != self.learner], self.opponents)
-        )
+        others = [s for s in range(players) if s != self.seat]
+        self._seat_actor = np.zeros((1, players), np.int64)
+        self._seat_actor[0, others] = np.arange(players - 1)
         reward = self._play_opponents()
         return self._observation(), self._info(reward)
 
@@ -112,13 +157,14 @@ class AsaraGymEnv(gym.Env):
     def _play_opponents(self) -> float:
         """Opponents move until the learner is to move or the game is over; the learner's
         reward meanwhile."""
-        reward = 0.0
-        while not self._over() and self.game.agent_selection != self.learner:
-            agent = self.game.agent_selection
-            obs = self.game.observe(agent)
-            self.game.step(self.seat_agents[agent].act(obs["observation"], obs["action_mask"]))
-            reward += self.game.rewards.get(self.learner, 0.0)
-        return reward
+        gained = [0.0]
+
+        def collect() -> None:
+            gained[0] += self.game.rewards.get(self.learner, 0.0)
+
+        learner = np.array([self.seat], np.int64)
+        play_opponents(AEC_TURNS, self.game, learner, self._seat_actor, self.opponents, collect)
+        return gained[0]
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner)["observation"]
@@ -128,3 +174,18 @@ class AsaraGymEnv(gym.Env):
         info["action_mask"] = self.action_masks().astype(np.int8)
         info["learner_seat"] = self.seat
         return info
+
+
+def _opponents(opponents: Sequence[Actor] | None, players: int) -> list[Actor]:
+    """One actor per other seat: `opponents` (one is used for every seat), or random."""
+    if opponents is None:
+        return [UniformRandom() for _ in range(players - 1)]
+    if isinstance(opponents, str) or any(isinstance(o, str) for o in opponents):
+        raise ValueError(
+            "opponents must be agent objects with act_batch(observations, masks), e.g. "
+            f"agents.make_agent('towers'), not names: got {opponents!r}"
+        )
+    others = list(opponents) * (players - 1) if len(opponents) == 1 else list(opponents)
+    if len(others) != players - 1:
+        raise ValueError(f"need 1 or {players - 1} opponents, got {len(opponents)}")
+    return others

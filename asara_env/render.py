@@ -25,6 +25,7 @@ from .constants import (
     CHEST_SPACES,
     COLOUR_NAMES,
     EXPANSION_AREAS,
+    FINAL_CATEGORIES,
     GIFT_NAMES,
     LIGHTED_GIFT_COST,
     LIGHTS_OPTIONS,
@@ -37,8 +38,9 @@ from .constants import (
     Part,
     chests_in_play,
 )
-from .reference.scoring import FINAL_CATEGORIES
-from .reference.state import Buyer, Phase, State
+from .phases import Phase
+from .reference.engine import winners as winners_of
+from .reference.state import Buyer, State
 from .reference.view import lighted_counts, public_view
 
 LINE_WIDTH = 100
@@ -410,3 +412,21 @@ def render_full(state: State) -> str:
             "show_stacks": True,
         }
     )
+
+
+def scoring_table(state) -> str:
+    """The final scoring, one row per seat and one column per category."""
+    header = ["seat", "track"] + list(FINAL_CATEGORIES) + ["final", "total"]
+    rows = []
+    for s, points in enumerate(state.final):
+        track = state.prestige[s] - points["total"]
+        rows.append(
+            [s, track]
+            + [points[k] for k in FINAL_CATEGORIES]
+            + [points["total"], state.prestige[s]]
+        )
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
+    winners = winners_of(state)
+    lines.append(f"winner{'s' if len(winners) > 1 else ''}: seat {', '.join(map(str, winners))}")
+    return "\n".join(lines)

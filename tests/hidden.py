@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from games import CONFIGS, EXPANSION_CONFIGS, game_states
 
-from asara_env.reference.state import Phase, State
+from asara_env.phases import Phase
+from asara_env.reference.state import State
 
 
 def _deal(pool: np.ndarray, rng: np.random.Generator) -> list[int]:

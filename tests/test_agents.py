@@ -12,11 +12,13 @@ from agents.features import Seen, unpack
 from agents.heuristic import asari_value
 from asara_env import NUM_ACTIONS, GameConfig, decode, encode
 from asara_env.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group
+from asara_env.bridge import encode_view
 from asara_env.constants import CHEST_SPACES, GIFT_NAMES, Area, Part
-from asara_env.core.observation import OBS_DIM, encode_view
+from asara_env.core.observation import OBS_DIM
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.rules import chest_at, legal_actions, target_space, works
-from asara_env.reference.state import Buyer, Phase, State
+from asara_env.reference.state import Buyer, State
 from asara_env.reference.view import seat_view
 
 NAMES = sorted(AGENTS)

@@ -23,9 +23,10 @@ from helpers import (
 
 from asara_env.actions import Group, encode
 from asara_env.constants import MAX_TOWERS_PER_COLOUR, N_GOLD, N_PARTS, Part
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import Phase, State
+from asara_env.reference.state import State
 
 
 def _tower_key(t) -> tuple:

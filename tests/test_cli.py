@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from asara_env import GameConfig, cli
+from apps import cli
+from asara_env import GameConfig
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.serialize import state_to_dict
 

@@ -55,7 +55,7 @@ def test_the_rules_cores_import_only_numpy():
     """The reference engine and the vectorised core import no RL or DL library."""
     code = (
         "import sys, asara_env.reference.serialize, asara_env.reference.record, asara_env.core,"
-        " asara_env.core.observation, asara_env.core.convert;"
+        " asara_env.core.observation;"
         "print(sorted(m for m in sys.modules"
         " if m.split('.')[0] in ('pettingzoo', 'gymnasium', 'torch', 'tqdm')))"
     )

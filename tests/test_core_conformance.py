@@ -21,9 +21,10 @@ from asara_env.core import (
     take,
 )
 from asara_env.core.mask import colour_features, colour_sizes
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.build import colour_counts
-from asara_env.reference.state import Phase, Tower
+from asara_env.reference.state import Tower
 
 CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # with every combination of expansions
 ARRAYS = [f.name for f in fields(CoreState) if f.name != "config"]

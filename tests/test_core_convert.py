@@ -7,7 +7,7 @@ import pytest
 from games import CONFIGS, IDS, game_states
 
 from asara_env import GameConfig
-from asara_env.core.convert import _DTYPES, from_reference, to_reference
+from asara_env.bridge.convert import _DTYPES, from_reference, to_reference
 from asara_env.core.state import ARRAY_FIELDS, TAPE_LENGTH
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions

@@ -12,12 +12,11 @@ from games import ALL_CONFIGS, ALL_IDS, game_states
 from hidden import OWN_SECRET_CHANGES, r10_states, resample_hidden
 
 from asara_env import GameConfig
-from asara_env.core.convert import from_reference
+from asara_env.bridge import encode_view, from_reference
 from asara_env.core.observation import (
     OBS_DIM,
     OBS_INDEX,
     OBS_SLICES,
-    encode_view,
     observation_markdown,
     observe,
 )

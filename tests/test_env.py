@@ -13,13 +13,13 @@ from pettingzoo.test import api_test, seed_test
 
 import asara_env
 from asara_env import GameConfig, IllegalActionError, asara_v0
+from asara_env.bridge import encode_view
+from asara_env.constants import FINAL_CATEGORIES
 from asara_env.core import derived_seed
-from asara_env.core.observation import encode_view
 from asara_env.core.outcome import terminal_rewards
 from asara_env.errors import CorruptStateError
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
-from asara_env.reference.scoring import FINAL_CATEGORIES
 from asara_env.reference.view import seat_view
 
 CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # every combination of expansions (R9) too

@@ -8,8 +8,8 @@ import shlex
 
 import pytest
 
-from asara_env import cli
-from asara_env.play import lineup, play
+from apps import cli
+from apps.play import lineup, play
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
 from asara_env.reference.view import seat_view
@@ -156,7 +156,7 @@ def test_bad_lineups_are_clear_errors(players, opponents, seat, message):
 
 def test_asara_play_parses_its_options(monkeypatch):
     calls = []
-    monkeypatch.setattr("asara_env.play.play", lambda **kw: calls.append(kw))
+    monkeypatch.setattr("apps.play.play", lambda **kw: calls.append(kw))
     cli.main_asara(argv("play --players 4 --variant pro --seat 2 --seed 7 --save g.json"))
     cli.main_asara(argv("play --players 2 --opponents tall"))
     cli.main_asara(argv("play --variant pro --expansions ' gifts, genie'"))

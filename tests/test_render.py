@@ -12,15 +12,16 @@ from asara_env.constants import (
     CARD_NAMES,
     CHEST_SPACES,
     COLOUR_NAMES,
+    FINAL_CATEGORIES,
     GIFT_NAMES,
     N_CARD_COLOURS,
     N_TILE_COLOURS,
     Area,
 )
+from asara_env.phases import Phase
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.rules import legal_actions
-from asara_env.reference.scoring import FINAL_CATEGORIES
-from asara_env.reference.state import Buyer, Phase, State
+from asara_env.reference.state import Buyer, State
 from asara_env.reference.view import seat_view
 from asara_env.render import LINE_WIDTH, render_full, render_view
 

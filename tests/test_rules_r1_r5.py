@@ -31,9 +31,9 @@ from asara_env import GameConfig
 from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, encode
 from asara_env.constants import Area
 from asara_env.errors import IllegalActionError
+from asara_env.phases import Phase
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.state import Phase
 from asara_env.reference.view import seat_view
 
 # Tile colours (R1) and buyer-card colours (R1): they are unrelated.

@@ -25,9 +25,10 @@ from helpers import (
 
 from asara_env.actions import TARGETS, Group
 from asara_env.constants import COLOUR_NAMES, Area, CardColour, TileColour
+from asara_env.phases import Phase, full_tile_counts
 from asara_env.reference import engine, scoring
 from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import Buyer, Phase, State, full_tile_counts
+from asara_env.reference.state import Buyer, State
 from asara_env.reference.view import public_view, seat_view
 
 BROWN, GREEN, RED, BLACK, WHITE = TileColour

@@ -36,10 +36,11 @@ from asara_env.constants import (
     chests_in_play,
     gift_pile,
 )
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.serialize import state_from_dict, state_to_dict
-from asara_env.reference.state import Phase, State
+from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
 
 BROWN, GREEN, RED, BLACK, WHITE = TileColour

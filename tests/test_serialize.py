@@ -153,7 +153,7 @@ def test_every_saved_field_is_documented():
 
 def _mid_gift_save() -> dict:
     """A saved 3-player pro + gifts game waiting on a gift purchase (R9.2)."""
-    from asara_env.reference.state import Phase
+    from asara_env.phases import Phase
 
     state, rng = engine.new_game(GameConfig(3, "pro", ("gifts",)), 1), np.random.default_rng(1)
     while state.phase != Phase.GIFT_BUY:

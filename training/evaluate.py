@@ -15,14 +15,40 @@ import argparse
 import json
 from pathlib import Path
 
-from agents import AGENTS
-from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument, check_rules
+import numpy as np
 
-from .tournament import rules_title
-from .train import win_rate
+from agents import AGENTS, PolicyAgent, make_agent
+from agents.arena import play_batch
+from apps.options import add_expansions_argument, check_rules
+from asara_env import GameConfig
+from asara_env.common.outcome import win_shares
+from asara_env.common.seeding import derived_seed
+
+from .tournament import rules_title, wilson_interval
 
 BASELINES = ("towers", "tall", "greedy", "random")
+
+
+def win_rate(model, config: GameConfig, opponent: str, games: int, seed: int) -> dict:
+    """The policy (greedy actions) in one seat against copies of `opponent` in the others,
+    seats rotated; win shares (1/k for k winners) with a 95% Wilson interval."""
+    p = config.num_players
+    seating = np.zeros((games, p), np.int64) + 1
+    learner_seat = np.arange(games) % p
+    seating[np.arange(games), learner_seat] = 0
+    seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
+    agents = [PolicyAgent(model, seed), make_agent(opponent, seed + 1)]
+    prestige = play_batch(config, agents, seating, seeds)
+    share = win_shares(prestige)[np.arange(games), learner_seat]
+    low, high = wilson_interval(float(share.sum()), games)
+    return {
+        "opponent": opponent,
+        "games": games,
+        "win_rate": float(share.mean()),
+        "low": low,
+        "high": high,
+        "prestige": float(prestige[np.arange(games), learner_seat].mean()),
+    }
 
 
 def evaluate(

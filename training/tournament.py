@@ -47,9 +47,10 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.arena import play_batch
-from asara_env.cli import add_expansions_argument, check_rules
+from apps.options import add_expansions_argument, check_rules
+from asara_env.common.outcome import ranks, win_shares
+from asara_env.common.seeding import derived_seeds
 from asara_env.config import VARIANTS, GameConfig
-from asara_env.core.state import derived_seeds
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 MAX_PLAYERS = 4
@@ -111,19 +112,6 @@ def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     low, high = max(0.0, centre - half), min(1.0, centre + half)
     return min(p, low), max(p, high)  # contains p despite rounding
-
-
-def win_shares(prestige: np.ndarray) -> np.ndarray:
-    """float[G, P]: 1/k for each of a game's k winners (highest prestige), else 0."""
-    won = prestige == prestige.max(axis=-1, keepdims=True)
-    return won / won.sum(axis=-1, keepdims=True)
-
-
-def ranks(prestige: np.ndarray) -> np.ndarray:
-    """float[G, P]: finishing place, 1 = first; tied seats share the mean of their places."""
-    above = (prestige[..., None, :] > prestige[..., :, None]).sum(axis=-1)
-    tied = (prestige[..., None, :] == prestige[..., :, None]).sum(axis=-1)
-    return 1 + above + (tied - 1) / 2
 
 
 def summarize(names: list[str], played: Played) -> list[dict]:

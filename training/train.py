@@ -30,19 +30,16 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from agents import AGENTS, PolicyAgent, make_agent
-from agents.arena import play_batch
-from asara_env import GameConfig
-from asara_env.cli import add_expansions_argument, check_rules
+from agents import AGENTS, PolicyAgent
+from apps.options import add_expansions_argument, check_rules
 from asara_env.core import derived_seed
 
+from .evaluate import win_rate
 from .imitation import clone, collect
 from .policy import policy_kwargs
-from .tournament import wilson_interval
 from .vec_env import AsaraVecEnv
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
@@ -59,29 +56,6 @@ HYPER = {  # MaskablePPO settings (documented defaults; see --help)
 
 
 # ------------------------------------------------------------------------------ evaluation
-def win_rate(model, config: GameConfig, opponent: str, games: int, seed: int) -> dict:
-    """The policy (greedy actions) in one seat against copies of `opponent` in the others,
-    seats rotated; win shares (1/k for k winners) with a 95% Wilson interval."""
-    p = config.num_players
-    seating = np.zeros((games, p), np.int64) + 1
-    learner_seat = np.arange(games) % p
-    seating[np.arange(games), learner_seat] = 0
-    seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
-    agents = [PolicyAgent(model, seed), make_agent(opponent, seed + 1)]
-    prestige = play_batch(config, agents, seating, seeds)
-    won = prestige == prestige.max(axis=1, keepdims=True)
-    share = (won / won.sum(axis=1, keepdims=True))[np.arange(games), learner_seat]
-    low, high = wilson_interval(float(share.sum()), games)
-    return {
-        "opponent": opponent,
-        "games": games,
-        "win_rate": float(share.mean()),
-        "low": low,
-        "high": high,
-        "prestige": float(prestige[np.arange(games), learner_seat].mean()),
-    }
-
-
 class WinRateCallback(BaseCallback):
     """Every `every` steps (and at the start): win rates against the baselines, to eval.csv
     and TensorBoard."""

@@ -27,9 +27,11 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
-from asara_env.core import init, is_terminal, reset_games, step, terminal_rewards
+from asara_env.common.opponents import play_opponents
+from asara_env.common.outcome import terminal_rewards, win_shares
+from asara_env.common.seeding import derived_seeds
+from asara_env.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.core.observation import OBS_DIM, observe
-from asara_env.core.state import derived_seeds
 
 
 class AsaraVecEnv(VecEnv):
@@ -160,28 +162,16 @@ class AsaraVecEnv(VecEnv):
 
     def _play_opponents(self) -> None:
         """Opponents move until every unfinished game waits for the learner."""
-        while True:
-            seat = self.core.seat.astype(np.int64)
-            rows = np.flatnonzero(~is_terminal(self.core) & (seat != self.learner_seat))
-            if not len(rows):
-                return
-            obs = observe(self.core, seat)[rows]
-            mover = self.seat_agent[rows, seat[rows]]
-            actions = np.zeros(len(rows), np.int64)
-            for k, agent in enumerate(self.opponents):
-                mine = np.flatnonzero(mover == k)
-                if len(mine):
-                    actions[mine] = agent.act_batch(obs[mine], self.core.legal[rows[mine]])
-            step(self.core, actions, games=rows)
-            self.decisions += len(rows)
+        self.decisions += play_opponents(
+            TURNS, self.core, self.learner_seat, self.seat_agent, self.opponents
+        )
 
     def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
         """The learner's rewards in finished games `rows`; fills their infos."""
         prestige = self.core.prestige[rows]
         seat = self.learner_seat[rows]
         rewards = terminal_rewards(prestige, self.reward)[np.arange(len(rows)), seat]
-        won = prestige == prestige.max(axis=1, keepdims=True)
-        share = won[np.arange(len(rows)), seat] / won.sum(axis=1)
+        share = win_shares(prestige)[np.arange(len(rows)), seat]
         last_obs = observe(self.core, self.learner_seat)[rows]
         for j, i in enumerate(rows):
             infos[i].update(

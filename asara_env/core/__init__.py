@@ -10,11 +10,13 @@ Game i of a batch seeded s plays exactly the reference game `new_game(config,
 derived_seed(s, i))`. The core imports only numpy.
 """
 
+from ..common.seeding import derived_seed
 from .init import autoreset, init, reset_games, seeds_for
 from .mask import legal_action_mask
 from .outcome import current_seat, final_prestige, is_terminal, terminal_rewards, winners
-from .state import CoreState, copy_state, derived_seed, take
+from .state import CoreState, copy_state, take
 from .step import check_actions, step
+from .turns import TURNS, observe_games
 
 __all__ = [
     "CoreState",
@@ -33,4 +35,6 @@ __all__ = [
     "derived_seed",
     "copy_state",
     "take",
+    "TURNS",
+    "observe_games",
 ]

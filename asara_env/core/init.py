@@ -4,29 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..common.seeding import derived_seeds
 from ..config import GameConfig
 from ..constants import (
-    CARDS_PER_COLOUR,
-    DISPLAY_SIZE,
-    HAND_SIZE,
     LIGHTED_PER_COLOUR,
-    N_CARD_COLOURS,
-    N_GIFT_KINDS,
-    N_GOLD,
     N_LIGHTED,
-    N_PARTS,
     N_TILE_COLOURS,
-    N_YEARS,
     START_MONEY_FIRST,
-    chests_in_play,
     gift_pile,
 )
-from ..reference.state import full_tile_counts
+from ..phases import full_tile_counts
 from . import chance
-from .chance import count_items
 from .mask import write_mask
-from .state import COUNT, FIELD_SPECS, CoreState, blank, derived_seeds
+from .state import FIELD_SPECS, CoreState, blank
 from .tables import PHASE
+from .year import deal_and_refill
 
 
 def seeds_for(seed, batch: int) -> np.ndarray:
@@ -70,41 +62,10 @@ def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
         pool = np.full((len(rows), N_TILE_COLOURS), LIGHTED_PER_COLOUR)
         state.lighted_stack[rows] = chance.shuffled(state, rows, pool)
         state.lighted_len[rows] = N_LIGHTED
-    if "gifts" in state.config.expansions:
+    if state.config.has_gifts:
         state.gift_pile[rows] = gift_pile(state.config.pro)
     deal_and_refill(state, rows)
     write_mask(state, rows)
-
-
-def deal_and_refill(state: CoreState, rows: np.ndarray) -> None:
-    """Deal all 45 cards afresh, seat 0 first, then refill the displays (R6.1, R6.3)."""
-    p, n = state.config.num_players, len(rows)
-    deck = np.full((n, N_CARD_COLOURS), CARDS_PER_COLOUR)
-    state.hands[rows] = chance.deal(state, rows, deck, p, HAND_SIZE[p])
-    state.draw_pile[rows] = deck
-    shown = state.displays[rows].reshape(n, N_PARTS, -1)
-    stacks = state.stacks[rows].reshape(n, N_PARTS, -1).astype(np.int64)
-    taken = chance.take_top(state, rows, stacks, np.array(DISPLAY_SIZE) - shown.sum(axis=2))
-    state.stacks[rows] = stacks.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD)
-    state.displays[rows] += taken.reshape(n, N_PARTS, N_TILE_COLOURS, N_GOLD).astype(COUNT)
-    if "gifts" in state.config.expansions:
-        lay_gifts(state, rows)
-
-
-# the pile lasts the game: one gift per chest in play each year
-assert all(sum(gift_pile(pro)) >= len(chests_in_play(pro)) * N_YEARS for pro in (False, True))
-
-
-def lay_gifts(state: CoreState, rows: np.ndarray) -> None:
-    """R9.2: one gift from the shuffled pile on top of every chest in play, in chest order."""
-    chests = list(chests_in_play(state.config.pro))
-    pile = state.gift_pile[rows].astype(np.int64)
-    top = chance.shuffled(state, rows, pile)[:, : len(chests)]
-    state.gift_pile[rows] -= count_items(top, N_GIFT_KINDS).astype(COUNT)
-    laid = state.gifts[rows][:, chests]  # [n, chest, slot]
-    slot = (laid >= 0).sum(axis=2)  # the first free slot of each chest
-    laid[np.arange(len(rows))[:, None], np.arange(len(chests)), slot] = top
-    state.gifts[np.ix_(rows, chests)] = laid
 
 
 def autoreset(state: CoreState) -> np.ndarray:

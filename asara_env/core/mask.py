@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import GENIE_MOVES
 from ..constants import (
     CHEST_SPACES,
     LIGHTED_GIFT_COST,
@@ -12,15 +11,16 @@ from ..constants import (
     N_PARTS,
     N_TILE_COLOURS,
     PRO_AREAS,
-    SPACE_VALUES,
     Area,
     Part,
 )
-from ..reference.state import Phase
+from ..phases import Phase
 from .state import N_SPACES, SPACE_VALUE, CoreState
 from .tables import (
     BLOCKS,
     COLOUR_SIZES,
+    GENIE_AREA,
+    GENIE_NEED,
     GROUP,
     LIGHTS_COST,
     MAX_TOWERS_PER_COLOUR,
@@ -39,6 +39,7 @@ from .tables import (
     TARGET_SPACES,
     any_gold,
     by_value,
+    span,
     sum4,
     sumset,
 )
@@ -204,16 +205,9 @@ def mask_build(state: CoreState, rows: np.ndarray) -> dict:
 
 
 # ------------------------------------------------------------------------------ placements
-def _span(targets: np.ndarray) -> slice:
-    """The targets of a bool[target] selection, which must be consecutive, as a slice."""
-    (index,) = np.nonzero(targets)
-    assert (np.diff(index) == 1).all(), "targets of one area must be consecutive"
-    return slice(int(index[0]), int(index[-1]) + 1)
-
-
-_MARKETS = _span(np.isin(TARGET_AREA, MARKET_AREAS))  # one target per market, base first
-_BUILDS = _span(TARGET_AREA == Area.BUILDING)  # targets build 1..7
-_LIGHTS = _span(TARGET_AREA == Area.LIGHTS)
+_MARKETS = span(np.isin(TARGET_AREA, MARKET_AREAS))  # one target per market, base first
+_BUILDS = span(TARGET_AREA == Area.BUILDING)  # targets build 1..7
+_LIGHTS = span(TARGET_AREA == Area.LIGHTS)
 _PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
 assert (np.diff(_PLOTS) == 1).all()
 _FIRST_PLOT, _N_PLOTS = int(_PLOTS[0]), len(_PLOTS)
@@ -248,7 +242,7 @@ def _min_money(state: CoreState) -> np.ndarray:
     """int[target]: the money a placement there needs (R3.5: spies, tent and the Genie
     cost their value, the lighted windows their cheapest option); _NEVER for areas not in
     play."""
-    key = (state.config.pro, "genie" in state.config.expansions)
+    key = (state.config.pro, state.config.has_genie)
     if key not in _MIN_MONEY:
         enabled = np.ones(len(Area), bool)
         enabled[list(PRO_AREAS)] = key[0]
@@ -379,33 +373,18 @@ def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
 
 
 # ------------------------------------------------------------------------------ expansions (R9)
-def _genie_needs() -> tuple[np.ndarray, ...]:
-    """[move]: the money each Genie move needs (its space's cost, a build of n: n, the
-    lighted windows: the cheapest option), and which moves are markets / builds / lights."""
-    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES])
-    need = np.zeros(len(GENIE_MOVES), np.int64)
-    for k, m in enumerate(GENIE_MOVES):
-        if m.area == Area.BUILDING:
-            need[k] = m.arg
-        elif m.area in (Area.SPIES, Area.TENT):
-            need[k] = SPACE_VALUES[m.area][m.arg]
-        elif m.area == Area.LIGHTS:
-            need[k] = LIGHTS_COST.min()
-    markets = _span(np.isin(area, MARKET_AREAS))
-    builds = _span(area == Area.BUILDING)
-    lights = _span(area == Area.LIGHTS)
-    assert (area[markets] == np.arange(N_PARTS)).all() and (need[builds] == _BUILD_N).all()
-    return need, markets, builds, lights
-
-
-_GENIE_NEED, _GENIE_MARKETS, _GENIE_BUILDS, _GENIE_LIGHTS = _genie_needs()
+_GENIE_MARKETS = span(np.isin(GENIE_AREA, MARKET_AREAS))
+_GENIE_BUILDS = span(GENIE_AREA == Area.BUILDING)
+_GENIE_LIGHTS = span(GENIE_AREA == Area.LIGHTS)
+assert (GENIE_AREA[_GENIE_MARKETS] == np.arange(N_PARTS)).all()
+assert (GENIE_NEED[_GENIE_BUILDS] == _BUILD_N).all()
 
 
 def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
     """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
     seat = state.seat[rows]
     money = of_seat(state.money, rows, seat)[:, None]
-    ok = money >= _GENIE_NEED
+    ok = money >= GENIE_NEED
     ok[:, _GENIE_MARKETS] &= _markets_ok(state, rows, money)
     ok[:, _GENIE_BUILDS] &= _buildable(state, rows, seat)
     ok[:, _GENIE_LIGHTS] &= state.lighted_len[rows, None] > 0

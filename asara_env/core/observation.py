@@ -13,6 +13,7 @@ declared once in `OBS_SLICES`; `OBS_DIM`, `OBS_INDEX` and docs/observation.md de
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,10 +35,9 @@ from ..constants import (
     N_YEARS,
     Area,
 )
-from ..reference.state import Phase
+from ..phases import N_PHASES, Phase
 from .state import N_SPACES, SPACE_VALUE, SPACES, CoreState
 
-N_PHASES = 12  # Phase values 0..11 (8..11: the expansions' decisions)
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
 MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 TOWER_FEATURES = N_PARTS * N_GOLD + 3  # part/gold counts, lit plain, lit gold, exists
@@ -140,19 +140,6 @@ OBS_INDEX: dict[str, slice] = _index()
 OBS_DIM: int = sum(s.size for s in OBS_SLICES)
 
 
-def _assemble(pieces: dict[str, np.ndarray], batch: int) -> np.ndarray:
-    """float32[batch, OBS_DIM] from one array [batch, *shape] per slice."""
-    if set(pieces) != set(OBS_INDEX):
-        raise AssertionError(f"pieces differ from OBS_SLICES: {set(pieces) ^ set(OBS_INDEX)}")
-    out = np.zeros((batch, OBS_DIM), np.float32)
-    for s in OBS_SLICES:
-        piece = np.asarray(pieces[s.name])
-        if piece.shape != (batch, *s.shape):
-            raise AssertionError(f"{s.name}: shape {piece.shape}, expected {(batch, *s.shape)}")
-        out[:, OBS_INDEX[s.name]] = piece.reshape(batch, -1)
-    return out
-
-
 def observation_markdown() -> str:
     """The observation documentation, generated from `OBS_SLICES`."""
     lines = [
@@ -178,184 +165,68 @@ def observation_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-# ------------------------------------------------------------------------------ reference encoder
-def _hot(n: int, value) -> np.ndarray:
-    """One-hot of length n; all zeros for None or -1."""
-    out = np.zeros(n)
-    if value is not None and 0 <= value < n:
-        out[value] = 1
-    return out
-
-
-def _rel(view: dict, seat: int) -> int:
-    p = view["config"]["num_players"]
-    return (seat - view["viewer"]) % p if seat >= 0 else -1
-
-
-def _per_player(view: dict, values: list) -> np.ndarray:
-    """[relative seat, ...]: per-seat values in relative order, zero-padded to 4 players."""
-    p, v = view["config"]["num_players"], view["viewer"]
-    rows = [np.asarray(values[(v + r) % p], float) for r in range(p)]
-    pad = [np.zeros_like(rows[0]) for _ in range(P4 - p)]
-    return np.stack(rows + pad)
-
-
-def _view_config(view: dict) -> dict:
-    cfg = view["config"]
-    return {
-        "num_players": _hot(N_PLAYER_COUNTS, cfg["num_players"] - MIN_PLAYERS),
-        "pro": [float(cfg["variant"] == "pro")],
-        "genie": [float("genie" in cfg["expansions"])],
-        "gifts": [float("gifts" in cfg["expansions"])],
-    }
-
-
-def _view_flow(view: dict) -> dict:
-    p = view["config"]["num_players"]
-    return {
-        "year": _hot(N_YEARS, view["year"] - 1),
-        "phase": _hot(N_PHASES, Phase[view["phase"]].value),
-        "seat_to_move": _hot(P4, _rel(view, view["seat_to_move"])),
-        "caliph": _hot(P4, _rel(view, view["caliph"])),
-        "present": _per_player(view, [1.0] * p),
-    }
-
-
-def _view_players(view: dict) -> dict:
-    return {
-        "money": _per_player(view, view["money"]),
-        "prestige": _per_player(view, view["prestige"]),
-        "hand_sizes": _per_player(view, view["hand_sizes"]),
-        "hand": view["hand"],
-        "draw_pile_size": [view["draw_pile_size"]],
-        "stacks": view["stacks"],
-        "displays": view["displays"],
-        "supply": _per_player(view, view["supply"]),
-        "lighted_held": _per_player(view, view["lighted_held"]),
-        "lighted_supply": view["lighted_supply"],
-        "lighted_stack_size": [view["lighted_stack_size"]],
-        "lighted_stack_known": [_hot(C, c) for c in view["lighted_stack_known"]]
-        + [np.zeros(C)] * (N_LIGHTED - len(view["lighted_stack_known"])),
-    }
-
-
-def _tower_features(col: list[dict]) -> np.ndarray:
-    out = np.zeros((MAX_TOWERS_PER_COLOUR, TOWER_FEATURES))
-    for k, t in enumerate(col):
-        out[k] = [*np.ravel(t["parts"]), t["lit_plain"], t["lit_gold"], 1]
-    return out
-
-
-def _space_features(view: dict, b: dict | None) -> np.ndarray:
-    if b is None:
-        return np.zeros(SPACE_FEATURES)
-    face_up = b["cards"][0] if b["face_up"] else None
-    own = np.zeros(B)
-    if not b["face_up"] and b["cards"] is not None:
-        for card in b["cards"]:
-            own[card] += 1
-    return np.concatenate(
-        [_hot(P4, _rel(view, b["seat"])), _hot(B, face_up), [float(not b["face_up"])], own]
-    )
-
-
-def _view_board(view: dict) -> dict:
-    p = view["config"]["num_players"]
-    coloured, coloured_own = [0] * p, np.zeros(B)
-    for b in view["coloured"]:
-        coloured[b["seat"]] += b["n_cards"]
-        for card in b["cards"] or ():
-            coloured_own[card] += 1
-    return {
-        "towers": _per_player(
-            view, [[_tower_features(col) for col in seat] for seat in view["towers"]]
-        ),
-        "area_colour": [_hot(B, c) for c in view["area_colour"]],
-        "spaces": [_space_features(view, view["spaces"][a][i]) for a, i in SPACES],
-        "coloured": _per_player(view, coloured),
-        "coloured_own": coloured_own,
-    }
-
-
-def _view_pending(view: dict) -> dict:
-    drawn = np.zeros(C)
-    for c in view["lights_drawn"] or ():
-        drawn[c] += 1
-    return {
-        "market": _hot(N_PARTS, view["market"]),
-        "bribe_stack": _hot(N_PARTS, view["bribe_stack"]),
-        "lights_drawn": drawn,
-        "lights_drawn_count": [view["lights_drawn_count"]],
-        "lights_keep": [view["lights_keep"]],
-        "build_left": [view["build_left"]],
-    }
-
-
-def _view_gifts(view: dict) -> dict:
-    laid = np.zeros((N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS))
-    for chest, kinds in enumerate(view["gifts"]):
-        laid[chest] = [_hot(N_GIFT_KINDS, k) for k in kinds] + [np.zeros(N_GIFT_KINDS)] * (
-            GIFT_SLOTS - len(kinds)
-        )
-    queue = [_hot(N_GIFT_KINDS, k) for k in view["gift_queue"]]
-    return {
-        "chest_gifts": laid,
-        "gift_pile": view["gift_pile"],
-        "gift_queue": queue + [np.zeros(N_GIFT_KINDS)] * (GIFT_SLOTS - len(queue)),
-        "gift_chest": _hot(N_CHESTS, view["gift_chest"]),
-        "pending_target": _hot(len(TARGETS), view["pending_target"]),
-        "draw_pile_seen": view["draw_pile_seen"] or np.zeros(B),
-        "lighted_stack_seen": view["lighted_stack_seen"] or np.zeros(C),
-    }
-
-
-def encode_view(view: dict) -> np.ndarray:
-    """float32[OBS_DIM]: the observation of a reference `seat_view` dict."""
-    pieces = {
-        **_view_config(view),
-        **_view_flow(view),
-        **_view_players(view),
-        **_view_board(view),
-        **_view_pending(view),
-        **_view_gifts(view),
-    }
-    return _assemble({k: np.asarray(v, float)[None] for k, v in pieces.items()}, 1)[0]
-
-
 # ------------------------------------------------------------------------------ vectorised
 # `observe` builds one float32 "source" row per game holding every count the observation
 # may show (SOURCE), gathers the observation from it with one index table per viewer
 # (a count of an absent seat or a one-hot position gathers the source's constant 0), then
 # sets the ones of the one-hot slices (HOT).
 
-# source fields: name -> shape after the batch axis, "P" = a player axis (absolute seats)
-SOURCE: dict[str, tuple] = {
-    "constants": (5,),  # 0, 1, pro, genie, gifts
-    "money": ("P",),
-    "prestige": ("P",),
-    "hand_sizes": ("P",),
-    "hands": ("P", B),
-    "draw_pile_size": (),
-    "stacks": TILES,
-    "displays": TILES,
-    "supply": ("P", *TILES),
-    "lighted_held": ("P",),
-    "lighted_supply": ("P", C),
-    "lighted_len": (),
-    "tower_parts": ("P", C, MAX_TOWERS_PER_COLOUR, N_PARTS * N_GOLD),
-    "tower_lit": ("P", C, MAX_TOWERS_PER_COLOUR, N_GOLD),
-    "tower_exists": ("P", C, MAX_TOWERS_PER_COLOUR, 1),
-    "face_down": (N_SPACES,),
-    "own_cards": (N_SPACES, B),  # the viewer's face-down cards on each space
-    "coloured_sum": ("P",),
-    "coloured": ("P", B),
-    "lights_drawn": (C,),  # counts by colour, if the viewer drew them
-    "lights_drawn_count": (),
-    "lights_keep": (),
-    "build_left": (),
-    "gift_pile": (N_GIFT_KINDS,),
-    "draw_pile_seen": (B,),  # the draw pile, if the viewer is choosing a gift card
-    "lighted_stack_seen": (C,),  # the stack by colour, if the viewer is looking through it
+
+@dataclass(frozen=True)
+class Seen:
+    """What one call of `observe` computes once and several source fields read."""
+
+    viewer: np.ndarray | int  # int, or int[B, 1] when the games' viewers differ
+    flat_viewer: np.ndarray | int  # int, or int[B]
+    face_down: np.ndarray  # bool[B, space] a buyer lies face down there
+    own_cards: np.ndarray  # int8[B, space, card colour] the viewer's face-down cards
+    drawing: np.ndarray  # bool[B] the viewer is keeping drawn lighted windows
+
+
+Reader = Callable[[CoreState, Seen], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One field of the source row: its shape after the batch axis ("P": a player axis in
+    absolute seats) and how it is read from the state."""
+
+    shape: tuple[int | str, ...]
+    read: Reader
+
+
+# the source row, in order; `observe` gathers every observation entry from it
+SOURCE: dict[str, Source] = {
+    "constants": Source((5,), lambda st, s: _constants(st.config, len(st.year))),
+    "money": Source(("P",), lambda st, s: st.money),
+    "prestige": Source(("P",), lambda st, s: st.prestige),
+    "hand_sizes": Source(("P",), lambda st, s: st.hands.sum(axis=-1)),
+    "hands": Source(("P", B), lambda st, s: st.hands),
+    "draw_pile_size": Source((), lambda st, s: st.draw_pile.sum(axis=-1)),
+    "stacks": Source(TILES, lambda st, s: st.stacks),
+    "displays": Source(TILES, lambda st, s: st.displays),
+    "supply": Source(("P", *TILES), lambda st, s: st.supply),
+    "lighted_held": Source(("P",), lambda st, s: st.lighted_supply.sum(axis=-1)),
+    "lighted_supply": Source(("P", C), lambda st, s: st.lighted_supply),
+    "lighted_len": Source((), lambda st, s: st.lighted_len),
+    "tower_parts": Source(
+        ("P", C, MAX_TOWERS_PER_COLOUR, N_PARTS * N_GOLD), lambda st, s: st.tower_parts
+    ),
+    "tower_lit": Source(("P", C, MAX_TOWERS_PER_COLOUR, N_GOLD), lambda st, s: st.tower_lit),
+    "tower_exists": Source(
+        ("P", C, MAX_TOWERS_PER_COLOUR, 1), lambda st, s: st.n_towers[..., None] > _SLOTS
+    ),
+    "face_down": Source((N_SPACES,), lambda st, s: s.face_down),
+    "own_cards": Source((N_SPACES, B), lambda st, s: s.own_cards),
+    "coloured_sum": Source(("P",), lambda st, s: st.coloured.sum(axis=-1)),
+    "coloured": Source(("P", B), lambda st, s: st.coloured),
+    "lights_drawn": Source((C,), lambda st, s: _drawn_colours(st.lights_drawn, s.drawing)),
+    "lights_drawn_count": Source((), lambda st, s: (st.lights_drawn >= 0).sum(axis=-1)),
+    "lights_keep": Source((), lambda st, s: st.lights_keep),
+    "build_left": Source((), lambda st, s: st.build_left),
+    "gift_pile": Source((N_GIFT_KINDS,), lambda st, s: st.gift_pile),
+    "draw_pile_seen": Source((B,), lambda st, s: _seen_draw_pile(st, s.flat_viewer)),
+    "lighted_stack_seen": Source((C,), lambda st, s: _seen_lighted_stack(st, s.flat_viewer)),
 }
 ZERO, ONE = 0, 1  # source positions of the constants
 
@@ -363,7 +234,8 @@ ZERO, ONE = 0, 1  # source positions of the constants
 def _source_positions(p: int) -> dict[str, np.ndarray]:
     """Source field -> int array of its positions in the source row, shaped like the field."""
     positions, start = {}, 0
-    for name, shape in SOURCE.items():
+    for name, field in SOURCE.items():
+        shape = field.shape
         dims = tuple(p if d == "P" else d for d in shape)
         size = math.prod(dims)
         positions[name] = np.arange(start, start + size).reshape(dims)
@@ -427,35 +299,56 @@ def _shape(name: str) -> tuple[int, ...]:
     return next(s.shape for s in OBS_SLICES if s.name == name)
 
 
-def _hot_bases() -> np.ndarray:
-    """int[H]: the observation position of value 0 of each one-hot, in `_hot_values` order:
-    first those of relative seats (seat to move, Caliph, each space's buyer), then the
-    others (year, phase, known lighted windows, area colours, face-up colours, market,
-    bribery stack, gifts on the chests, gifts waiting, the chest, the waiting target)."""
-
-    def at(name: str, stride: int = 0, count: int = 1, shift: int = 0) -> list[int]:
-        start = OBS_INDEX[name].start + shift
-        return [start + k * stride for k in range(count)]
-
-    return np.array(
-        at("seat_to_move")
-        + at("caliph")
-        + at("spaces", SPACE_FEATURES, N_SPACES)
-        + at("year", shift=-1)  # years count from 1
-        + at("phase")
-        + at("lighted_stack_known", C, N_LIGHTED)
-        + at("area_colour", B, N_AREAS)
-        + at("spaces", SPACE_FEATURES, N_SPACES, shift=P4)
-        + at("market")
-        + at("bribe_stack")
-        + at("chest_gifts", N_GIFT_KINDS, N_CHESTS * GIFT_SLOTS)
-        + at("gift_queue", N_GIFT_KINDS, GIFT_SLOTS)
-        + at("gift_chest")
-        + at("pending_target")
-    )
+def _at(name: str, stride: int = 0, count: int = 1, shift: int = 0) -> tuple[int, ...]:
+    """Observation positions of value 0 of `count` one-hots of slice `name`, `stride` apart
+    (`shift`: where value 0 is not the slice's first entry)."""
+    start = OBS_INDEX[name].start + shift
+    return tuple(start + k * stride for k in range(count))
 
 
-HOT_BASES = _hot_bases()
+@dataclass(frozen=True)
+class Hot:
+    """One-hots of the observation: the position of value 0 of each, and how their values
+    (int[B, count], -1 = none) are read. `seat` values are absolute seats, shown relative
+    to the viewer."""
+
+    bases: tuple[int, ...]
+    read: Callable[[CoreState, np.ndarray | int], np.ndarray]
+    seat: bool = False
+
+
+def _face_up_colour(st: CoreState, viewer: np.ndarray | int) -> np.ndarray:
+    return np.where(st.space_face_up, st.space_cards[..., 0], -1)
+
+
+HOT: dict[str, Hot] = {
+    "seat_to_move": Hot(_at("seat_to_move"), lambda st, v: st.seat[:, None], seat=True),
+    "caliph": Hot(_at("caliph"), lambda st, v: st.caliph[:, None], seat=True),
+    "space_buyer": Hot(
+        _at("spaces", SPACE_FEATURES, N_SPACES), lambda st, v: st.space_seat, seat=True
+    ),
+    "year": Hot(_at("year", shift=-1), lambda st, v: st.year[:, None]),  # years count from 1
+    "phase": Hot(_at("phase"), lambda st, v: st.phase[:, None]),
+    "lighted_stack_known": Hot(
+        _at("lighted_stack_known", C, N_LIGHTED),
+        lambda st, v: np.where(st.lighted_owner == v, st.lighted_stack, -1),
+    ),
+    "area_colour": Hot(_at("area_colour", B, N_AREAS), lambda st, v: st.area_colour),
+    "space_face_up": Hot(_at("spaces", SPACE_FEATURES, N_SPACES, shift=P4), _face_up_colour),
+    "market": Hot(_at("market"), lambda st, v: st.market[:, None]),
+    "bribe_stack": Hot(_at("bribe_stack"), lambda st, v: st.bribe_stack[:, None]),
+    "chest_gifts": Hot(
+        _at("chest_gifts", N_GIFT_KINDS, N_CHESTS * GIFT_SLOTS),
+        lambda st, v: st.gifts.reshape(len(st.gifts), -1),
+    ),
+    "gift_queue": Hot(_at("gift_queue", N_GIFT_KINDS, GIFT_SLOTS), lambda st, v: st.gift_queue),
+    "gift_chest": Hot(_at("gift_chest"), lambda st, v: st.gift_chest[:, None]),
+    "pending_target": Hot(_at("pending_target"), lambda st, v: st.pending_target[:, None]),
+}
+_SEAT_HOTS = tuple(h for h in HOT.values() if h.seat)  # their values share one lookup
+_OTHER_HOTS = tuple(h for h in HOT.values() if not h.seat)
+# int[H]: the position of value 0 of every one-hot, seat one-hots first
+HOT_BASES = np.array([b for h in _SEAT_HOTS + _OTHER_HOTS for b in h.bases])
 _TABLES: dict[int, np.ndarray] = {}  # players -> int[viewer, OBS_DIM]
 # RELATIVE[p][viewer, seat + 1]: the relative seat of an absolute seat, -1 for -1
 RELATIVE = {
@@ -488,57 +381,39 @@ def _viewers(state: CoreState, seat) -> tuple[np.ndarray | int, int | None]:
     return viewer[:, None], None
 
 
-def _source(state: CoreState, viewer) -> np.ndarray:
-    """float32[B, source size]: the SOURCE fields of each game for its viewer."""
-    batch = state.year.shape[0]
+def _seen(state: CoreState, viewer: np.ndarray | int) -> Seen:
     face_down = (state.space_seat >= 0) & ~state.space_face_up
     mine = face_down & (state.space_seat == viewer)
     cards = np.where(mine[..., None], state.space_cards, -1)
     flat_viewer = viewer if isinstance(viewer, int) else viewer[:, 0]
     drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == flat_viewer)
-    drawn = state.lights_drawn
-    fields = (
-        _constants(state.config, batch),
-        state.money,
-        state.prestige,
-        state.hands.sum(axis=-1),
-        state.hands,
-        state.draw_pile.sum(axis=-1),
-        state.stacks,
-        state.displays,
-        state.supply,
-        state.lighted_supply.sum(axis=-1),
-        state.lighted_supply,
-        state.lighted_len,
-        state.tower_parts,
-        state.tower_lit,
-        state.n_towers[..., None] > _SLOTS,
-        face_down,
-        _PAIR_COUNTS[cards[..., 0], cards[..., 1]],
-        state.coloured.sum(axis=-1),
-        state.coloured,
-        _drawn_colours(drawn, drawing),
-        (drawn >= 0).sum(axis=-1),
-        state.lights_keep,
-        state.build_left,
-        state.gift_pile,
-        *_seen_piles(state, flat_viewer),
-    )
-    return np.concatenate([f.reshape(batch, -1) for f in fields], axis=1, dtype=np.float32)
+    own_cards = _PAIR_COUNTS[cards[..., 0], cards[..., 1]]
+    return Seen(viewer, flat_viewer, face_down, own_cards, drawing)
 
 
-def _seen_piles(state: CoreState, viewer) -> tuple[np.ndarray, np.ndarray]:
-    """The draw pile [B, card colour] and the lighted-window stack by colour [B, colour] of
-    the games where the viewer looks through them for a gift (R9.2), zeros elsewhere."""
-    acting = state.seat == viewer
-    cards = (state.phase == _GIFT_CARD) & acting
-    lights = (state.phase == _GIFT_LIGHTS) & acting
-    batch = len(state.phase)
-    pile = state.draw_pile * cards[:, None] if cards.any() else np.zeros((batch, B), np.int8)
+def _source(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
+    """float32[B, source size]: the SOURCE fields of each game for its viewer."""
+    batch = state.year.shape[0]
+    seen = _seen(state, viewer)
+    fields = [f.read(state, seen).reshape(batch, -1) for f in SOURCE.values()]
+    return np.concatenate(fields, axis=1, dtype=np.float32)
+
+
+def _seen_draw_pile(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
+    """int[B, card colour]: the draw pile where the viewer chooses a gift card (R9.2)."""
+    cards = (state.phase == _GIFT_CARD) & (state.seat == viewer)
+    if not cards.any():
+        return np.zeros((len(state.phase), B), np.int8)
+    return state.draw_pile * cards[:, None]
+
+
+def _seen_lighted_stack(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
+    """int[B, colour]: the lighted-window stack by colour where the viewer looks through it
+    for a gift (R9.2)."""
+    lights = (state.phase == _GIFT_LIGHTS) & (state.seat == viewer)
     if not lights.any():
-        return pile, np.zeros((batch, C), np.int8)
-    stack = (state.lighted_stack[..., None] == _COLOURS).sum(axis=-2) * lights[:, None]
-    return pile, stack
+        return np.zeros((len(state.phase), C), np.int8)
+    return (state.lighted_stack[..., None] == _COLOURS).sum(axis=-2) * lights[:, None]
 
 
 def _drawn_colours(drawn: np.ndarray, drawing: np.ndarray) -> np.ndarray:
@@ -554,7 +429,7 @@ def _constants(cfg, batch: int) -> np.ndarray:
     if key not in _CONSTANTS:
         if len(_CONSTANTS) > 64:
             _CONSTANTS.clear()
-        flags = [0, 1, cfg.pro, "genie" in cfg.expansions, "gifts" in cfg.expansions]
+        flags = [0, 1, cfg.pro, cfg.has_genie, cfg.has_gifts]
         _CONSTANTS[key] = np.tile(np.array(flags, np.int8), (batch, 1))
     return _CONSTANTS[key]
 
@@ -574,17 +449,13 @@ for _a in range(B + 1):
                 _PAIR_COUNTS[_a, _b, _card] += 1
 
 
-def _hot_values(state: CoreState, viewer) -> np.ndarray:
+def _hot_values(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
     """int[B, H]: the value of each one-hot of HOT_BASES, -1 for none."""
-    seats = np.concatenate([state.seat[:, None], state.caliph[:, None], state.space_seat], 1)
-    relative = RELATIVE[state.config.num_players][viewer, seats + 1]
-    known = np.where(state.lighted_owner == viewer, state.lighted_stack, -1)
-    face_up = np.where(state.space_face_up, state.space_cards[..., 0], -1)
-    others = (state.year, state.phase, known, state.area_colour, face_up)
-    others += (state.market, state.bribe_stack, state.gifts, state.gift_queue)
-    others += (state.gift_chest, state.pending_target)
     batch = state.year.shape[0]
-    return np.concatenate([relative, *(x.reshape(batch, -1) for x in others)], axis=1)
+    seats = np.concatenate([h.read(state, viewer) for h in _SEAT_HOTS], axis=1)
+    relative = RELATIVE[state.config.num_players][viewer, seats + 1]
+    others = [h.read(state, viewer).reshape(batch, -1) for h in _OTHER_HOTS]
+    return np.concatenate([relative, *others], axis=1)
 
 
 def observe(state: CoreState, seat) -> np.ndarray:

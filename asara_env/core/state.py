@@ -161,21 +161,3 @@ def take(state: CoreState, index) -> CoreState:
 
 def copy_state(state: CoreState) -> CoreState:
     return take(state, slice(None))
-
-
-def derived_seeds(seed, game) -> np.ndarray:
-    """uint64 reference seeds of games `game` of a batch seeded `seed` (arrays or ints):
-    splitmix64 of seed * golden ratio + game, shifted to 63 bits."""
-    with np.errstate(over="ignore"):
-        z = np.asarray(seed, np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.asarray(
-            game, np.uint64
-        )
-        z = z + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return (z ^ (z >> np.uint64(31))) >> np.uint64(1)
-
-
-def derived_seed(seed: int, game: int) -> int:
-    """The reference-engine seed of game `game` of a batch seeded `seed`."""
-    return int(derived_seeds(seed % 2**64, game))

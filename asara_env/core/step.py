@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import GENIE_MOVES, NUM_ACTIONS, Group, describe_action
+from ..actions import NUM_ACTIONS, Group, describe_action
 from ..constants import (
     CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
@@ -15,23 +15,23 @@ from ..constants import (
     MARKET_AREAS,
     N_CARD_COLOURS,
     N_TILE_COLOURS,
-    N_YEARS,
     RECRUIT_CARDS,
-    YEARLY_MONEY,
     Area,
     GiftEffect,
     chests_in_play,
 )
 from ..errors import IllegalActionError
-from ..reference.state import Phase
-from . import chance, scoring
-from .init import deal_and_refill
+from ..phases import Phase
+from . import chance
 from .mask import GIFT_MASKS, build_sizes, space_taken, write_mask
 from .state import COUNT, SPACE_VALUE, SPACES, CoreState
 from .tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
     AREA,
+    GENIE_AREA,
+    GENIE_BUILD,
+    GENIE_VALUE,
     LIGHTS_COST,
     LIGHTS_DRAWN,
     LIGHTS_KEPT,
@@ -42,9 +42,9 @@ from .tables import (
     PRICES,
     TARGET_AREA,
     TARGET_BUILD_N,
-    any_count,
     by_value,
 )
+from .year import end_turn
 
 
 def check_actions(state: CoreState, actions, games=None) -> np.ndarray:
@@ -110,7 +110,7 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
         seats = state.seat[rows]
         state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
     if ended:
-        _end_turn(state, _joined(ended))
+        end_turn(state, _joined(ended))
     write_mask(state, games, previous)
 
 
@@ -301,30 +301,13 @@ def _buy(state, rows, f) -> np.ndarray:
     return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
 
 
-def _genie_effects() -> tuple[np.ndarray, ...]:
-    """[move]: the area (-1: the coloured building), space value and build size of each
-    Genie move (R9.1: a build of n pays plot n's value n)."""
-    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES], np.int64)
-    value = np.zeros(len(GENIE_MOVES), np.int64)
-    build = np.zeros(len(GENIE_MOVES), np.int64)
-    for k, m in enumerate(GENIE_MOVES):
-        if m.area == Area.BUILDING:
-            value[k] = build[k] = m.arg
-        elif m.area is not None and m.arg is not None:
-            value[k] = SPACE_VALUE[SPACES.index((int(m.area), m.arg))]
-    return area, value, build
-
-
-_GENIE_AREA, _GENIE_VALUE, _GENIE_BUILD = _genie_effects()
-
-
 def _genie_move(state, rows, f) -> np.ndarray:
     move = f[:, 0]
-    coloured = _GENIE_AREA[move] < 0  # no card is placed (R9.1)
+    coloured = GENIE_AREA[move] < 0  # no card is placed (R9.1)
     c = rows[coloured]
     state.money[c, _seat(state, c)] += COLOURED_BUILDING_ASARI
     m, other = move[~coloured], rows[~coloured]
-    ended = _start_move(state, other, _GENIE_AREA[m], _GENIE_VALUE[m], _GENIE_BUILD[m])
+    ended = _start_move(state, other, GENIE_AREA[m], GENIE_VALUE[m], GENIE_BUILD[m])
     return _joined([c, ended])
 
 
@@ -477,41 +460,3 @@ CHANGES_MATERIALS = (
 
 
 _CHANGES_MATERIALS = tuple(g in CHANGES_MATERIALS for g in Group)  # [group]
-
-
-# ------------------------------------------------------------------------------ turns and years
-def _end_turn(state: CoreState, rows: np.ndarray) -> None:
-    state.phase[rows] = PHASE.PLACE
-    state.market[rows] = -1
-    state.bribe_stack[rows] = -1
-    p = state.config.num_players
-    seat = _seat(state, rows)
-    candidates = (seat[:, None] + np.arange(1, p + 1)) % p  # [n, k] the next seats in turn
-    offset = np.arange(0, len(rows) * p, p)  # of each row in a flat [n, p] array
-    has_cards = np.take(any_count(state.hands[rows]), candidates + offset[:, None])
-    found = has_cards.any(axis=1)
-    state.seat[rows] = np.where(found, np.take(candidates, has_cards.argmax(1) + offset), seat)
-    if not found.all():
-        _end_year(state, rows[~found])
-
-
-def _end_year(state: CoreState, rows: np.ndarray) -> None:
-    state.prestige[rows] += scoring.year_end_points(state, rows).astype(np.int32)
-    last = state.year[rows] == N_YEARS
-    over = rows[last]
-    if len(over):
-        points = scoring.final_points(state, over)
-        state.final[over] = points
-        state.prestige[over] += points.sum(axis=2).astype(np.int32)
-        state.phase[over] = PHASE.GAME_OVER
-    nxt = rows[~last]
-    if len(nxt):
-        state.year[nxt] += 1
-        state.area_colour[nxt] = -1
-        state.space_seat[nxt] = -1
-        state.space_cards[nxt] = -1
-        state.space_face_up[nxt] = False
-        state.coloured[nxt] = 0
-        state.money[nxt] += YEARLY_MONEY
-        deal_and_refill(state, nxt)
-        state.seat[nxt] = state.caliph[nxt]

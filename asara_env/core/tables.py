@@ -8,7 +8,16 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..actions import CARD_OPTIONS, GROUPS, NUM_ACTIONS, OFFSETS, TARGETS, Group, decode
+from ..actions import (
+    CARD_OPTIONS,
+    GENIE_MOVES,
+    GROUPS,
+    NUM_ACTIONS,
+    OFFSETS,
+    TARGETS,
+    Group,
+    decode,
+)
 from ..constants import (
     LIGHTS_OPTIONS,
     MAX_TOWERS_PER_COLOUR,
@@ -17,8 +26,8 @@ from ..constants import (
     Area,
     Part,
 )
-from ..reference.state import PHASE_GROUPS, Phase
-from .state import N_SPACES, SPACE_AREA, SPACES
+from ..phases import PHASE_GROUPS, Phase
+from .state import N_SPACES, SPACE_AREA, SPACE_VALUE, SPACES
 
 
 # ------------------------------------------------------------------------------ enums
@@ -163,3 +172,34 @@ def _colour_sizes_table() -> np.ndarray:
 
 
 COLOUR_SIZES = _colour_sizes_table()
+
+
+# ------------------------------------------------------------------------------ the Genie (R9.1)
+def span(selected: np.ndarray) -> slice:
+    """The positions of a bool[...] selection, which must be consecutive, as a slice."""
+    (index,) = np.nonzero(selected)
+    assert (np.diff(index) == 1).all(), "the selected entries must be consecutive"
+    return slice(int(index[0]), int(index[-1]) + 1)
+
+
+def _genie_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """[move]: each Genie move's area (-1: the coloured building), space value, build size
+    (a build of n pays plot n's value n) and the money it needs (its space's cost, a build
+    of n: n, the lighted windows: the cheapest option)."""
+    area = np.array([-1 if m.area is None else int(m.area) for m in GENIE_MOVES], np.int64)
+    value = np.zeros(len(GENIE_MOVES), np.int64)
+    build = np.zeros(len(GENIE_MOVES), np.int64)
+    need = np.zeros(len(GENIE_MOVES), np.int64)
+    for k, m in enumerate(GENIE_MOVES):
+        if m.area == Area.BUILDING:
+            value[k] = build[k] = need[k] = m.arg
+        elif m.area is not None and m.arg is not None:
+            value[k] = SPACE_VALUE[SPACES.index((int(m.area), m.arg))]
+        if m.area in (Area.SPIES, Area.TENT):
+            need[k] = value[k]
+        elif m.area == Area.LIGHTS:
+            need[k] = LIGHTS_COST.min()
+    return area, value, build, need
+
+
+GENIE_AREA, GENIE_VALUE, GENIE_BUILD, GENIE_NEED = _genie_tables()

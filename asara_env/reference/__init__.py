@@ -1,8 +1,9 @@
 """The plain one-game reference engine: the executable specification of RULES.md."""
 
+from ..phases import Phase
 from .engine import new_game, step, winners
 from .rules import illegal_reason, legal_actions
-from .state import Phase, State, Tower
+from .state import State, Tower
 
 __all__ = [
     "new_game",

@@ -50,10 +50,11 @@ from ..constants import (
     gift_pile,
 )
 from ..errors import IllegalActionError
+from ..phases import Phase
 from . import chance, scoring
 from .build import place_lighted, place_tile
 from .rules import chest_at, genie_space, illegal_reason, legal_actions, target_space, works
-from .state import Buyer, Phase, State, empty_state
+from .state import Buyer, State, empty_state
 
 
 def new_game(
@@ -69,7 +70,7 @@ def new_game(
     if config.pro:
         colours = chance.shuffled(rng, np.full(N_TILE_COLOURS, LIGHTED_PER_COLOUR))
         state.lighted_stack = [[int(c), -1] for c in colours]
-    if "gifts" in config.expansions:
+    if config.has_gifts:
         state.gift_pile = np.array(gift_pile(config.pro), np.int64)
     _deal_and_refill(state)
     return state
@@ -326,7 +327,7 @@ def _deal_and_refill(state: State) -> None:
     for part in range(N_PARTS):
         empty = DISPLAY_SIZE[part] - int(state.displays[part].sum())
         state.displays[part] += chance.take_top(state.rng, state.stacks[part], empty)
-    if "gifts" in state.config.expansions:
+    if state.config.has_gifts:
         _lay_gifts(state)
 
 

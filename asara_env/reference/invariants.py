@@ -22,8 +22,9 @@ from ..constants import (
     chests_in_play,
     gift_pile,
 )
+from ..phases import PHASE_GROUPS, Phase, full_tile_counts
 from .rules import area_in_game, legal_actions, works
-from .state import PHASE_GROUPS, Phase, State, full_tile_counts
+from .state import State
 
 
 def violations(state: State) -> list[str]:
@@ -210,7 +211,7 @@ def _gifts(state: State) -> list[str]:
     """R9.2: gift cards come from the pile; the pile empties by one card per chest a year;
     gifts wait to be carried out only while their placement's move waits."""
     out = []
-    gifts_on = "gifts" in state.config.expansions
+    gifts_on = state.config.has_gifts
     laid = [k for chest in state.gifts for k in chest] + state.gift_queue
     if not gifts_on and (laid or state.gift_pile.any()):
         return ["gift cards exist without the gifts expansion"]

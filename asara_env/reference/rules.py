@@ -23,8 +23,9 @@ from ..constants import (
     SPACE_VALUES,
     Area,
 )
+from ..phases import PHASE_GROUPS, Phase
 from .build import Works, lighted_fits, place_lighted, place_tile, tile_fits
-from .state import PHASE_GROUPS, Phase, State
+from .state import State
 
 
 # ------------------------------------------------------------------------------ placement
@@ -32,7 +33,7 @@ def area_in_game(state: State, area: Area) -> bool:
     if area in PRO_AREAS:
         return state.config.pro
     if area == Area.GENIE:
-        return "genie" in state.config.expansions
+        return state.config.has_genie
     return True
 
 

@@ -9,13 +9,12 @@ from ..constants import (
     ASARI_PER_PRESTIGE,
     COLOUR_AWARDS,
     COLOUR_NAMES,
+    FINAL_CATEGORIES,
     MOST_TOWERS_AWARD,
     N_TILE_COLOURS,
     TALLEST_AWARD,
 )
 from .state import Tower
-
-FINAL_CATEGORIES = tuple(COLOUR_NAMES) + ("tallest", "most_towers", "asari")
 
 
 def year_end_points(towers: list[list[Tower]], holds_caliph: bool) -> int:

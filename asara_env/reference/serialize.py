@@ -22,8 +22,9 @@ from ..constants import (
     Area,
 )
 from ..errors import CorruptStateError
+from ..phases import Phase
 from .invariants import violations
-from .state import Buyer, Phase, State, Tower
+from .state import Buyer, State, Tower
 
 SCHEMA = "asara-env/state"
 VERSION = 2  # 2 added the gifts (R9.2); version 1 saves load with none

@@ -7,7 +7,8 @@ differ only in what `seat` cannot know give equal views.
 from __future__ import annotations
 
 from ..constants import N_TILE_COLOURS
-from .state import Buyer, Phase, State
+from ..phases import Phase
+from .state import Buyer, State
 
 
 def _buyer(b: Buyer | None, seat: int) -> dict | None:

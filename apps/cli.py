@@ -1,10 +1,10 @@
 """The main job for now: play one complete seeded game between random players and print
 the final scoring table.
 
-    python -m asara_env.cli --players 4 --variant pro --seed 1
+    python -m apps.cli --players 4 --variant pro --seed 1
 
 The `asara` command has subcommands: `asara random ...` (the same job, same options) and
-`asara play ...` (play yourself against agents in the terminal, asara_env/play.py):
+`asara play ...` (play yourself against agents in the terminal, apps/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
                [--expansions genie,gifts] [--save game.json]
@@ -19,16 +19,17 @@ import numpy as np
 
 from agents import AGENTS, RandomAgent
 
-from .actions import NUM_ACTIONS
-from .config import VARIANTS, GameConfig
-from .constants import KNOWN_EXPANSIONS
-from .core.observation import encode_view
-from .reference import engine
-from .reference.record import GameRecord
-from .reference.rules import legal_actions
-from .reference.scoring import FINAL_CATEGORIES
-from .reference.serialize import state_to_dict
-from .reference.view import seat_view
+from asara_env.actions import NUM_ACTIONS
+from asara_env.bridge import encode_view
+from asara_env.config import VARIANTS, GameConfig
+from asara_env.reference import engine
+from asara_env.reference.record import GameRecord
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.serialize import state_to_dict
+from asara_env.reference.view import seat_view
+from asara_env.render import scoring_table
+
+from .options import add_expansions_argument
 
 
 def play_random_game(config: GameConfig, seed: int):
@@ -44,24 +45,6 @@ def play_random_game(config: GameConfig, seed: int):
         engine.step(state, action)
         record.actions.append(action)
     return state, record
-
-
-def scoring_table(state) -> str:
-    """The final scoring, one row per seat and one column per category."""
-    header = ["seat", "track"] + list(FINAL_CATEGORIES) + ["final", "total"]
-    rows = []
-    for s, points in enumerate(state.final):
-        track = state.prestige[s] - points["total"]
-        rows.append(
-            [s, track]
-            + [points[k] for k in FINAL_CATEGORIES]
-            + [points["total"], state.prestige[s]]
-        )
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
-    winners = engine.winners(state)
-    lines.append(f"winner{'s' if len(winners) > 1 else ''}: seat {', '.join(map(str, winners))}")
-    return "\n".join(lines)
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,38 +84,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by default
-
-
-def expansion_list(text: str) -> tuple[str, ...]:
-    """`--expansions genie,gifts` as ('genie', 'gifts'); '' as none; unknown names are
-    errors (their combination with the variant is checked by GameConfig)."""
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown expansion(s) {unknown}; known: {KNOWN_EXPANSIONS}"
-        )
-    return names
-
-
-def check_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exit through `parser.error` if `--variant` and `--expansions` do not go together
-    (the Genie needs the pro variant)."""
-    try:
-        GameConfig(variant=args.variant, expansions=args.expansions)
-    except ValueError as e:
-        parser.error(str(e))
-
-
-def add_expansions_argument(parser: argparse.ArgumentParser) -> None:
-    """The `--expansions` option shared by the console scripts."""
-    parser.add_argument(
-        "--expansions",
-        type=expansion_list,
-        default=(),
-        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
-        "(default: none); genie needs --variant pro",
-    )
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:

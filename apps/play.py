@@ -1,6 +1,6 @@
 """Play ASARA in the terminal against agents.
 
-    from asara_env.play import play
+    from apps.play import play
     play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
 
 or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The
@@ -22,16 +22,15 @@ from dataclasses import dataclass
 
 from agents import AGENTS, make_agent
 
-from . import asara_v0
-from .actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
-from .cli import scoring_table
-from .config import GameConfig
-from .constants import CARD_NAMES
-from .core import derived_seed
-from .reference.engine import winners
-from .reference.record import GameRecord
-from .reference.serialize import state_from_dict
-from .render import LINE_WIDTH, wrap
+from asara_env import asara_v0
+from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from asara_env.common.seeding import derived_seed
+from asara_env.config import GameConfig
+from asara_env.constants import CARD_NAMES
+from asara_env.reference.engine import winners
+from asara_env.reference.record import GameRecord
+from asara_env.reference.serialize import state_from_dict
+from asara_env.render import LINE_WIDTH, scoring_table, wrap
 
 HELP = """\
 How to answer:

@@ -2,8 +2,9 @@
 
 `from_reference` stacks B reference games of one configuration (their chance included: each
 game's tape holds the doubles its generator would yield next); `to_reference` gives one
-game back as a reference `State` for lockstep comparisons via `state_to_dict`. The caches
-(`build_sizes`, `legal`) are computed with the reference rules.
+game back as a reference `State` for lockstep comparisons via `state_to_dict`. The core's
+caches (`build_sizes`, `legal`) are computed by the core itself, so a converted position
+tests the core's rules, not the reference's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 
 from ..actions import NUM_ACTIONS, TARGETS
 from ..constants import (
+    FINAL_CATEGORIES,
     GIFT_SLOTS,
     MAX_TOWERS_PER_COLOUR,
     N_AREAS,
@@ -22,10 +24,10 @@ from ..constants import (
     SPACE_VALUES,
     Area,
 )
-from ..reference.rules import legal_actions, works
-from ..reference.scoring import FINAL_CATEGORIES
-from ..reference.state import Buyer, Phase, State, Tower
-from .state import FIELD_SPECS, N_SPACES, SPACES, TAPE_LENGTH, CoreState
+from ..core.mask import build_sizes, write_mask
+from ..core.state import FIELD_SPECS, N_SPACES, SPACES, TAPE_LENGTH, CoreState
+from ..phases import Phase
+from ..reference.state import Buyer, State, Tower
 
 MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 
@@ -85,19 +87,6 @@ def _space_index(target: int, space: int) -> int:
     return -1 if target < 0 else SPACES.index((int(TARGETS[target].area), space))
 
 
-def _build_sizes(state: State) -> np.ndarray:
-    """uint8[P]: bit n set where seat s can build exactly n tiles now."""
-    sets = [works(state, s).build_sizes() for s in range(state.num_players)]
-    return np.array([sum(1 << n for n in sizes) for sizes in sets], np.int64)
-
-
-def _legal(state: State) -> np.ndarray:
-    legal = np.zeros(NUM_ACTIONS, bool)
-    if not state.is_over:
-        legal[legal_actions(state)] = True
-    return legal
-
-
 def _final(state: State) -> np.ndarray:
     final = np.zeros((state.num_players, len(FINAL_CATEGORIES)), np.int64)
     for s, points in enumerate(state.final or []):
@@ -121,7 +110,7 @@ def _fields(state: State) -> dict:
         "supply": state.supply,
         "lighted_supply": state.lighted_supply,
         **_towers(state),
-        "build_sizes": _build_sizes(state),
+        "build_sizes": np.zeros(state.num_players),  # the core computes its caches
         "stacks": state.stacks,
         "displays": state.displays,
         "lighted_stack": _padded([c for c, _ in stack], N_LIGHTED),
@@ -141,7 +130,7 @@ def _fields(state: State) -> dict:
         "gift_chest": state.gift_chest,
         "pending_target": state.pending_target,
         "pending_space": _space_index(state.pending_target, state.pending_space),
-        "legal": _legal(state),
+        "legal": np.zeros(NUM_ACTIONS, bool),
         "final": _final(state),
         "seed": 0,
         "tape": _tape(state.rng),
@@ -150,8 +139,9 @@ def _fields(state: State) -> dict:
 
 
 def from_reference(states: list[State], seeds=None) -> CoreState:
-    """B reference games of one configuration as one CoreState (chance included). A
-    reference state does not know its seed: `seeds` (B ints, default 0) fills `seed`."""
+    """B reference games of one configuration as one CoreState (chance included); the
+    caches (build sizes, masks) are computed by the core. A reference state does not know
+    its seed: `seeds` (B ints, default 0) fills `seed`."""
     if not states:
         raise ValueError("from_reference needs at least one state")
     config = states[0].config
@@ -164,7 +154,17 @@ def from_reference(states: list[State], seeds=None) -> CoreState:
     }
     if seeds is not None:
         arrays["seed"] = np.broadcast_to(np.asarray(seeds, np.uint64), (len(states),)).copy()
-    return CoreState(config=config, **arrays)
+    core = CoreState(config=config, **arrays)
+    _compute_caches(core)
+    return core
+
+
+def _compute_caches(core: CoreState) -> None:
+    """The core's own build sizes of every seat and legal masks, from the state's fields."""
+    rows = np.arange(len(core.phase))
+    for seat in range(core.config.num_players):
+        core.build_sizes[:, seat] = build_sizes(core, rows, np.full(len(rows), seat))
+    write_mask(core, rows)
 
 
 # ------------------------------------------------------------------------------ back

@@ -1,0 +1,41 @@
+"""Command-line options shared by the console scripts (`asara`, `asara-tournament`,
+`asara-train`, `asara-evaluate`, ...)."""
+
+from __future__ import annotations
+
+import argparse
+
+from asara_env.config import GameConfig
+from asara_env.constants import KNOWN_EXPANSIONS
+
+
+def expansion_list(text: str) -> tuple[str, ...]:
+    """`--expansions genie,gifts` as ('genie', 'gifts'); '' as none; unknown names are
+    errors (their combination with the variant is checked by GameConfig)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown expansion(s) {unknown}; known: {KNOWN_EXPANSIONS}"
+        )
+    return names
+
+
+def check_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit through `parser.error` if `--variant` and `--expansions` do not go together
+    (the Genie needs the pro variant)."""
+    try:
+        GameConfig(variant=args.variant, expansions=args.expansions)
+    except ValueError as e:
+        parser.error(str(e))
+
+
+def add_expansions_argument(parser: argparse.ArgumentParser) -> None:
+    """The `--expansions` option shared by the console scripts."""
+    parser.add_argument(
+        "--expansions",
+        type=expansion_list,
+        default=(),
+        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
+        "(default: none); genie needs --variant pro",
+    )

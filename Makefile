@@ -39,6 +39,7 @@ format: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m asara_env.basari.docs
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

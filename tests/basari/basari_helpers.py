@@ -6,7 +6,7 @@ asara_env.basari.constants), so a wrong constant makes a test fail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -99,7 +99,9 @@ def random_joint(state: State, rng: np.random.Generator) -> list[int]:
 CONFIGS = [BasariConfig(players, mode) for players in (2, 3, 4) for mode in ("choose", "random")]
 
 
-def random_game(config: BasariConfig, seed: int, rng: np.random.Generator):
+def random_game(
+    config: BasariConfig, seed: int, rng: np.random.Generator
+) -> Iterator[tuple[State, list[int], State]]:
     """Yield (before, joint, after) for every step of a game of uniformly random legal
     actions; `before` is a copy, `after` the live state."""
     from asara_env.basari.reference import new_game

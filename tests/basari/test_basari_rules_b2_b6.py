@@ -26,7 +26,7 @@ from asara_env.basari.chance import Kind, die, start_archway
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, validate_board
 from asara_env.basari.phases import Phase
-from asara_env.basari.reference import new_game, public_view, step
+from asara_env.basari.reference import State, new_game, public_view, step
 
 # B2.4's table as the spec prints it: (points, gems as letters), ids 0..27
 SPEC_BOARD = """
@@ -45,7 +45,7 @@ def _spec_board() -> np.ndarray:
     return np.array(rows)
 
 
-def _cancel_all(state) -> list[int]:
+def _cancel_all(state: State) -> list[int]:
     """A joint action in which every seat plays Points (3+ players: cancelled, B5.2)."""
     return [CARD[POINTS]] * state.num_players
 
@@ -108,7 +108,7 @@ def test_B2_4_a_user_board_replaces_the_default() -> None:
         (np.zeros((0, 5)), "1..1000 archways"),
     ],
 )
-def test_B2_4_a_bad_board_is_refused_naming_what_is_wrong(board, message) -> None:
+def test_B2_4_a_bad_board_is_refused_naming_what_is_wrong(board: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         validate_board(board)
     with pytest.raises(ValueError, match=message):

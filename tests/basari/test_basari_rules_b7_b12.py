@@ -5,6 +5,7 @@ spec writes them."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -48,7 +49,9 @@ from asara_env.basari.reference import (
 from asara_env.basari.reference.scoring import end_round
 
 
-def _points_barter(score=(0, 0, 0), gems=None, seed: int = 0) -> State:
+def _points_barter(
+    score: Sequence[int] = (0, 0, 0), gems: Sequence[Sequence[int]] | None = None, seed: int = 0
+) -> State:
     """Seats 0 and 1 play Points on archway 4 ("4 RRB"), seat 2 Gemstones: a barter."""
     state = position(3, seed=seed, start=[0, 0, 0], progress=[4, 4, 4], score=score, gems=gems)
     return play(state, [CARD[POINTS], CARD[POINTS], CARD[GEMS]])
@@ -192,7 +195,12 @@ def test_B8_3_seed_examples() -> None:
 
 
 # --------------------------------------------------------------------------- B9 round end
-def _round_end(gems, progress=(1, 1, 1), score=(0, 0, 0), round_: int = 0) -> State:
+def _round_end(
+    gems: Sequence[Sequence[int]],
+    progress: Sequence[int] = (1, 1, 1),
+    score: Sequence[int] = (0, 0, 0),
+    round_: int = 0,
+) -> State:
     p = len(gems)
     state = position(p, start=[0] * p, progress=list(progress), gems=gems, round_=round_)
     state.score = np.array(score, np.int64)
@@ -277,7 +285,7 @@ def test_B9_7_example_two_tied_red_majorities() -> None:
 
 
 # -------------------------------------------------------------------------------- B10 end
-def _final(score, gems) -> State:
+def _final(score: Sequence[int], gems: Sequence[Sequence[int]]) -> State:
     state = position(len(score), start=[0] * len(score), gems=gems)
     state.score = np.array(score, np.int64)
     return state
@@ -339,13 +347,13 @@ def test_B11_3_future_rolls_are_in_no_view() -> None:
 
 # -------------------------------------------------------------------------- B12 invariants
 def test_B12_violations_detect_each_broken_invariant() -> None:
-    def broken(edit) -> list[str]:
+    def broken(edit: Callable[[State], object]) -> list[str]:
         state = _points_barter(score=(5, 0, 0))
         offer(state, [0, 1, 0, 0])
         edit(state)
         return violations(state)
 
-    assert broken(lambda s: None) == []
+    assert broken(lambda _: None) == []
     assert any("carpet + holdings" in v for v in broken(lambda s: s.carpet.__setitem__(0, 0)))
     assert any("negative" in v for v in broken(lambda s: s.score.__setitem__(1, -1)))
     assert any("lacks" in v for v in broken(lambda s: s.offer.__setitem__(0, 9)))

@@ -88,7 +88,7 @@ def _corrupt(path: str, value: object) -> dict:
         ("schema", "x", "schema"),
     ],
 )
-def test_a_corrupt_save_is_refused_naming_the_field(path: str, value, message: str) -> None:
+def test_a_corrupt_save_is_refused_naming_the_field(path: str, value: object, message: str) -> None:
     with pytest.raises(CorruptStateError, match=message):
         state_from_dict(_corrupt(path, value))
 

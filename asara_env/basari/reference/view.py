@@ -17,7 +17,7 @@ def ego(state: State, viewer: int, seat: int) -> int:
     return -1 if seat < 0 else (seat - viewer) % state.num_players
 
 
-def seat_view(state: State, viewer: int, seat: int) -> dict:
+def seat_view(state: State, seat: int) -> dict:
     """The public facts about one seat."""
     pos = int(state.position[seat])
     return {
@@ -48,7 +48,7 @@ def public_view(state: State, viewer: int) -> dict:
         "round": state.round,
         "turn": state.turn,
         "carpet": state.carpet.tolist(),
-        "seats": [seat_view(state, viewer, s) for s in order],
+        "seats": [seat_view(state, s) for s in order],
         "barter": {
             "card": state.barter_card,
             "queued_card": state.queued_card,

@@ -10,8 +10,8 @@ from ..config import BasariConfig
 from ..constants import GEMS_PER_COLOUR, START_GEMS
 from ..phases import Phase
 from . import rules
-from .mask import write_mask
 from .state import FIELD_SPECS, BasariState, blank
+from .tables import tables
 
 
 def seeds_for(seed: object, batch: int) -> np.ndarray:
@@ -54,7 +54,8 @@ def reset_games(state: BasariState, rows: np.ndarray, seeds: np.ndarray) -> None
         rules.movement(state, rows)
     else:
         state.phase[rows] = Phase.SETUP
-    write_mask(state, rows)
+    # a fresh game is in SETUP or SELECT, where every seat's mask is the phase's template
+    state.legal[rows] = tables(state.config).templates[state.phase[rows]][:, None, :]
 
 
 def autoreset(state: BasariState) -> np.ndarray:

@@ -22,6 +22,8 @@ from .state import BasariState
 from .tables import tables
 
 I8, I16, I32 = np.int8, np.int16, np.int32
+CARDS = np.arange(len(Card))
+SELECT, BARTER, OVER = int(Phase.SELECT), int(Phase.BARTER), int(Phase.OVER)
 
 
 def movement(state: BasariState, rows: np.ndarray) -> None:
@@ -43,12 +45,12 @@ def movement(state: BasariState, rows: np.ndarray) -> None:
     state.move_roll[rows] = roll
     state.position[rows] = (state.position[rows] + roll) % n
     state.progress[rows] += roll.astype(I16)
-    state.phase[rows] = Phase.SELECT
+    state.phase[rows] = SELECT
 
 
 def act(state: BasariState, rows: np.ndarray, seats: np.ndarray, cards: np.ndarray) -> None:
     """B6: seat `seats[j]` of game `rows[j]` carries out card `cards[j]`."""
-    for card, action in ((Card.DIE, _die_action), (Card.POINTS, _points), (Card.GEMS, _gems)):
+    for card, action in ACTIONS:
         pick = cards == card
         if pick.any():
             action(state, rows[pick], seats[pick])
@@ -79,6 +81,9 @@ def _gems(state: BasariState, rows: np.ndarray, seats: np.ndarray) -> None:
     state.carpet[rows] -= taken
 
 
+ACTIONS = ((int(Card.DIE), _die_action), (int(Card.POINTS), _points), (int(Card.GEMS), _gems))
+
+
 def start_barter(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> None:
     """B7.1: the two seats that revealed `cards` barter; the higher score opens, a coin
     (C3, drawn for the lower seat) decides between equal scores."""
@@ -100,7 +105,7 @@ def start_barter(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> Non
     state.offer_by[rows] = -1
     state.offers[rows] = 0
     state.pending[rows] = 0
-    state.phase[rows] = Phase.BARTER
+    state.phase[rows] = BARTER
 
 
 def finish_barter(state: BasariState, rows: np.ndarray, winners: np.ndarray) -> None:
@@ -118,13 +123,12 @@ def resolve_cards(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> No
     """B5.2-B5.3: reveal `cards` [n, P]; solo cards act at once in card order, cards chosen
     by three or more are cancelled, pairs barter in card order."""
     state.revealed[rows] = cards
-    chosen = cards[:, :, None] == np.arange(len(Card))  # [n, P, card]
+    chosen = cards[:, :, None] == CARDS  # [n, P, card]
     count = chosen.sum(axis=1)
-    for card in Card:
+    for card, action in ACTIONS:
         solo = count[:, card] == 1
         if solo.any():
-            seats = np.argmax(chosen[solo, :, card], axis=1)
-            act(state, rows[solo], seats, np.full(seats.shape, card))
+            action(state, rows[solo], np.argmax(chosen[solo, :, card], axis=1))
     pair = count == 2
     barter = pair.any(axis=1)
     first = np.argmax(pair, axis=1)
@@ -151,10 +155,10 @@ def end_turn(state: BasariState, rows: np.ndarray) -> None:
     if ended.size:
         score_round(state, ended)
         last = state.round[ended] == ROUNDS - 1
-        state.phase[ended[last]] = Phase.OVER
+        state.phase[ended[last]] = OVER
         state.round[ended[~last]] += 1
         state.turn[ended[~last]] = 0
-    movement(state, rows[state.phase[rows] != Phase.OVER])
+    movement(state, rows[state.phase[rows] != OVER])
 
 
 def score_round(state: BasariState, rows: np.ndarray) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import ActionLayout
+from ..constants import N_COLOURS
 from ..errors import IllegalActionError
 from ..phases import Phase
 from . import rules
@@ -61,14 +62,15 @@ def step(state: BasariState, actions: object) -> None:
     and stay finished (see `autoreset`)."""
     acts = check_actions(state, actions)
     t = tables(state.config)
-    setup, select, barter = (np.flatnonzero(state.phase == p) for p in Phase if p != Phase.OVER)
+    phase_before = state.phase.copy()
+    setup, select, barter = (np.flatnonzero(state.phase == p) for p in DECISION_PHASES)
     if setup.size:
         _setup(state, setup, acts[setup] - t.start_offset)
     if select.size:
         rules.resolve_cards(state, select, (acts[select] - t.card_offset).astype(np.int8))
     if barter.size:
         _barter(state, barter, acts[barter, state.to_act[barter]] - t.accept)
-    write_mask(state)
+    write_mask(state, np.flatnonzero(state.phase != phase_before))
 
 
 def _setup(state: BasariState, rows: np.ndarray, archways: np.ndarray) -> None:
@@ -80,27 +82,30 @@ def _setup(state: BasariState, rows: np.ndarray, archways: np.ndarray) -> None:
 
 
 def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> None:
-    """E2: the acting seat's ACCEPT (0), FORFEIT (1), ADD(c) (2 + c) or SUBMIT (6)."""
-    actor = state.to_act[rows]
-    add = (choice >= 2) & (choice < 6)
-    if add.any():
-        state.pending[rows[add], choice[add] - 2] += 1
-    sub = choice == 6
+    """E2: the acting seat's ACCEPT (0), FORFEIT (1), ADD(c) (2 + c) or SUBMIT (6) in games
+    `rows`. ADD and SUBMIT, the bulk of barter steps, are applied to the whole batch at
+    once (`choice` spread over it, -1 elsewhere); ACCEPT and FORFEIT to their games."""
+    full = np.full(state.batch, -1, np.int64)
+    full[rows] = choice
+    np.add(state.pending, full[:, None] - 2 == COLOURS, out=state.pending, casting="unsafe")
+    sub = full == 6
     if sub.any():
-        r = rows[sub]
-        state.offer[r] = state.pending[r]
-        state.pending[r] = 0
-        state.offer_by[r] = actor[sub]
-        state.offers[r] += 1
-        state.to_act[r] = state.opener[r] + state.responder[r] - actor[sub]
-    acc = choice == 0
-    if acc.any():  # B7.5: the offerer gives the offer and carries out the card
-        r, taker = rows[acc], actor[acc]
-        giver = state.offer_by[r]
-        state.gems[r, giver] -= state.offer[r]
-        state.gems[r, taker] += state.offer[r]
-    done = acc | (choice == 1)
-    if done.any():  # FORFEIT (B7.2): the other party carries out the card
-        r = rows[done]
-        winner = np.where(acc[done], state.offer_by[r], state.responder[r])
-        rules.finish_barter(state, r, winner)
+        actor = state.to_act
+        np.copyto(state.offer, state.pending, where=sub[:, None])
+        state.pending[sub] = 0
+        state.offers += sub
+        state.offer_by[:] = np.where(sub, actor, state.offer_by)
+        state.to_act[:] = np.where(sub, state.opener + state.responder - actor, actor)
+    acc = np.flatnonzero(full == 0)
+    if acc.size:  # B7.5: the offerer gives the offer and carries out the card
+        taker, giver = state.to_act[acc], state.offer_by[acc]
+        state.gems[acc, giver] -= state.offer[acc]
+        state.gems[acc, taker] += state.offer[acc]
+    done = np.flatnonzero((full == 0) | (full == 1))
+    if done.size:  # FORFEIT (B7.2): the other party carries out the card
+        winner = np.where(full[done] == 0, state.offer_by[done], state.responder[done])
+        rules.finish_barter(state, done, winner)
+
+
+COLOURS = np.arange(N_COLOURS)
+DECISION_PHASES = (int(Phase.SETUP), int(Phase.SELECT), int(Phase.BARTER))

@@ -6,13 +6,18 @@ import sys
 from pathlib import Path
 
 from .actions import layout_markdown
+from .reference.serialize import schema_markdown
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "docs")
-    (out / "basari_actions.md").write_text(layout_markdown())
-    print(f"wrote {out / 'basari_actions.md'}")
+    for name, text in (
+        ("basari_actions.md", layout_markdown()),
+        ("basari_state.md", schema_markdown()),
+    ):
+        (out / name).write_text(text)
+        print(f"wrote {out / name}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from asara_env.basari.reference import (
     state_to_dict,
     step,
 )
+from asara_env.basari.reference.serialize import MEANING, StateModel, schema_markdown
 
 
 def _mid_barter() -> dict:
@@ -134,3 +136,14 @@ def test_a_bad_record_is_refused() -> None:
     with pytest.raises(CorruptStateError, match="malformed"):
         GameRecord.from_dict({"config": {}, "seed": 1, "actions": [3]})
     assert new_game(BasariConfig(3), 1).equals(replay(GameRecord(BasariConfig(3), 1)))
+
+
+def test_the_save_format_docs_are_generated_and_up_to_date() -> None:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "basari_state.md"
+    assert doc.read_text() == schema_markdown()
+    assert set(MEANING) == set(StateModel.model_json_schema(by_alias=True)["properties"])
+    assert set(MEANING) - {"schema", "version", "config"} == set(state_to_dict(new_game())) - {
+        "schema",
+        "version",
+        "config",
+    }

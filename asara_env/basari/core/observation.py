@@ -101,12 +101,25 @@ def seat_index(n: int) -> dict[str, slice]:
     return _index(seat_slices(n))
 
 
+@lru_cache(maxsize=16)
 def obs_size(n: int) -> int:
     """OBS_SIZE for a board of n archways: 112 + 9 n (E3)."""
     return sum(s.size for s in top_slices(n))
 
 
 assert all(obs_size(n) == 112 + 9 * n for n in (1, 28, 34))
+
+
+_BOARD_FEATURES: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _board_features(t: object) -> np.ndarray:
+    """float64[N * 5]: every archway's points / 7 and gems / 25 (cached per tables)."""
+    hit = _BOARD_FEATURES.get(id(t))
+    if hit is None or hit[0] is not t:
+        feats = np.concatenate([t.points[:, None] / POINTS_SCALE, t.board_gems / GEM_SCALE], 1)
+        hit = _BOARD_FEATURES[id(t)] = (t, feats.reshape(-1))
+    return hit[1]
 
 
 def _seat_block(state: BasariState) -> np.ndarray:
@@ -154,8 +167,7 @@ def observe(state: BasariState) -> np.ndarray:
     common[np.arange(b), ix["round"].start + state.round.astype(np.int64)] = 1.0
     common[:, ix["turn_in_round"].start] = state.turn / n
     common[:, ix["carpets"]] = state.carpet / GEM_SCALE
-    board = np.concatenate([t.points[:, None] / POINTS_SCALE, t.board_gems / GEM_SCALE], axis=1)
-    common[:, ix["board"]] = board.reshape(-1)
+    common[:, ix["board"]] = _board_features(t)
     _one_hot_into(common, ix["barter_card"].start, state.barter_card)
     common[:, ix["offer"]] = state.offer / GEM_SCALE
     exists = state.offer_by >= 0

@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_reference.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

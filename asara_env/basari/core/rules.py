@@ -108,20 +108,36 @@ def start_barter(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> Non
     state.phase[rows] = BARTER
 
 
-def finish_barter(state: BasariState, rows: np.ndarray, winners: np.ndarray) -> None:
+# what follows a resolution in games `rows`: (games starting a barter, its card, games
+# whose turn ends); `go_on` carries it out
+Next = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def finish_barter(state: BasariState, rows: np.ndarray, winners: np.ndarray) -> Next:
     """B7.5: the barter's winner carries out its card; then the turn's next barter starts,
-    or the turn ends."""
+    or the turn ends (returned for `go_on`)."""
     act(state, rows, winners, state.barter_card[rows])
     queued = state.queued_card[rows]
     more = queued >= 0
     state.queued_card[rows] = -1
-    start_barter(state, rows[more], queued[more])
-    end_turn(state, rows[~more])
+    return rows[more], queued[more], rows[~more]
 
 
-def resolve_cards(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> None:
+def go_on(state: BasariState, nexts: list[Next]) -> None:
+    """Start the barters and end the turns of every `Next` at once (their games are
+    distinct)."""
+    if not nexts:
+        return
+    start_barter(
+        state, np.concatenate([n[0] for n in nexts]), np.concatenate([n[1] for n in nexts])
+    )
+    end_turn(state, np.concatenate([n[2] for n in nexts]))
+
+
+def resolve_cards(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> Next:
     """B5.2-B5.3: reveal `cards` [n, P]; solo cards act at once in card order, cards chosen
-    by three or more are cancelled, pairs barter in card order."""
+    by three or more are cancelled, pairs barter in card order (the first one's start, or
+    the end of the turn, is returned for `go_on`)."""
     state.revealed[rows] = cards
     chosen = cards[:, :, None] == CARDS  # [n, P, card]
     count = chosen.sum(axis=1)
@@ -135,8 +151,7 @@ def resolve_cards(state: BasariState, rows: np.ndarray, cards: np.ndarray) -> No
     pair[np.arange(len(rows)), first] = False
     second = np.where(pair.any(axis=1), np.argmax(pair, axis=1), -1)
     state.queued_card[rows[barter]] = second[barter]
-    start_barter(state, rows[barter], first[barter].astype(I8))
-    end_turn(state, rows[~barter])
+    return rows[barter], first[barter].astype(I8), rows[~barter]
 
 
 def end_turn(state: BasariState, rows: np.ndarray) -> None:

@@ -66,10 +66,13 @@ def step(state: BasariState, actions: object) -> None:
     setup, select, barter = (np.flatnonzero(state.phase == p) for p in DECISION_PHASES)
     if setup.size:
         _setup(state, setup, acts[setup] - t.start_offset)
+    nexts = []
     if select.size:
-        rules.resolve_cards(state, select, (acts[select] - t.card_offset).astype(np.int8))
+        cards = (acts[select] - t.card_offset).astype(np.int8)
+        nexts.append(rules.resolve_cards(state, select, cards))
     if barter.size:
-        _barter(state, barter, acts[barter, state.to_act[barter]] - t.accept)
+        nexts += _barter(state, barter, acts[barter, state.to_act[barter]] - t.accept)
+    rules.go_on(state, nexts)
     write_mask(state, np.flatnonzero(state.phase != phase_before))
 
 
@@ -81,10 +84,11 @@ def _setup(state: BasariState, rows: np.ndarray, archways: np.ndarray) -> None:
     rules.movement(state, rows)
 
 
-def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> None:
+def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[rules.Next]:
     """E2: the acting seat's ACCEPT (0), FORFEIT (1), ADD(c) (2 + c) or SUBMIT (6) in games
     `rows`. ADD and SUBMIT, the bulk of barter steps, are applied to the whole batch at
-    once (`choice` spread over it, -1 elsewhere); ACCEPT and FORFEIT to their games."""
+    once (`choice` spread over it, -1 elsewhere); ACCEPT and FORFEIT to their games, whose
+    next step is returned for `rules.go_on`."""
     full = np.full(state.batch, -1, np.int64)
     full[rows] = choice
     np.add(state.pending, full[:, None] - 2 == COLOURS, out=state.pending, casting="unsafe")
@@ -102,9 +106,11 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> None:
         state.gems[acc, giver] -= state.offer[acc]
         state.gems[acc, taker] += state.offer[acc]
     done = np.flatnonzero((full == 0) | (full == 1))
-    if done.size:  # FORFEIT (B7.2): the other party carries out the card
-        winner = np.where(full[done] == 0, state.offer_by[done], state.responder[done])
-        rules.finish_barter(state, done, winner)
+    if not done.size:
+        return []
+    # FORFEIT (B7.2): the other party carries out the card
+    winner = np.where(full[done] == 0, state.offer_by[done], state.responder[done])
+    return [rules.finish_barter(state, done, winner)]
 
 
 COLOURS = np.arange(N_COLOURS)

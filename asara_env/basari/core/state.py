@@ -134,14 +134,3 @@ def states_equal(a: BasariState, b: BasariState) -> bool:
     return a.config == b.config and all(
         np.array_equal(getattr(a, n), getattr(b, n)) for n in ARRAY_FIELDS
     )
-
-
-def field_table() -> str:
-    """A markdown table of the state's fields (for the docs)."""
-    lines = ["| field | dtype | shape | blank | meaning |", "|---|---|---|---|---|"]
-    for name, s in FIELD_SPECS.items():
-        shape = ", ".join(["B", *map(str, s.shape)])
-        lines.append(
-            f"| `{name}` | {np.dtype(s.dtype).name} | [{shape}] | {s.blank} | {s.meaning} |"
-        )
-    return "\n".join(lines)

@@ -120,15 +120,6 @@ def copy_state(state: BasariState) -> BasariState:
     return take(state, slice(None))
 
 
-def concat(states: list[BasariState]) -> BasariState:
-    """One batch of the games of `states` (one configuration), in order."""
-    config = states[0].config
-    if any(s.config != config for s in states):
-        raise ValueError("concat: every state must have the same configuration")
-    arrays = {name: np.concatenate([getattr(s, name) for s in states]) for name in ARRAY_FIELDS}
-    return BasariState(config=config, **arrays)
-
-
 def states_equal(a: BasariState, b: BasariState) -> bool:
     """True when both batches hold the same configuration and identical arrays."""
     return a.config == b.config and all(

@@ -60,6 +60,7 @@ from .reference.serialize import state_from_dict, state_to_dict
 from .render import bundle_text, render_state
 
 PHASE_NAMES = tuple(p.name for p in Phase)
+OVER = int(Phase.OVER)
 
 
 class BasariParallelEnv(ParallelEnv, EzPickle):
@@ -229,7 +230,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         return PHASE_NAMES[int(self._core.phase[0])]
 
     def _over(self) -> bool:
-        return bool(self._core.phase[0] == Phase.OVER)
+        return int(self._core.phase[0]) == OVER
 
     def _require_reset(self) -> None:
         if self._core is None:

@@ -59,15 +59,15 @@ def seat_name(seat: int, viewer: int | None) -> str:
     return f"P{seat}" + (" (you)" if seat == viewer else "")
 
 
-def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
-    """`head` followed by the items, wrapped at LINE_WIDTH under the end of `head`; an
-    item too long for a line of its own is broken at its spaces."""
+def wrap(head: str, items: Sequence[str], sep: str = "  ", width: int = LINE_WIDTH) -> list[str]:
+    """`head` followed by the items, wrapped at `width` under the end of `head`; an item
+    too long for a line of its own is broken at its spaces."""
     indent = " " * len(head)
     lines: list[str] = []
     pieces: list[str] = []
     for item in items:
         prefix = indent if lines else head
-        if pieces and len(prefix + sep.join([*pieces, item])) > LINE_WIDTH:
+        if pieces and len(prefix + sep.join([*pieces, item])) > width:
             lines.append(prefix + sep.join(pieces))
             pieces = []
         pieces.append(item)
@@ -75,7 +75,7 @@ def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
     return [
         part.rstrip()
         for line in lines
-        for part in textwrap.wrap(line, LINE_WIDTH, subsequent_indent=indent) or [""]
+        for part in textwrap.wrap(line, width, subsequent_indent=indent) or [""]
     ]
 
 
@@ -369,17 +369,19 @@ def render(view: dict) -> str:
 # ------------------------------------------------------------------------ the two entries
 def render_view(view: dict) -> str:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
+    return render(normalised_view(view))
+
+
+def normalised_view(view: dict) -> dict:
+    """A `seat_view` as the normalised view dict every picture draws (module docstring)."""
     viewer = view["viewer"]
     seats = range(view["config"]["num_players"])
-    return render(
-        view
-        | {
-            "hands": [view["hand"] if s == viewer else None for s in seats],
-            "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
-            "lighted_stack": view["lighted_stack_known"],
-            "show_stacks": False,
-        }
-    )
+    return view | {
+        "hands": [view["hand"] if s == viewer else None for s in seats],
+        "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
+        "lighted_stack": view["lighted_stack_known"],
+        "show_stacks": False,
+    }
 
 
 def open_buyer(buyer: Buyer | None) -> dict | None:
@@ -396,26 +398,29 @@ def open_buyer(buyer: Buyer | None) -> dict | None:
 
 def render_full(state: State) -> str:
     """Everything about a reference state, hidden information included (for debugging)."""
-    return render(
-        public_view(state)
-        | {
-            "viewer": None,
-            "spaces": [[open_buyer(b) for b in area] for area in state.spaces],
-            "coloured": [open_buyer(b) for b in state.coloured],
-            "hands": state.hands.tolist(),
-            "lighted": state.lighted_supply.tolist(),
-            "lighted_stack": [colour for colour, _ in state.lighted_stack],
-            "lights_drawn": list(state.lights_drawn),
-            "draw_pile": state.draw_pile.tolist(),
-            "draw_pile_seen": state.draw_pile.tolist(),
-            "lighted_stack_seen": lighted_counts(state),
-            "show_stacks": True,
-        }
-    )
+    return render(normalised_full(state))
 
 
-def scoring_table(state) -> str:
-    """The final scoring, one row per seat and one column per category."""
+def normalised_full(state: State) -> dict:
+    """Everything about a reference state as a normalised view dict (module docstring)."""
+    return public_view(state) | {
+        "viewer": None,
+        "spaces": [[open_buyer(b) for b in area] for area in state.spaces],
+        "coloured": [open_buyer(b) for b in state.coloured],
+        "hands": state.hands.tolist(),
+        "lighted": state.lighted_supply.tolist(),
+        "lighted_stack": [colour for colour, _ in state.lighted_stack],
+        "lights_drawn": list(state.lights_drawn),
+        "draw_pile": state.draw_pile.tolist(),
+        "draw_pile_seen": state.draw_pile.tolist(),
+        "lighted_stack_seen": lighted_counts(state),
+        "show_stacks": True,
+    }
+
+
+def scoring_table(state, sep: str = "  ") -> str:
+    """The final scoring, one row per seat and one column per category, the columns
+    `sep` apart (about 87 columns wide with the default, 76 with one space)."""
     header = ["seat", "track"] + list(FINAL_CATEGORIES) + ["final", "total"]
     rows = []
     for s, points in enumerate(state.final):
@@ -426,7 +431,7 @@ def scoring_table(state) -> str:
             + [points["total"], state.prestige[s]]
         )
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
+    lines = [sep.join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
     winners = winners_of(state)
     lines.append(f"winner{'s' if len(winners) > 1 else ''}: seat {', '.join(map(str, winners))}")
     return "\n".join(lines)

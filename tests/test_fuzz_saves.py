@@ -172,7 +172,8 @@ def _env_snapshot(env) -> tuple:
         a: (o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in observations.items()
     }
     return (
-        json.dumps(env.state()),
+        json.dumps(env.save_game()),
+        env.state().tobytes(),
         env.agent_selection,
         dict(env.rewards),
         dict(env._cumulative_rewards),
@@ -186,18 +187,22 @@ def _aec_bad_action(k: int, action) -> None:
     if _legal_int(state, action):
         return
     config = saved["config"]
-    env = raw_env(config["num_players"], config["variant"], config["expansions"])
+    env = raw_env(
+        config["num_players"], config["variant"], config["expansions"], illegal_action="raise"
+    )
     env.reset(options={"state": saved})
     _refuses("AEC env", lambda: _env_snapshot(env), lambda: env.step(action))
 
 
 def _gym_snapshot(env: AsaraGymEnv) -> tuple:
-    game = json.dumps(env.game.state())
+    game = json.dumps(env.game.save_game())
     return game, env._observation().tobytes(), env.action_masks().tobytes()
 
 
 def _gym_bad_action(seed: int, config, action) -> None:
-    env = AsaraGymEnv(config.num_players, config.variant, None, config.expansions)
+    env = AsaraGymEnv(
+        config.num_players, config.variant, None, config.expansions, illegal_action="raise"
+    )
     env.reset(seed=seed)
     ok = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
     if not (ok and 0 <= action < NUM_ACTIONS and env.action_masks()[action]):

@@ -23,6 +23,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 
@@ -32,6 +33,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..common.seeding import derived_seeds
 from ..config import GameConfig
@@ -21,20 +22,22 @@ from .tables import PHASE
 from .year import deal_and_refill
 
 
-def seeds_for(seed, batch: int) -> np.ndarray:
+def seeds_for(seed: int | np.integer | ArrayLike | None, batch: int) -> NDArray[np.uint64]:
     """Reference seeds of a batch: an int s gives derived_seed(s, i) to game i; an array of
     B ints is used as it is; None draws fresh entropy."""
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    if np.ndim(seed) == 0:
-        return derived_seeds(int(seed) % 2**64, np.arange(batch))
     seeds = np.asarray(seed)
+    if seeds.ndim == 0:
+        return derived_seeds(int(seeds) % 2**64, np.arange(batch))
     if seeds.shape != (batch,):
         raise ValueError(f"seeds must be an int or {batch} ints, got shape {seeds.shape}")
     return seeds.astype(np.uint64)
 
 
-def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
+def init(
+    config: GameConfig, batch: int, seeds: int | np.integer | ArrayLike | None = None
+) -> CoreState:
     """B games set up for year 1, game i identical to reference new_game(config, seed_i)."""
     if batch < 1:
         raise ValueError(f"batch must be at least 1, got {batch}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..config import GameConfig
 from ..errors import CorruptStateError
@@ -19,11 +20,11 @@ class GameRecord:
     seed: int
     actions: list[int] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"config": self.config.to_dict(), "seed": self.seed, "actions": list(self.actions)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameRecord:
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         try:
             return cls(
                 GameConfig.from_dict(d["config"]),

@@ -54,4 +54,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_env.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -46,12 +46,14 @@ format: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m asara_env.basari.docs
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/bench_reference.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -11,8 +11,9 @@ and final scoring, and offers the game record for download and replay. The serve
 any number of games at once, each under its own id, in memory.
 
 Nothing the person may not know (R10) reaches the page: the board is their seat's view,
-the opponents' moves are named without their hidden cards (`public_name`), and the seed
-and the record, which tell every card, come only once the game is over.
+the opponents' moves are named without their hidden cards
+(`asara_env.actions.public_description`), and the seed and the record, which tell every
+card, come only once the game is over.
 
 The JSON API the page uses (every error is a 4xx with `{"detail": message}` and changes
 nothing). A move is refused with 409 when it is illegal, the game is over, or `decision`
@@ -56,7 +57,11 @@ from pydantic import BaseModel, Field
 from agents import AGENTS, Agent, PolicyAgent, make_agent
 from apps.options import add_serve_arguments
 from apps.play import AGENT_SEED_OFFSET, move_head
-from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, describe_action
+from asara_env.actions import (
+    NUM_ACTIONS,
+    describe_action,
+    public_description,
+)
 from asara_env.bridge import encode_view
 from asara_env.common.seeding import derived_seed
 from asara_env.config import VARIANTS, GameConfig
@@ -123,23 +128,6 @@ def opponent(name: str, seed: int) -> Agent:
 
 
 # ------------------------------------------------------------------------ what others see
-def public_name(action: int, mover: int, viewer: int) -> str:
-    """The move's name as `viewer` may know it (R10.2): another seat's face-down cards,
-    the lighted windows it keeps and the buyer card it takes as a gift stay hidden."""
-    if mover == viewer:
-        return describe_action(action)
-    group, f = decode(action)
-    if group == Group.PLACE and len(CARD_OPTIONS[f[1]]) > 1:
-        return f"place two face-down cards on {TARGETS[f[0]].name}"
-    if group == Group.PLACE_COLOURED:
-        return "place a face-down card on the coloured building"
-    if group == Group.LIGHTS_KEEP:
-        return "keep a lighted window"
-    if group == Group.GIFT_CARD:
-        return "gift: take a buyer card"
-    return describe_action(action)
-
-
 # ------------------------------------------------------------------------ one game
 @dataclass
 class Game:
@@ -163,7 +151,7 @@ class Game:
         step(state, action)
         self.record.actions.append(int(action))
         n = len(self.record.actions)
-        text = public_name(action, mover, self.seat)
+        text = public_description(action, mover, self.seat)
         self.log.append({"kind": "move", "decision": n, "seat": mover, "text": text})
         if state.year != year or state.is_over:
             self.log_year_end(year, n)

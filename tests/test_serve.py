@@ -9,9 +9,10 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from apps.serve import create_app, public_name  # noqa: E402
+from apps.serve import create_app  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
+from asara_env.actions import public_description as public_name  # noqa: E402
 from asara_env.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
 from asara_env.reference.engine import new_game  # noqa: E402
 from asara_env.reference.record import GameRecord, replay  # noqa: E402

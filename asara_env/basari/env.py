@@ -15,8 +15,10 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 - Observation: `{"observation": float32[OBS_SIZE], "action_mask": int8[N_ACTIONS]}`
   (364 and 39 on the default board; docs/basari_observation.md, docs/basari_actions.md).
 - Rewards are 0 until the game ends, then from `asara_env.common.outcome` under
-  `reward="win" | "rank" | "margin"` (win and rank by the B10 order with its tie-breaks,
-  margin by raw scores). There is no truncation.
+  `reward="win" | "rank" | "margin"` (E5: `win` 1/k to each of k co-winners, 0 to the
+  others; `rank` +1 for a sole winner down to -1 for a sole last, players still tied
+  sharing a place; both by the B10 order with its tie-breaks; `margin` own score minus the
+  mean of the others', / 50). There is no truncation.
 - `infos[agent]` has the same keys and shapes at every step: `acting` (bool: a real
   decision, not only NOOP), `phase` (name), `round` and `turn` (1-based), and the final
   fields `final_scores` (int64[P]), `ranking_score` (int64[P], the B10 order as one number)
@@ -44,7 +46,6 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from ..common.outcome import REWARD_SCHEMES
 from ..common.seeding import derived_seed
 from .actions import Group
 from .bridge import from_reference, to_reference
@@ -53,6 +54,7 @@ from .config import BasariConfig
 from .constants import BOARD, CARD_NAMES
 from .core import global_state, init, observe, ranking_score, step, terminal_rewards
 from .core import winners as core_winners
+from .core.outcome import REWARD_SCHEMES
 from .errors import IllegalActionError
 from .phases import Phase
 from .reference.rules import illegal_reason

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .common.validate import check_choice, check_int, check_names
 from .constants import (
@@ -72,7 +73,7 @@ class GameConfig:
         gifts = sum(gift_pile(self.pro)) if self.has_gifts else 0
         return N_YEARS * N_CARDS * (1 + subdecisions) + tiles + gifts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "num_players": self.num_players,
             "variant": self.variant,
@@ -81,7 +82,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameConfig:
+    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         if not isinstance(d, dict):
             raise ValueError(f"config must be a dict, got {type(d).__name__}")
         unknown = set(d) - {"num_players", "variant", "expansions", "start_seat"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state. The state is left unchanged."""
 
-    def __init__(self, action, name: str, seat: int, phase: str, reason: str):
+    def __init__(self, action: object, name: str, seat: int, phase: str, reason: str) -> None:
         self.action, self.name, self.seat, self.phase, self.reason = (
             action,
             name,

@@ -30,6 +30,7 @@ others (through the AEC env).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -68,7 +69,9 @@ def _over(env: raw_env) -> NDArray[np.bool_]:
     return np.array([all(env.terminations.values())])
 
 
-def _observe(env: raw_env, games: NDArray[np.int64], seats: NDArray[np.int64]) -> NDArray:
+def _observe(
+    env: raw_env, games: NDArray[np.int64], seats: NDArray[np.int64]
+) -> NDArray[np.float32]:
     return env.observe(env.possible_agents[int(seats[0])])["observation"][None]
 
 
@@ -119,7 +122,9 @@ class AsaraGymEnv(gym.Env):
         self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         options = {} if options is None else check_type("reset options", options, dict)
         if seed is not None:
             check_seed("seed", seed)
@@ -144,7 +149,7 @@ class AsaraGymEnv(gym.Env):
         reward = self._play_opponents()
         return self._observation(), self._info(reward)
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._over():
             raise RuntimeError("the game is over: call reset() first")
         self.game.step(action)
@@ -156,7 +161,7 @@ class AsaraGymEnv(gym.Env):
         """bool[NUM_ACTIONS]: the learner's legal actions (none once the game is over)."""
         return self.game.observe(self.learner)["action_mask"].astype(bool)
 
-    def render(self):
+    def render(self) -> Any:
         return self.game.render()
 
     # ------------------------------------------------------------------------ inside
@@ -178,7 +183,7 @@ class AsaraGymEnv(gym.Env):
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner)["observation"]
 
-    def _info(self, reward: float) -> dict:
+    def _info(self, reward: float) -> dict[str, Any]:
         own = self.game.infos[self.learner]
         info = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in own.items()}
         info["action_mask"] = self.action_masks().astype(np.int8)

@@ -9,30 +9,33 @@ integers; bools, floats (even 1.0) and strings of digits are refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+T = TypeVar("T")
+
 SEED_LIMIT = 2**64  # seeds are 0 .. 2**64 - 1 (numpy's SeedSequence takes any of them)
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
     """True for a Python or numpy integer that is not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def check_int(name: str, value: object, low: int, high: int) -> int:
     """`value` as an int in low..high (both included)."""
-    if not is_int(value) or not low <= int(value) <= high:
-        raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    return int(value)
+    if is_int(value) and low <= int(value) <= high:
+        return int(value)
+    raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
 
 
 def check_seed(name: str, value: object) -> int:
     """A seed: an int from 0 to 2**64 - 1."""
-    if not is_int(value) or not 0 <= int(value) < SEED_LIMIT:
-        raise ValueError(f"{name} must be an int from 0 to 2**64 - 1, got {value!r}")
-    return int(value)
+    if is_int(value) and 0 <= int(value) < SEED_LIMIT:
+        return int(value)
+    raise ValueError(f"{name} must be an int from 0 to 2**64 - 1, got {value!r}")
 
 
 def check_seeds(name: str, value: object, batch: int) -> NDArray[np.uint64]:
@@ -57,7 +60,7 @@ def check_indices(name: str, games: object, batch: int) -> NDArray[np.int64]:
     return values
 
 
-def check_choice(name: str, value: object, choices: Sequence) -> object:
+def check_choice(name: str, value: object, choices: Sequence[Any]) -> object:
     """`value`, one of `choices`."""
     if isinstance(value, (list, dict, set, np.ndarray)) or value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
@@ -82,7 +85,7 @@ def check_names(
     return tuple(sorted(names))
 
 
-def check_type(name: str, value: object, kind: type) -> object:
+def check_type(name: str, value: object, kind: type[T]) -> T:
     """`value`, an instance of `kind`."""
     if not isinstance(value, kind):
         raise ValueError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")

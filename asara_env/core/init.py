@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..common.seeding import derived_seeds
 from ..common.validate import check_int, check_seed, check_seeds, check_type
@@ -24,7 +25,7 @@ from .year import deal_and_refill
 MAX_BATCH = 2**31 - 1
 
 
-def seeds_for(seed, batch: int) -> np.ndarray:
+def seeds_for(seed: int | np.integer | ArrayLike | None, batch: int) -> NDArray[np.uint64]:
     """Reference seeds of a batch: an int s (0..2**64-1) gives derived_seed(s, i) to game i;
     a sequence or array of B such ints is used as it is; None draws fresh entropy."""
     if seed is None:
@@ -36,7 +37,9 @@ def seeds_for(seed, batch: int) -> np.ndarray:
     return derived_seeds(check_seed("seeds", seed), np.arange(batch))
 
 
-def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
+def init(
+    config: GameConfig, batch: int, seeds: int | np.integer | ArrayLike | None = None
+) -> CoreState:
     """B games set up for year 1, game i identical to reference new_game(config, seed_i)."""
     check_type("config", config, GameConfig)
     batch = check_int("batch", batch, 1, MAX_BATCH)

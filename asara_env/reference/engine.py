@@ -12,6 +12,8 @@ of year, scoring, the next year's set-up) up to the next decision.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..actions import (
@@ -96,6 +98,7 @@ def step(state: State, action: int) -> None:
 def _apply_place(state: State, t: int, option: int) -> None:
     target = TARGETS[t]
     space = target_space(state, target)
+    assert space is not None  # the action is legal: a vacant space exists
     colours = CARD_OPTIONS[option]
     face_up = len(colours) == 1
     for b in colours:
@@ -157,6 +160,7 @@ def _start_move(state: State, area: Area, space: int, arg: int | None) -> None:
     if area in MARKET_AREAS:
         state.market, state.phase = int(area), Phase.BUY
     elif area == Area.BUILDING:
+        assert arg is not None  # plot n builds n tiles
         state.money[s] -= value
         state.build_left, state.phase = arg, Phase.BUILD
     elif area == Area.BANK:
@@ -275,7 +279,7 @@ def _built_one(state: State) -> None:
         _end_turn(state)
 
 
-APPLY = {
+APPLY: dict[Group, Callable[..., None]] = {
     Group.PLACE: _apply_place,
     Group.PLACE_COLOURED: _apply_place_coloured,
     Group.BUY: _apply_buy,

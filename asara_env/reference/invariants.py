@@ -24,7 +24,7 @@ from ..constants import (
 )
 from ..phases import PHASE_GROUPS, Phase, full_tile_counts
 from .rules import area_in_game, legal_actions, works
-from .state import State
+from .state import State, Tower
 
 
 def violations(state: State) -> list[str]:
@@ -71,7 +71,7 @@ def _towers_total(state: State) -> np.ndarray:
     return total
 
 
-def _all_towers(state: State):
+def _all_towers(state: State) -> list[Tower]:
     return [t for seat in state.towers for col in seat for t in col]
 
 
@@ -138,7 +138,7 @@ def _towers(state: State) -> list[str]:
     return out
 
 
-def _tower_problems(t, colour: int, where: str, building: bool) -> list[str]:
+def _tower_problems(t: Tower, colour: int, where: str, building: bool) -> list[str]:
     out = []
     if t.colour != colour:
         out.append(f"{where} has colour {t.colour}")

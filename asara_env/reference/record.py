@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..actions import NUM_ACTIONS
 from ..common.validate import check_int, check_seed, check_type
@@ -31,11 +32,11 @@ class GameRecord:
             check_int(f"actions[{i}]", a, 0, NUM_ACTIONS - 1) for i, a in enumerate(self.actions)
         ]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"config": self.config.to_dict(), "seed": self.seed, "actions": list(self.actions)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameRecord:
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         """The record saved by `to_dict`; CorruptStateError names the first bad field."""
         if not isinstance(d, dict):
             raise CorruptStateError(f"a game record is a dict, got {type(d).__name__}")

@@ -12,19 +12,18 @@ the field path (`towers[1][3][0].parts[2][1]: 9 is above the maximum 5`).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
+    Strict,
     TypeAdapter,
     ValidationError,
     create_model,
 )
+from pydantic_core import ErrorDetails
 
 from ..actions import TARGETS
 from ..constants import (
@@ -70,27 +69,51 @@ MAX_GIFTS = max(max(gift_pile(True)), max(gift_pile(False)))
 FINAL_KEYS = (*COLOUR_NAMES, "tallest", "most_towers", "asari", "total")
 
 
-def Int(low: int, high: int, description: str | None = None) -> Any:  # noqa: N802
-    """An int from low to high (no bools, floats or strings)."""
-    return Annotated[StrictInt, Field(ge=low, le=high, description=description)]
+def _int(low: int, high: int, description: str | None = None) -> Any:
+    """A model field: an int from low to high (no bools, floats or strings)."""
+    return Field(strict=True, ge=low, le=high, description=description)
 
 
-def Lst(item: Any, low: int, high: int | None = None, *, per_seat: bool = False) -> Any:  # noqa: N802
-    """A list of `low` (to `high`) items; `per_seat`: one per player (P, checked later)."""
-    high = low if high is None else high
-    extra = {"x-length": "P"} if per_seat else None
-    return Annotated[list[item], Field(min_length=low, max_length=high, json_schema_extra=extra)]
+def _len(low: int, high: int | None = None, description: str | None = None) -> Any:
+    """A list's length: `low` (to `high`)."""
+    return Field(min_length=low, max_length=low if high is None else high, description=description)
 
 
-def PerSeat(item: Any) -> Any:  # noqa: N802
-    return Lst(item, MIN_PLAYERS, MAX_PLAYERS, per_seat=True)
+def _per_seat(description: str | None = None) -> Any:
+    """A list of one entry per player (P, checked after the schema)."""
+    extra: dict[str, Any] = {"x-length": "P"}
+    return Field(
+        min_length=MIN_PLAYERS,
+        max_length=MAX_PLAYERS,
+        json_schema_extra=extra,
+        description=description,
+    )
 
 
-Seat = Int(0, MAX_PLAYERS - 1)
-Colour = Int(0, N_TILE_COLOURS - 1)
-CardColour = Int(0, N_CARD_COLOURS - 1)
-GiftKind = Int(0, N_GIFT_KINDS - 1)
-Tiles = Lst(Lst(Lst(Int(0, MAX_TILES), N_GOLD), N_TILE_COLOURS), N_PARTS)  # [part][colour][gold]
+Seat = Annotated[int, Strict(), Field(ge=0, le=MAX_PLAYERS - 1)]
+Owner = Annotated[int, Strict(), Field(ge=-1, le=MAX_PLAYERS - 1)]
+Colour = Annotated[int, Strict(), Field(ge=0, le=N_TILE_COLOURS - 1)]
+CardColour = Annotated[int, Strict(), Field(ge=0, le=N_CARD_COLOURS - 1)]
+AreaColour = Annotated[int, Strict(), Field(ge=-1, le=N_CARD_COLOURS - 1)]
+GiftKind = Annotated[int, Strict(), Field(ge=0, le=N_GIFT_KINDS - 1)]
+TileCount = Annotated[int, Strict(), Field(ge=0, le=MAX_TILES)]
+CardCount = Annotated[int, Strict(), Field(ge=0, le=CARDS_PER_COLOUR)]
+LightedCount = Annotated[int, Strict(), Field(ge=0, le=LIGHTED_PER_COLOUR)]
+GiftCount = Annotated[int, Strict(), Field(ge=0, le=MAX_GIFTS)]
+Money = Annotated[int, Strict(), Field(ge=0, le=MAX_MONEY)]
+Prestige = Annotated[int, Strict(), Field(ge=0, le=MAX_PRESTIGE)]
+ByGold = Annotated[list[TileCount], _len(N_GOLD)]
+ByPart = Annotated[list[ByGold], _len(N_PARTS)]  # a tower's tiles: [part][gold]
+Tiles = Annotated[list[Annotated[list[ByGold], _len(N_TILE_COLOURS)]], _len(N_PARTS)]
+Cards = Annotated[list[CardCount], _len(N_CARD_COLOURS)]
+Lighted = Annotated[list[LightedCount], _len(N_TILE_COLOURS)]
+Expansion = Literal["genie", "gifts"]
+PhaseName = Literal[
+    "PLACE", "BUY", "BRIBE_STACK", "BRIBE_TAKE", "LIGHTS_OPTION", "LIGHTS_KEEP", "BUILD",
+    "GAME_OVER", "GENIE", "GIFT_CARD", "GIFT_BUY", "GIFT_LIGHTS",
+]  # fmt: skip
+PHASES = tuple(p.name for p in Phase)
+assert get_args(PhaseName) == PHASES and get_args(Expansion) == KNOWN_EXPANSIONS
 
 
 class _Strict(BaseModel):
@@ -101,12 +124,12 @@ class ConfigModel(_Strict):
     """The game's configuration (`GameConfig`)."""
 
     model_config = ConfigDict(title="config")
-    num_players: Int(MIN_PLAYERS, MAX_PLAYERS, "P, the number of players")
+    num_players: int = _int(MIN_PLAYERS, MAX_PLAYERS, "P, the number of players")
     variant: Literal["basic", "pro"] = Field(description="`basic` or `pro` (R7)")
-    expansions: Lst(Literal[KNOWN_EXPANSIONS], 0, len(KNOWN_EXPANSIONS)) = Field(
-        description=f"distinct names from {', '.join(KNOWN_EXPANSIONS)}, sorted (R9)"
+    expansions: list[Expansion] = _len(
+        0, len(KNOWN_EXPANSIONS), f"distinct names from {', '.join(KNOWN_EXPANSIONS)}, sorted (R9)"
     )
-    start_seat: Int(0, MAX_PLAYERS - 1, "the seat that starts year 1 (below P)")
+    start_seat: int = _int(0, MAX_PLAYERS - 1, "the seat that starts year 1 (below P)")
 
 
 DECIMAL = r"^(0|[1-9][0-9]{0,38})$"  # up to 39 digits: 2**128 - 1 has 39
@@ -117,50 +140,50 @@ class RngModel(_Strict):
 
     model_config = ConfigDict(title="rng")
     bit_generator: Literal["PCG64"] = Field(description="always `PCG64`")
-    state: StrictStr = Field(pattern=DECIMAL, description="128-bit state, a decimal string")
-    inc: StrictStr = Field(pattern=DECIMAL, description="128-bit increment, an odd decimal string")
-    has_uint32: Int(0, 0, "always 0: the game draws only doubles, so no half draw waits")
-    uinteger: Int(0, 0, "always 0 (the buffered half draw, unused)")
+    state: str = Field(strict=True, pattern=DECIMAL, description="128-bit state, a decimal string")
+    inc: str = Field(
+        strict=True, pattern=DECIMAL, description="128-bit increment, an odd decimal string"
+    )
+    has_uint32: int = _int(0, 0, "always 0: the game draws only doubles, so no half draw waits")
+    uinteger: int = _int(0, 0, "always 0 (the buffered half draw, unused)")
 
 
 class TowerModel(_Strict):
     """One tower: its tiles and the lighted windows on its windows."""
 
     model_config = ConfigDict(title="tower")
-    parts: Lst(Lst(Int(0, MAX_TILES), N_GOLD), N_PARTS) = Field(
+    parts: ByPart = Field(
         description="tiles by part (base, trunk, window, turret) and gold (plain, gold)"
     )
-    lit_plain: Int(0, LIGHTED_PER_COLOUR, "lighted windows lying on plain windows")
-    lit_gold: Int(0, 1, "1 if a lighted window covers the gold window")
+    lit_plain: int = _int(0, LIGHTED_PER_COLOUR, "lighted windows lying on plain windows")
+    lit_gold: int = _int(0, 1, "1 if a lighted window covers the gold window")
 
 
 class BuyerModel(_Strict):
     """Cards one player laid on one space."""
 
     model_config = ConfigDict(title="buyer")
-    seat: Int(0, MAX_PLAYERS - 1, "the player's seat (below P)")
-    cards: Lst(CardColour, 1, 2) = Field(description="card colours, sorted")
-    face_up: StrictBool = Field(description="one card face up, or two face down (R3)")
+    seat: int = _int(0, MAX_PLAYERS - 1, "the player's seat (below P)")
+    cards: list[CardColour] = _len(1, 2, "card colours, sorted")
+    face_up: bool = Field(strict=True, description="one card face up, or two face down (R3)")
 
 
 class FinalModel(_Strict):
     """Final-scoring points of one seat (R8)."""
 
     model_config = ConfigDict(title="final")
-    brown: Int(0, MAX_PRESTIGE, "points for the brown towers (R8.1)")
-    green: Int(0, MAX_PRESTIGE, "points for the green towers (R8.1)")
-    red: Int(0, MAX_PRESTIGE, "points for the red towers (R8.1)")
-    black: Int(0, MAX_PRESTIGE, "points for the black towers (R8.1)")
-    white: Int(0, MAX_PRESTIGE, "points for the white towers (R8.1)")
-    tallest: Int(0, MAX_PRESTIGE, "points for the tallest tower (R8.2)")
-    most_towers: Int(0, MAX_PRESTIGE, "points for the most towers (R8.2)")
-    asari: Int(0, MAX_PRESTIGE, "money // 10 (R8.3)")
-    total: Int(0, MAX_PRESTIGE, "the sum of the categories")
+    brown: int = _int(0, MAX_PRESTIGE, "points for the brown towers (R8.1)")
+    green: int = _int(0, MAX_PRESTIGE, "points for the green towers (R8.1)")
+    red: int = _int(0, MAX_PRESTIGE, "points for the red towers (R8.1)")
+    black: int = _int(0, MAX_PRESTIGE, "points for the black towers (R8.1)")
+    white: int = _int(0, MAX_PRESTIGE, "points for the white towers (R8.1)")
+    tallest: int = _int(0, MAX_PRESTIGE, "points for the tallest tower (R8.2)")
+    most_towers: int = _int(0, MAX_PRESTIGE, "points for the most towers (R8.2)")
+    asari: int = _int(0, MAX_PRESTIGE, "money // 10 (R8.3)")
+    total: int = _int(0, MAX_PRESTIGE, "the sum of the categories")
 
 
 assert tuple(FinalModel.model_fields) == FINAL_KEYS
-
-PHASES = tuple(p.name for p in Phase)
 
 
 class SavedState(_Strict):
@@ -171,73 +194,73 @@ class SavedState(_Strict):
     version: Literal[2] = Field(description="the format's version")
     config: ConfigModel = Field(description="the game's configuration (`config` below)")
     rng: RngModel = Field(description="the game's only source of chance (`rng` below)")
-    year: Int(1, N_YEARS, "the year being played")
-    phase: Literal[PHASES] = Field(
+    year: int = _int(1, N_YEARS, "the year being played")
+    phase: PhaseName = Field(
         description="the pending decision: " + ", ".join(f"`{p}`" for p in PHASES)
     )
-    seat: Int(0, MAX_PLAYERS - 1, "the seat to decide (below P)")
-    caliph: Int(0, MAX_PLAYERS - 1, "the seat holding the Caliph tile (below P)")
-    money: PerSeat(Int(0, MAX_MONEY)) = Field(description="Asari behind each screen")
-    prestige: PerSeat(Int(0, MAX_PRESTIGE)) = Field(
-        description="prestige track (the final scoring included once the game is over)"
+    seat: int = _int(0, MAX_PLAYERS - 1, "the seat to decide (below P)")
+    caliph: int = _int(0, MAX_PLAYERS - 1, "the seat holding the Caliph tile (below P)")
+    money: list[Money] = _per_seat("Asari behind each screen")
+    prestige: list[Prestige] = _per_seat(
+        "prestige track (the final scoring included once the game is over)"
     )
-    hands: PerSeat(Lst(Int(0, CARDS_PER_COLOUR), N_CARD_COLOURS)) = Field(
-        description="cards in hand per card colour"
-    )
-    draw_pile: Lst(Int(0, CARDS_PER_COLOUR), N_CARD_COLOURS) = Field(
-        description="cards in the draw pile per card colour"
-    )
+    hands: list[Cards] = _per_seat("cards in hand per card colour")
+    draw_pile: Cards = Field(description="cards in the draw pile per card colour")
     stacks: Tiles = Field(
         description="face-down tile stacks per part, colour, gold (a multiset: shuffled "
         "whenever searched)"
     )
     displays: Tiles = Field(description="face-up market tiles per part, colour, gold")
-    supply: PerSeat(Tiles) = Field(description="unbuilt ordinary tiles behind each screen")
-    lighted_supply: PerSeat(Lst(Int(0, LIGHTED_PER_COLOUR), N_TILE_COLOURS)) = Field(
-        description="unbuilt lighted windows per colour"
+    supply: list[Tiles] = _per_seat("unbuilt ordinary tiles behind each screen")
+    lighted_supply: list[Lighted] = _per_seat("unbuilt lighted windows per colour")
+    lighted_stack: list[tuple[Colour, Owner]] = _len(
+        0,
+        N_LIGHTED,
+        "lighted-window stack, top first: [colour, seat that put it back (it knows the "
+        "colour) or -1]",
     )
-    lighted_stack: Lst(tuple[Colour, Int(-1, MAX_PLAYERS - 1)], 0, N_LIGHTED) = Field(
-        description="lighted-window stack, top first: [colour, seat that put it back (it "
-        "knows the colour) or -1]"
+    towers: list[
+        Annotated[
+            list[Annotated[list[TowerModel], _len(0, MAX_TOWERS_PER_COLOUR)]],
+            _len(N_TILE_COLOURS),
+        ]
+    ] = _per_seat("towers per seat and colour, in the order started")
+    area_colour: list[AreaColour] = _len(
+        N_AREAS, None, "required card colour per area (`asara_env.constants.Area`), -1 none yet"
     )
-    towers: PerSeat(Lst(Lst(TowerModel, 0, MAX_TOWERS_PER_COLOUR), N_TILE_COLOURS)) = Field(
-        description="towers per seat and colour, in the order started"
+    spaces: list[Annotated[list[BuyerModel | None], _len(1, MAX_SPACES)]] = _len(
+        N_AREAS, None, "per area and space (as many as the area has): null or a buyer"
     )
-    area_colour: Lst(Int(-1, N_CARD_COLOURS - 1), N_AREAS) = Field(
-        description="required card colour per area (`asara_env.constants.Area`), -1 none yet"
+    coloured: list[BuyerModel] = _len(
+        0, N_CARDS, "single face-down cards on the coloured building, in order"
     )
-    spaces: Lst(Lst(BuyerModel | None, 1, MAX_SPACES), N_AREAS) = Field(
-        description="per area and space (as many as the area has): null or a buyer"
+    market: int = _int(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
+    bribe_stack: int = _int(-1, N_PARTS - 1, "BRIBE_TAKE: the part of the searched stack; else -1")
+    lights_drawn: list[Colour] = _len(
+        0, MAX_DRAWN, "LIGHTS_KEEP: colours drawn and not yet kept, in drawn order; else empty"
     )
-    coloured: Lst(BuyerModel, 0, N_CARDS) = Field(
-        description="single face-down cards on the coloured building, in order"
+    lights_keep: int = _int(0, MAX_KEPT, "LIGHTS_KEEP: windows still to keep; else 0")
+    build_left: int = _int(0, N_BUILD_MAX, "BUILD: tiles still to place; else 0")
+    gift_pile: list[GiftCount] = _len(
+        N_GIFT_KINDS,
+        None,
+        "gift cards left in the pile per kind (`GIFT_KINDS` order); all 0 without the gifts (R9.2)",
     )
-    market: Int(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
-    bribe_stack: Int(-1, N_PARTS - 1, "BRIBE_TAKE: the part of the searched stack; else -1")
-    lights_drawn: Lst(Colour, 0, MAX_DRAWN) = Field(
-        description="LIGHTS_KEEP: colours drawn and not yet kept, in drawn order; else empty"
+    gifts: list[Annotated[list[GiftKind], _len(0, GIFT_SLOTS)]] = _len(
+        N_CHESTS, None, "gift kinds on each chest space (`CHEST_SPACES` order), in the order laid"
     )
-    lights_keep: Int(0, MAX_KEPT, "LIGHTS_KEEP: windows still to keep; else 0")
-    build_left: Int(0, N_BUILD_MAX, "BUILD: tiles still to place; else 0")
-    gift_pile: Lst(Int(0, MAX_GIFTS), N_GIFT_KINDS) = Field(
-        description="gift cards left in the pile per kind (`GIFT_KINDS` order); all 0 "
-        "without the gifts (R9.2)"
+    gift_queue: list[GiftKind] = _len(
+        0, GIFT_SLOTS, "gifts of the chest being emptied still to carry out, in order"
     )
-    gifts: Lst(Lst(GiftKind, 0, GIFT_SLOTS), N_CHESTS) = Field(
-        description="gift kinds on each chest space (`CHEST_SPACES` order), in the order laid"
-    )
-    gift_queue: Lst(GiftKind, 0, GIFT_SLOTS) = Field(
-        description="gifts of the chest being emptied still to carry out, in order"
-    )
-    gift_chest: Int(-1, N_CHESTS - 1, "gift phases: the chest being emptied; else -1")
-    pending_target: Int(
+    gift_chest: int = _int(-1, N_CHESTS - 1, "gift phases: the chest being emptied; else -1")
+    pending_target: int = _int(
         -1, len(TARGETS) - 1, "gift phases: the placement target whose move follows; else -1"
     )
-    pending_space: Int(
+    pending_space: int = _int(
         -1, MAX_SPACES - 1, "gift phases: the space (within its area) it took; else -1"
     )
-    decisions: Int(0, MAX_DECISIONS, "decisions taken so far")
-    final: PerSeat(FinalModel) | None = Field(
+    decisions: int = _int(0, MAX_DECISIONS, "decisions taken so far")
+    final: Annotated[list[FinalModel], _per_seat()] | None = Field(
         description="GAME_OVER: final scoring per seat; else null"
     )
 
@@ -261,7 +284,7 @@ MODELS = {1: SavedStateV1, VERSION: SavedState}
 
 
 # ------------------------------------------------------------------------------ errors
-def path_text(loc: tuple) -> str:
+def path_text(loc: tuple[int | str, ...]) -> str:
     """('towers', 1, 3, 'parts') as 'towers[1][3].parts'."""
     out = ""
     for part in loc:
@@ -274,7 +297,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def error_text(error: dict) -> tuple[str, str]:
+def error_text(error: ErrorDetails) -> tuple[str, str]:
     """(field path, sentence) of one pydantic error."""
     kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
     loc = tuple("schema" if p == "schema_" else p for p in error["loc"])
@@ -301,7 +324,7 @@ def error_text(error: dict) -> tuple[str, str]:
     return path_text(loc), messages.get(kind, error["msg"])
 
 
-def validate(d: dict) -> SavedState | Any:
+def validate(d: dict[str, Any]) -> BaseModel:
     """The model of saved state `d` (`SavedState`, or `SavedStateV1` for version 1);
     CorruptStateError naming the field of the first problem otherwise."""
     if not isinstance(d, dict):
@@ -319,9 +342,9 @@ def validate(d: dict) -> SavedState | Any:
 
 
 # ------------------------------------------------------------------------------ docs
-def json_schema() -> dict:
+def json_schema() -> dict[str, Any]:
     """The JSON Schema of every version (docs/state.schema.json)."""
-    either = Annotated[SavedState | SavedStateV1, Field(discriminator="version")]
+    either: Any = Annotated[SavedState | SavedStateV1, Field(discriminator="version")]
     schema = TypeAdapter(either).json_schema(by_alias=True)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -338,7 +361,7 @@ def json_schema_text() -> str:
     return json.dumps(json_schema(), indent=2) + "\n"
 
 
-def _type(s: dict, defs: dict) -> tuple[str, str, str]:
+def _type(s: dict[str, Any], defs: dict[str, Any]) -> tuple[str, str, str]:
     """(type, dimensions, range) of a JSON Schema node, e.g. ('int', '[P][5]', '0..9')."""
     if "$ref" in s:
         return defs[s["$ref"].split("/")[-1]]["title"], "", ""
@@ -366,14 +389,14 @@ def _type(s: dict, defs: dict) -> tuple[str, str, str]:
     return kind, "", ""
 
 
-def _length(s: dict) -> str:
+def _length(s: dict[str, Any]) -> str:
     if s.get("x-length") == "P":
         return "[P]"
     low, high = s.get("minItems", 0), s.get("maxItems")
     return f"[{low}]" if low == high else f"[{low}..{high}]"
 
 
-def _table(model: dict, defs: dict) -> list[str]:
+def _table(model: dict[str, Any], defs: dict[str, Any]) -> list[str]:
     rows = ["| key | type | range | meaning |", "|---|---|---|---|"]
     for key, s in model["properties"].items():
         kind, dims, rng = _type(s, defs)

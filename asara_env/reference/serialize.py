@@ -10,7 +10,10 @@ valid `d`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..config import GameConfig
 from ..constants import (
@@ -29,7 +32,7 @@ from .state import Buyer, State, Tower
 __all__ = ["SCHEMA", "VERSION", "state_from_dict", "state_to_dict"]
 
 
-def state_to_dict(state: State) -> dict:
+def state_to_dict(state: State) -> dict[str, Any]:
     """A JSON-compatible dict holding everything about the game, the RNG state included."""
     return {
         "schema": SCHEMA,
@@ -69,7 +72,7 @@ def state_to_dict(state: State) -> dict:
     }
 
 
-def _rng_to_dict(rng: np.random.Generator) -> dict:
+def _rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     st = rng.bit_generator.state
     if st.get("bit_generator") != "PCG64":
         raise ValueError("only PCG64 generators can be saved")
@@ -82,18 +85,18 @@ def _rng_to_dict(rng: np.random.Generator) -> dict:
     }
 
 
-def _tower_to_dict(t: Tower) -> dict:
+def _tower_to_dict(t: Tower) -> dict[str, Any]:
     return {"parts": t.parts.tolist(), "lit_plain": t.lit_plain, "lit_gold": t.lit_gold}
 
 
-def _buyer_to_dict(b: Buyer | None) -> dict | None:
+def _buyer_to_dict(b: Buyer | None) -> dict[str, Any] | None:
     if b is None:
         return None
     return {"seat": b.seat, "cards": list(b.cards), "face_up": b.face_up}
 
 
 # ------------------------------------------------------------------------------ loading
-def state_from_dict(d: dict) -> State:
+def state_from_dict(d: dict[str, Any]) -> State:
     """The state saved by `state_to_dict`; raises CorruptStateError naming the field at
     fault if `d` is not one."""
     from .schema import validate  # pydantic, loaded only when a game is loaded
@@ -121,7 +124,7 @@ _NO_GIFTS = {
 assert tuple(_NO_GIFTS) == GIFT_FIELDS
 
 
-def _config(d: dict) -> GameConfig:
+def _config(d: dict[str, Any]) -> GameConfig:
     if d["expansions"] != sorted(d["expansions"]):
         raise CorruptStateError(f"must be sorted, got {d['expansions']}", "config.expansions")
     try:
@@ -130,7 +133,7 @@ def _config(d: dict) -> GameConfig:
         raise CorruptStateError(str(exc), "config") from None
 
 
-def _check_per_seat(d: dict, p: int) -> None:
+def _check_per_seat(d: dict[str, Any], p: int) -> None:
     """Lengths of one entry per player, seats below P, each area's spaces, the PCG64 state."""
     per_seat = ["money", "prestige", "hands", "supply", "lighted_supply", "towers"]
     for name in per_seat + ([] if d["final"] is None else ["final"]):
@@ -162,7 +165,7 @@ def _check_per_seat(d: dict, p: int) -> None:
     _need(int(rng["inc"]) % 2 == 1, "rng.inc", "must be odd (a PCG64 increment)")
 
 
-def _check_buyer(b: dict, where: str) -> None:
+def _check_buyer(b: dict[str, Any], where: str) -> None:
     _need(b["cards"] == sorted(b["cards"]), f"{where}.cards", f"must be sorted, got {b['cards']}")
     want = 1 if b["face_up"] else 2
     message = f"must hold {want} card(s) when face_up is {b['face_up']} (R3.2, R3.3)"
@@ -174,11 +177,11 @@ def _need(cond: bool, field: str, message: str) -> None:
         raise CorruptStateError(message, field)
 
 
-def _ints(value) -> np.ndarray:
+def _ints(value: object) -> NDArray[np.int64]:
     return np.array(value, np.int64)
 
 
-def _build_state(d: dict, config: GameConfig) -> State:
+def _build_state(d: dict[str, Any], config: GameConfig) -> State:
     """The State of a dict that passed the schema and the per-seat checks."""
     return State(
         config=config,
@@ -202,7 +205,7 @@ def _build_state(d: dict, config: GameConfig) -> State:
         ],
         area_colour=list(d["area_colour"]),
         spaces=[[_buyer_from_dict(b) for b in area] for area in d["spaces"]],
-        coloured=[_buyer_from_dict(b) for b in d["coloured"]],
+        coloured=[Buyer(b["seat"], tuple(b["cards"]), b["face_up"]) for b in d["coloured"]],
         market=d["market"],
         bribe_stack=d["bribe_stack"],
         lights_drawn=list(d["lights_drawn"]),
@@ -219,7 +222,7 @@ def _build_state(d: dict, config: GameConfig) -> State:
     )
 
 
-def _rng_from_dict(d: dict) -> np.random.Generator:
+def _rng_from_dict(d: dict[str, Any]) -> np.random.Generator:
     rng = np.random.Generator(np.random.PCG64())
     rng.bit_generator.state = {
         "bit_generator": "PCG64",
@@ -230,9 +233,9 @@ def _rng_from_dict(d: dict) -> np.random.Generator:
     return rng
 
 
-def _tower_from_dict(d: dict, colour: int) -> Tower:
+def _tower_from_dict(d: dict[str, Any], colour: int) -> Tower:
     return Tower(colour, _ints(d["parts"]), d["lit_plain"], d["lit_gold"])
 
 
-def _buyer_from_dict(d: dict | None) -> Buyer | None:
+def _buyer_from_dict(d: dict[str, Any] | None) -> Buyer | None:
     return None if d is None else Buyer(d["seat"], tuple(d["cards"]), d["face_up"])

@@ -4,13 +4,18 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# PyTorch publishes its CPU-only wheels on its own index (PyPI's Linux torch is the CUDA
+# build, gigabytes of nvidia-* packages). Where that index is unreachable, pip skips it and
+# takes a CPU wheel from the configured mirrors or wheel folders.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: setup run test test-slow lint format docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet torch==2.13.0  # the CPU wheel, before anything pulls CUDA
+	$(BIN)/python -m pip install --quiet --timeout 20 --retries 1 \
+		--extra-index-url $(TORCH_INDEX) torch==2.13.0  # the CPU build, before anything pulls CUDA
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	touch $(STAMP)
 
@@ -23,6 +28,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 
@@ -32,6 +38,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -39,12 +46,14 @@ format: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m asara_env.basari.docs
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/bench_reference.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

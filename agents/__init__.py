@@ -7,6 +7,8 @@ observation agents; `SEARCH_AGENTS`), optionally followed by `:key=value` option
 `policy:model=models/asara_2p.zip` for a saved MaskablePPO model (`PolicyAgent`).
 """
 
+from collections.abc import Collection, Iterator
+
 from .base import Agent, pick_best
 from .heuristic import GreedyAgent, TallAgent, TowersAgent
 from .policy_agent import PolicyAgent
@@ -75,6 +77,23 @@ def is_agent(spec: str) -> bool:
     return True
 
 
+class _Specs(Collection[str]):
+    """Every agent spec, as a collection: `spec in AGENT_SPECS` checks a spec (options
+    included), iterating gives the registry names."""
+
+    def __contains__(self, spec: object) -> bool:
+        return isinstance(spec, str) and is_agent(spec)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(agent_names())
+
+    def __len__(self) -> int:
+        return len(agent_names())
+
+
+AGENT_SPECS: Collection[str] = _Specs()
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """The agent of `spec` (a registry name with optional options), seeded."""
     name, options = parse_spec(spec)
@@ -85,6 +104,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
 __all__ = [
     "AGENTS",
+    "AGENT_SPECS",
     "SEARCH_AGENTS",
     "Agent",
     "FlatMCAgent",

@@ -119,7 +119,7 @@ class SearchAgent(Agent):
 
     def act_env(self, env) -> int:
         """The action of the agent to move in a PettingZoo ASARA env."""
-        return self.act_state(state_from_dict(env.unwrapped.state()))
+        return self.act_state(state_from_dict(env.unwrapped.save_game()))
 
 
 class FlatMCAgent(SearchAgent):

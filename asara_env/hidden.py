@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .phases import Phase
-from .reference.state import State
+from .reference.state import Buyer, State
 
 
 def _deal(pool: np.ndarray, rng: np.random.Generator) -> list[int]:
@@ -28,7 +28,7 @@ def _resample_cards(state: State, viewer: int, rng: np.random.Generator) -> None
     face-down cards of the others on the board and the coloured building (R3.6, R10.3)."""
     others = [s for s in range(state.num_players) if s != viewer]
     hidden = [
-        (a, i)
+        (a, i, b)
         for a, area in enumerate(state.spaces)
         for i, b in enumerate(area)
         if b is not None and not b.face_up and b.seat != viewer
@@ -37,8 +37,8 @@ def _resample_cards(state: State, viewer: int, rng: np.random.Generator) -> None
     # R9.2: who chooses a gift card looks through the draw pile
     pile_seen = state.phase == Phase.GIFT_CARD and state.seat == viewer
     pool = state.hands[others].sum(axis=0) + (0 if pile_seen else state.draw_pile)
-    for a, i in hidden:
-        pool += np.bincount(state.spaces[a][i].cards, minlength=5)
+    for _, _, b in hidden:
+        pool += np.bincount(b.cards, minlength=5)
     for k in hidden_coloured:
         pool += np.bincount(state.coloured[k].cards, minlength=5)
     cards = _deal(pool, rng)
@@ -46,12 +46,11 @@ def _resample_cards(state: State, viewer: int, rng: np.random.Generator) -> None
         n = int(state.hands[s].sum())
         state.hands[s] = np.bincount(cards[:n], minlength=5)
         cards = cards[n:]
-    for a, i in hidden:
-        b = state.spaces[a][i]
-        state.spaces[a][i] = type(b)(b.seat, tuple(sorted(cards[:2])), False)
+    for a, i, b in hidden:
+        state.spaces[a][i] = Buyer(b.seat, tuple(sorted(cards[:2])), False)
         cards = cards[2:]
     for k in hidden_coloured:
-        state.coloured[k] = type(state.coloured[k])(state.coloured[k].seat, (cards.pop(0),), False)
+        state.coloured[k] = Buyer(state.coloured[k].seat, (cards.pop(0),), False)
     if not pile_seen:
         state.draw_pile = np.bincount(cards, minlength=5).astype(np.int64)
 

@@ -134,7 +134,7 @@ def test_search_agent_finishes_a_saved_game_through_the_env():
         obs, _, termination, truncation, _ = env.last()
         seat = env.possible_agents.index(name)
         env.step(None if termination or truncation else act_in_env(agents[seat], env, obs))
-    assert state_from_dict(env.unwrapped.state()).is_over and agents[0].searches > 0
+    assert state_from_dict(env.unwrapped.save_game()).is_over and agents[0].searches > 0
 
 
 @pytest.mark.slow

@@ -55,7 +55,7 @@ def choose_actions(
     actions = np.zeros(len(mover), np.int64)
     for k, actor in enumerate(actors):
         rows = np.flatnonzero(mover == k)
-        if rows.size and getattr(actor, "needs_state", False):
+        if rows.size and getattr(actor, "needs_state", False) and games is not None:
             actions[rows] = actor.act_games(state, games[rows])  # type: ignore[attr-defined]
         elif rows.size:
             actions[rows] = actor.act_batch(observations[rows], masks[rows])

@@ -7,11 +7,12 @@ or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. 
 expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
 (the Genie needs the professional variant).
 
-You sit in `seat`; the opponents (agent names from `agents.AGENTS`) fill the other seats in
-order. At each of your decisions the board is drawn as your seat sees it (R10: the other
-hands stay hidden) and the legal moves are listed by number; each opponent move is printed
-as one line. At the end the final scoring is printed and the game record (configuration,
-seed and actions, `asara_env.reference.record`) can be saved as JSON for `replay`.
+You sit in `seat`; the opponents (names from `agents.agent_names()`: the baselines and the
+shipped models) fill the other seats in order. At each of your decisions the board is drawn
+as your seat sees it (R10: the other hands stay hidden) and the legal moves are listed by
+number; each opponent move is printed as one line. At the end the final scoring is printed
+and the game record (configuration, seed and actions, `asara_env.reference.record`) can be
+saved as JSON for `replay`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents import AGENTS, make_agent
+from agents import make_agent, unknown_agents_error
 
 from asara_env import asara_v0
 from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
@@ -83,9 +84,9 @@ def lineup(
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = [name for name in names if name not in AGENTS]
+    unknown = unknown_agents_error(names)
     if unknown:
-        raise ValueError(f"unknown agent(s) {unknown}; known agents: {sorted(AGENTS)}")
+        raise ValueError(unknown)
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     return config, names[:seat] + [None] + names[seat:]

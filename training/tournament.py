@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import AGENTS, make_agent
+from agents import AGENTS, agent_names, make_agent, unknown_agents_error
 from agents.arena import play_batch
 from apps.options import add_expansions_argument, check_rules
 from asara_env.common.outcome import ranks, win_shares
@@ -205,10 +205,10 @@ def run_tournament(
 
 
 def _check_settings(names: list[str], players: list[int], games: int, seed: int) -> None:
-    unknown = [n for n in names if n not in AGENTS]
+    unknown = unknown_agents_error(names)
     problems = [
         (not names, "no agents given"),
-        (bool(unknown), f"unknown agent(s) {unknown}; known: {sorted(AGENTS)}"),
+        (bool(unknown), unknown),
         (len(set(names)) < len(names), f"an agent is named twice in {names}"),
         (not players, "no player counts given"),
         (any(p not in (2, 3, 4) for p in players), f"players must be 2, 3 or 4, got {players}"),
@@ -388,7 +388,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--agents",
         type=_agent_list,
         default=sorted(AGENTS),
-        help=f"comma-separated registered agents (default: all of {sorted(AGENTS)})",
+        help=f"comma-separated agents from {agent_names()} (default: the baselines "
+        f"{sorted(AGENTS)})",
     )
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
     parser.add_argument("--games", type=_positive, default=1000, help="games per player count")

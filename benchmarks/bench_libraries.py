@@ -5,7 +5,8 @@ AEC loop, in the same run.
 
 Every row plays uniformly random legal actions (the mask read where that library puts it)
 for about `--seconds`, resetting finished games, and counts decisions (one action of the
-seat to move); no learning, so the rows show what each library's wrapping costs:
+seat to move); no learning, so the rows show what each library's wrapping costs (set-up
+and Tianshou's numba compilation are not timed):
 
 - `plain AEC loop`: `asara_env.env()`, `env.last()` / `env.step()` (the reference row)
 - `PettingZoo turn-based parallel`: `turn_based_aec_to_parallel(asara_env.env())`
@@ -135,6 +136,7 @@ def tianshou_collector(players: int, seconds: float, envs: int = 4) -> float:
     venv.seed(0)
     collector = Collector[CollectStats](algorithm, venv)
     collector.reset()
+    collector.collect(n_step=10 * envs)  # untimed: Tianshou's buffer compiles with numba
     decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         decisions += collector.collect(n_step=10 * envs).n_collected_steps

@@ -51,14 +51,14 @@ class MaskedObservations(VecEnvWrapper):
         self._seed = None
         return self._split(obs)
 
-    def step_wait(self):
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
         obs, rewards, dones, infos = self.venv.step_wait()
         return self._split(obs), rewards, dones, infos
 
     def has_attr(self, attr_name: str) -> bool:
         return attr_name == "action_masks" or hasattr(self.venv, attr_name)
 
-    def env_method(self, method_name: str, *args, indices=None, **kwargs) -> list:
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list:
         if method_name == "action_masks":
             return list(self.masks)
         return self.venv.env_method(method_name, *args, indices=indices, **kwargs)

@@ -17,21 +17,19 @@ taken (`info["illegal"]` is 0 in the whole buffer).
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 
-def make_env():
+def make_env(num_players: int) -> Any:
     """The default AEC env in Tianshou's PettingZoo wrapper."""
     from tianshou.env.pettingzoo_env import PettingZooEnv
 
     import asara_env
 
-    return PettingZooEnv(asara_env.env(num_players=make_env.players))
-
-
-make_env.players = 2  # set by run(); DummyVectorEnv takes argument-free factories
+    return PettingZooEnv(asara_env.env(num_players=num_players))
 
 
 def run(
@@ -48,10 +46,10 @@ def run(
     from tianshou.trainer import OffPolicyTrainerParams
     from tianshou.utils.net.common import Net
 
-    make_env.players = num_players
     torch.manual_seed(seed)
     np.random.seed(seed)
-    env = make_env()
+    factory = partial(make_env, num_players)
+    env = factory()
     obs_space = env.observation_space["observation"]
     net = Net(state_shape=obs_space.shape, action_shape=env.action_space.n, hidden_sizes=[64, 64])
     learner = DQN(
@@ -69,8 +67,8 @@ def run(
     ]
     algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, *others], env=env)
 
-    train_envs = DummyVectorEnv([make_env for _ in range(envs)])
-    test_envs = DummyVectorEnv([make_env for _ in range(envs)])
+    train_envs = DummyVectorEnv([factory for _ in range(envs)])
+    test_envs = DummyVectorEnv([factory for _ in range(envs)])
     train_envs.seed(seed)
     test_envs.seed(seed + 10_000)
     buffer = VectorReplayBuffer(max(epoch_steps * epochs, 1000), len(train_envs))

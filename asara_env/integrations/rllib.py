@@ -27,8 +27,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from ray.rllib.algorithms.callbacks import DefaultCallbacks
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
@@ -60,12 +60,14 @@ class AsaraMultiAgentEnv(MultiAgentEnv):
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         self.game.reset(seed=seed, options=options)
         mover = self.game.agent_selection
         return {mover: self._observe(mover)}, {mover: self.game.infos[mover]}
 
-    def step(self, action_dict: dict[str, Any]):
+    def step(self, action_dict: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         mover = self.game.agent_selection
         if mover not in action_dict:
             raise ValueError(f"{mover} is to move; got actions for {sorted(action_dict)}")
@@ -95,10 +97,10 @@ class AsaraMultiAgentEnv(MultiAgentEnv):
         }
 
 
-class CountIllegalActions(DefaultCallbacks):
+class CountIllegalActions(RLlibCallback):
     """Logs `illegal_actions`: the illegal actions that ended games (summed)."""
 
-    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
+    def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
         infos = episode.get_infos(-1)
         illegal = sum(int(info.get("illegal", 0)) for info in infos.values())
         if metrics_logger is not None:

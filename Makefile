@@ -28,6 +28,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 
@@ -54,6 +55,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -61,12 +63,14 @@ format: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m asara_env.basari.docs
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/bench_reference.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_env.py
+	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
-	rm -rf $(VENV) $(INT_VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(INT_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

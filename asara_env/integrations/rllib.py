@@ -27,12 +27,14 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from numpy.typing import NDArray
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.rllib.utils.typing import MultiAgentDict
 
 from ..actions import NUM_ACTIONS
 from ..aec import OBS_HIGH
@@ -61,35 +63,34 @@ class AsaraMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {a: gym.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
 
     def reset(
-        self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[MultiAgentDict, MultiAgentDict]:
         self.game.reset(seed=seed, options=options)
         mover = self.game.agent_selection
-        return {mover: self._observe(mover)}, {mover: self.game.infos[mover]}
+        observations: MultiAgentDict = {mover: self._observe(mover)}
+        infos: MultiAgentDict = {mover: self.game.infos[mover]}
+        return observations, infos
 
-    def step(self, action_dict: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    def step(self, action_dict: MultiAgentDict) -> tuple[MultiAgentDict, ...]:
+        """Play the mover's action; the next mover's observation, or everybody's at the end."""
         mover = self.game.agent_selection
         if mover not in action_dict:
-            raise ValueError(f"{mover} is to move; got actions for {sorted(action_dict)}")
+            raise ValueError(f"{mover} is to move; got actions for {sorted(map(str, action_dict))}")
         self.game.step(int(action_dict[mover]))
-        rewards = {a: float(r) for a, r in self.game.rewards.items() if r or a == mover}
-        if all(self.game.terminations.values()):
-            agents = self.possible_agents
-            observations = {a: self._observe(a) for a in agents}
-            infos = {a: self.game.infos[a] for a in agents}
-            terminateds = {**dict.fromkeys(agents, True), "__all__": True}
-            return observations, rewards, terminateds, {"__all__": False}, infos
-        nxt = self.game.agent_selection
-        observations = {nxt: self._observe(nxt)}
-        return (
-            observations,
-            rewards,
-            {"__all__": False},
-            {"__all__": False},
-            {nxt: self.game.infos[nxt]},
-        )
+        rewards: MultiAgentDict = {
+            a: float(r) for a, r in self.game.rewards.items() if r or a == mover
+        }
+        over = all(self.game.terminations.values())
+        seen = self.game.possible_agents if over else [self.game.agent_selection]
+        observations: MultiAgentDict = {a: self._observe(a) for a in seen}
+        infos: MultiAgentDict = {a: self.game.infos[a] for a in seen}
+        terminateds: MultiAgentDict = {"__all__": over}
+        if over:
+            terminateds.update(dict.fromkeys(seen, True))
+        truncateds: MultiAgentDict = {"__all__": False}
+        return observations, rewards, terminateds, truncateds, infos
 
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _observe(self, agent: str) -> dict[str, NDArray[np.float32]]:
         seen = self.game.observe(agent)
         return {
             "observations": seen["observation"],

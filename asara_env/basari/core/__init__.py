@@ -1,0 +1,53 @@
+"""BASARI's vectorised rules core: B games of one configuration stepped at once with numpy.
+
+    state = init(BasariConfig(num_players=4), batch=1024, seeds=0)
+    while not is_terminal(state).all():
+        mask = legal_action_mask(state)                 # bool[B, P, N_ACTIONS]
+        step(state, pick(mask))                         # int[B, P]: one id per seat
+    winners(state), terminal_rewards(state, "rank"), observe(state)  # [B, P, OBS_SIZE]
+
+Every seat sends an action every step (NOOP when it has no decision). Game i of a batch
+seeded s plays exactly the reference game `new_game(config, derived_seed(s, i))`;
+`autoreset` starts finished games afresh (seed `derived_seed(seed, 1)`). The core imports
+only numpy, `asara_env.common` and BASARI's definition modules.
+"""
+
+from .init import autoreset, init, reset_games, seeds_for
+from .mask import legal_action_mask
+from .observation import global_state, obs_index, obs_size, observe
+from .outcome import is_terminal, ranking_score, state_ranking, terminal_rewards, winners
+from .state import (
+    ARRAY_FIELDS,
+    FIELD_SPECS,
+    BasariState,
+    copy_state,
+    states_equal,
+    take,
+)
+from .step import check_actions, illegal_seats, step
+
+__all__ = [
+    "ARRAY_FIELDS",
+    "FIELD_SPECS",
+    "BasariState",
+    "autoreset",
+    "check_actions",
+    "copy_state",
+    "global_state",
+    "illegal_seats",
+    "init",
+    "is_terminal",
+    "legal_action_mask",
+    "obs_index",
+    "obs_size",
+    "observe",
+    "ranking_score",
+    "reset_games",
+    "seeds_for",
+    "state_ranking",
+    "states_equal",
+    "step",
+    "take",
+    "terminal_rewards",
+    "winners",
+]

@@ -1,0 +1,83 @@
+"""Steps per second of BASARI's reference engine with random legal actions.
+
+    python benchmarks/bench_basari_reference.py [--games 20] [--json]
+
+A step is one joint action (one id per seat, NOOP for seats without a decision); a
+decision is one acting seat's choice (every seat in SETUP and SELECT, one in a BARTER).
+The time to compute every seat's mask and to step is reported apart, per configuration.
+`measure` is what benchmarks/bench_basari.py runs side by side with the vectorised core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference import acting_seats, legal_actions, new_game, step
+
+
+def measure(config: BasariConfig, games: int, seed: int = 0) -> dict:
+    """Rates of `games` random games: joint steps, acting decisions and agent actions
+    (one per seat per step) per second of mask + step time."""
+    t_mask = t_step = 0.0
+    steps = decisions = 0
+    for g in range(games):
+        state = new_game(config, seed + g)
+        chooser = np.random.default_rng(seed + g)
+        while state.phase != Phase.OVER:
+            t0 = time.perf_counter()
+            masks = [legal_actions(state, s) for s in range(config.num_players)]
+            t1 = time.perf_counter()
+            decisions += len(acting_seats(state))
+            joint = [int(chooser.choice(np.flatnonzero(m))) for m in masks]
+            t2 = time.perf_counter()
+            step(state, joint)
+            t3 = time.perf_counter()
+            t_mask, t_step, steps = t_mask + t1 - t0, t_step + t3 - t2, steps + 1
+    total = t_mask + t_step
+    return {
+        "steps_per_s": steps / total,
+        "decisions_per_s": decisions / total,
+        "agent_actions_per_s": steps * config.num_players / total,
+        "masks_per_s": steps / t_mask,
+        "step_per_s": steps / t_step,
+        "steps_per_game": steps / games,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    configs = [BasariConfig(p, mode) for p in (2, 3, 4) for mode in ("choose", "random")]
+    results = {}
+    for config in tqdm(configs, desc="configs", disable=args.json):
+        results[f"{config.num_players}p-{config.start_mode}"] = measure(config, args.games)
+    if args.json:
+        print(json.dumps({"basari_reference": results}))
+        return
+    machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    print(f"BASARI reference engine, {args.games} random games per configuration, {machine}")
+    print(
+        f"{'config':10} {'steps/s':>9} {'decisions/s':>12} {'agent acts/s':>13} "
+        f"{'masks/s':>9} {'step/s':>9} {'steps/game':>11}"
+    )
+    for name, r in results.items():
+        print(
+            f"{name:10} {r['steps_per_s']:9.0f} {r['decisions_per_s']:12.0f} "
+            f"{r['agent_actions_per_s']:13.0f} {r['masks_per_s']:9.0f} {r['step_per_s']:9.0f} "
+            f"{r['steps_per_game']:11.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

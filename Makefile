@@ -31,6 +31,7 @@ test: $(STAMP)
 	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
+	$(MAKE) test-integration
 
 # The RL-library recipes of examples/ (Ray RLlib, Tianshou, AgileRL, SuperSuit, SB3) get a
 # venv of their own: RLlib pins gymnasium==1.2.2 and AgileRL pettingzoo<1.27, older than

@@ -4,13 +4,18 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# PyTorch publishes its CPU-only wheels on its own index (PyPI's Linux torch is the CUDA
+# build, gigabytes of nvidia-* packages). Where that index is unreachable, pip skips it and
+# takes a CPU wheel from the configured mirrors or wheel folders.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: setup run test test-slow lint format docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet torch==2.13.0  # the CPU wheel, before anything pulls CUDA
+	$(BIN)/python -m pip install --quiet --timeout 20 --retries 1 \
+		--extra-index-url $(TORCH_INDEX) torch==2.13.0  # the CPU build, before anything pulls CUDA
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	touch $(STAMP)
 

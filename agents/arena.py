@@ -83,10 +83,11 @@ def play_game(config: GameConfig, agents_by_seat: list[Agent], seed: int) -> np.
     )
     env.reset(seed=int(seed))
     seat = {name: i for i, name in enumerate(env.possible_agents)}
+    final = np.zeros(config.num_players, np.int64)
     for name in env.agent_iter():
         obs, _, termination, truncation, info = env.last()
         done = termination or truncation
+        final[seat[name]] = info["final_prestige"]
         agent = agents_by_seat[seat[name]]
         env.step(None if done else agent.act(obs["observation"], obs["action_mask"]))
-    final = info["final_prestige"]
-    return np.array([final[name] for name in env.possible_agents], np.int64)
+    return final

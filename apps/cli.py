@@ -18,7 +18,6 @@ import json
 import numpy as np
 
 from agents import AGENTS, RandomAgent
-
 from asara_env.actions import NUM_ACTIONS
 from asara_env.bridge import encode_view
 from asara_env.config import VARIANTS, GameConfig

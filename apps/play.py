@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agents import AGENTS, make_agent
-
 from asara_env import asara_v0
 from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
 from asara_env.common.seeding import derived_seed
@@ -262,7 +261,7 @@ def play(
             console.print(f"{seat_label(mover, names)}: {describe_action(action)}")
         env.step(action)
         record.actions.append(int(action))
-    console.print(final_text(state_from_dict(env.unwrapped.state()), names, seat))
+    console.print(final_text(state_from_dict(env.unwrapped.save_game()), names, seat))
     save_record(console, record, record_path)
     return record
 

@@ -21,28 +21,37 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   prestige - the best opponent's) / 50. `shaping=c` adds, every step, c x (the prestige
   each player gained - the mean gained by all) (zero-sum). `last()` gives the reward
   accumulated since the agent last acted, as PettingZoo specifies.
-- `infos[agent]`: `{"phase": name of the pending decision, "year": 1..4}`; once the game
-  is over also `"final_prestige"` ({agent: prestige}), `"winners"` ([agents]) and
-  `"scoring"` (the agent's final-scoring points by category).
-- Illegal actions: `illegal_action="raise"` (default) raises `IllegalActionError` naming
-  the agent, the action and why it is illegal, and changes nothing;
-  `illegal_action="penalize"` ends the game on any int action that is not legal (ids out
-  of range included): the offender gets ILLEGAL_PENALTY (-1), the others share +1, and
-  the offender's info says `"illegal_action": <description>`. Actions that are not ints
-  (or 0-d int arrays) always raise.
+- `infos[agent]` has the same keys and shapes at every step (what batching libraries
+  need): `action_mask` (int8[803], as in the observation), `phase` (the pending decision's
+  `Phase` value; `asara_env.phases.Phase(v).name` names it), `year` (1..4), `win` (the
+  agent's share of the win, 1/k with k winners; 0 until the end), `final_prestige` (0 until
+  the end), `scoring` (int32[8]: the agent's final-scoring points by `FINAL_CATEGORIES`; 0
+  until the end) and `illegal` (1 if this agent's illegal action ended the game).
+- Illegal actions, as in PettingZoo's classic environments: by default
+  (`illegal_action="penalize"`) any int action that is not legal (ids out of range
+  included) ends the game, the offender gets ILLEGAL_PENALTY (-1), the others share +1,
+  and a warning names the agent, the action and why it is illegal.
+  `illegal_action="raise"` (for debugging) raises `IllegalActionError` with the same
+  words and changes nothing. Actions that are not ints (or 0-d int arrays) always raise.
 - `reset(seed=s)` plays the reference game `new_game(config, s)`; later `reset()` calls
   without a seed play seeds `derived_seed(s, 1)`, `derived_seed(s, 2)`, …; a first
   `reset()` without a seed draws one from the OS (`env.game_seed` tells it).
+- `state()` is the global state for centralised critics: float32[4 x 2266], every seat's
+  observation in seat order (hidden information included), zeros for absent seats;
+  `state_space` is its Box.
+- Saved games: `save_game()` returns the whole game as a saved-game dict (docs/state.md);
+  `load_game(saved)` (or `reset(options={"state": saved})`) continues it (validated: a
+  corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
+  that continues identically.
 - Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
-  `"human"` prints it. `state()` returns the whole game (hidden information included) as a
-  saved-game dict (docs/state.md) and `full_view()` draws it as text, for debugging;
-  `reset(options={"state": saved})` continues a saved game (validated: a corrupt one
-  raises `CorruptStateError`).
+  `"human"` prints it; `full_view()` draws the whole game as text, for debugging.
 """
 
 from __future__ import annotations
 
 import copy
+import warnings
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -56,7 +65,7 @@ from .bridge import TrackedGame
 from .common.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from .common.seeding import derived_seed
 from .config import GameConfig
-from .constants import FINAL_CATEGORIES
+from .constants import FINAL_CATEGORIES, MAX_PLAYERS
 from .core import is_terminal
 from .core import step as step_core
 from .core.observation import OBS_DIM, observe
@@ -67,6 +76,9 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
+# every observation entry is a count or a flag of the core's integer fields (int32 at most)
+OBS_HIGH = float(np.iinfo(np.int32).max)
+STATE_DIM = MAX_PLAYERS * OBS_DIM
 
 
 def env(**kwargs) -> AECEnv:
@@ -82,6 +94,10 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if observe and not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def load_game(self, saved: dict[str, Any]) -> None:
+        """Continue the saved game `saved` (counts as the reset the wrapper asks for)."""
+        self.reset(options={"state": saved})
 
 
 class raw_env(AECEnv, EzPickle):
@@ -101,7 +117,7 @@ class raw_env(AECEnv, EzPickle):
         expansions: tuple[str, ...] = (),
         reward: str = "win",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         shaping: float = 0.0,
     ):
         EzPickle.__init__(
@@ -123,12 +139,13 @@ class raw_env(AECEnv, EzPickle):
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32),
+                "observation": spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
         self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_DIM,), np.float32)
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
         self._core = None
         self._base_seed: int | None = None
@@ -229,18 +246,25 @@ class raw_env(AECEnv, EzPickle):
             reason = self._game.illegal_reason(a)
         else:
             reason = f"action ids are 0..{NUM_ACTIONS - 1}"
+        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+        phase = PHASE_NAMES[self._core.phase[0]]
         if self.illegal_action == "raise":
-            phase = PHASE_NAMES[self._core.phase[0]]
             why = f"{reason} ({agent} may not play it)"
-            raise IllegalActionError(a, describe_action(a), self._seat[agent], phase, why)
+            raise IllegalActionError(a, name, self._seat[agent], phase, why)
+        warnings.warn(
+            f"illegal action {a} ({name}) by {agent} in phase {phase}: {reason}; the game ends"
+            f" and {agent} is penalised ({ILLEGAL_PENALTY})",
+            stacklevel=3,
+        )
         self._cumulative_rewards[agent] = 0.0
         n = self.num_agents
         rewards = np.full(n, -ILLEGAL_PENALTY / (n - 1))
         rewards[self._seat[agent]] = ILLEGAL_PENALTY
         self._end_game()
         self._settle(rewards)
-        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
-        self.infos[agent]["illegal_action"] = f"{a} ({name}): {reason}"
+        self.infos[agent]["illegal"] = 1
+        for other in self.agents:
+            self.infos[other]["action_mask"] = self._no_moves.copy()
 
     def _end_game(self) -> None:
         self._over = True
@@ -249,21 +273,30 @@ class raw_env(AECEnv, EzPickle):
     def _update_turn(self) -> None:
         """Select the agent to move and write the infos of the new position."""
         core = self._core
-        self.agent_selection = self.possible_agents[core.seat[0]]
-        info = {"phase": PHASE_NAMES[core.phase[0]], "year": int(core.year[0])}
-        self.infos = {a: dict(info) for a in self.agents}
-        if core.phase[0] == GAME_OVER:
-            self._add_final_infos()
+        mover = self.possible_agents[core.seat[0]]
+        self.agent_selection = mover
+        over = core.phase[0] == GAME_OVER
+        won = winners(core.prestige[0]) if over else None
+        self.infos = {a: self._info(a, mover, over, won) for a in self.agents}
 
-    def _add_final_infos(self) -> None:
-        prestige = self._core.prestige[0]
-        final = {a: int(prestige[self._seat[a]]) for a in self.agents}
-        won_seats = winners(prestige)
-        won = [a for a in self.agents if won_seats[self._seat[a]]]
-        for a in self.agents:
-            points = self._core.final[0, self._seat[a]]
-            scoring = dict(zip(FINAL_CATEGORIES, map(int, points)))
-            self.infos[a].update(final_prestige=final, winners=won, scoring=scoring)
+    def _info(self, agent: str, mover: str, over: bool, won: np.ndarray | None) -> dict[str, Any]:
+        """`infos[agent]`: the same keys and shapes at every step (module docstring)."""
+        core, seat = self._core, self._seat[agent]
+        moving = agent == mover and not over
+        info: dict[str, Any] = {
+            "action_mask": core.legal[0].astype(np.int8) if moving else self._no_moves.copy(),
+            "phase": int(core.phase[0]),
+            "year": int(core.year[0]),
+            "win": 0.0,
+            "final_prestige": 0,
+            "scoring": np.zeros(len(FINAL_CATEGORIES), np.int32),
+            "illegal": 0,
+        }
+        if won is not None:
+            info["win"] = float(won[seat] / won.sum())
+            info["final_prestige"] = int(core.prestige[0, seat])
+            info["scoring"] = core.final[0, seat].astype(np.int32)
+        return info
 
     # ------------------------------------------------------------------------ seeing
     def observe(self, agent: str) -> dict:
@@ -287,9 +320,30 @@ class raw_env(AECEnv, EzPickle):
             return None
         return text
 
-    def state(self) -> dict:
+    def state(self) -> np.ndarray:
+        """float32[4 x 2266]: every seat's observation in seat order, hidden information
+        included, zeros for absent seats (the global state a centralised critic wants)."""
+        out = np.zeros((MAX_PLAYERS, OBS_DIM), np.float32)
+        for seat in range(self.config.num_players):
+            out[seat] = observe(self._core, seat)[0]
+        return out.reshape(-1)
+
+    def save_game(self) -> dict[str, Any]:
         """The whole game, hidden information included, as a saved-game dict (docs/state.md)."""
         return self._game.save()
+
+    def load_game(self, saved: dict[str, Any]) -> None:
+        """Continue the saved game `saved` (a `save_game()` dict; validated)."""
+        self.reset(options={"state": saved})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
+        """An independent env in the same position (EzPickle's pickling, which rebuilds the
+        env from its constructor's arguments, is for sending a fresh env elsewhere)."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            setattr(twin, name, copy.deepcopy(value, memo))
+        return twin
 
     def full_view(self) -> str:
         """The whole game drawn as text, hidden information included (for debugging)."""

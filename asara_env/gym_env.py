@@ -2,6 +2,8 @@
 others (through the AEC env).
 
     env = AsaraGymEnv(num_players=2, opponents=[agents.make_agent("towers")])
+    # or, registered with gymnasium when this module is imported:
+    env = gymnasium.make("asara_env/Asara-v0", num_players=2)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
@@ -17,10 +19,12 @@ others (through the AEC env).
   and seat directly (the vectorised training env's games can be replayed this way).
 - Reward: the learner's terminal reward under `reward` ("win", "rank", "margin"; see
   asara_env/aec.py), 0 before the end; `terminated` when the game is over, never truncated
-  (every game ends within `GameConfig.max_decisions`). Illegal actions raise
-  `IllegalActionError` and change nothing, or with `illegal_action="penalize"` end the
-  game with reward -1 (what `gymnasium.utils.env_checker.check_env`, which samples
-  unmasked actions, needs).
+  (every game ends within `GameConfig.max_decisions`). An illegal action ends the game
+  with reward -1 and a warning (`illegal_action="penalize"`, the default, what checkers
+  that sample unmasked actions need), or with `illegal_action="raise"` raises
+  `IllegalActionError` and changes nothing.
+- `info`: the AEC env's infos of the learner (same keys at every step) plus
+  `learner_seat`.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .actions import NUM_ACTIONS
-from .aec import raw_env
+from .aec import OBS_HIGH, raw_env
 from .common.opponents import Actor, TurnBased, play_opponents
 from .core.observation import OBS_DIM
 
@@ -95,7 +99,7 @@ class AsaraGymEnv(gym.Env):
         seat: int | None = None,
         reward: str = "win",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         shaping: float = 0.0,
     ):
         self.game = raw_env(
@@ -111,7 +115,7 @@ class AsaraGymEnv(gym.Env):
         if seat is not None and not 0 <= seat < num_players:
             raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
         self.fixed_seat, self.render_mode = seat, render_mode
-        self.observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
+        self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -170,7 +174,8 @@ class AsaraGymEnv(gym.Env):
         return self.game.observe(self.learner)["observation"]
 
     def _info(self, reward: float) -> dict:
-        info = dict(self.game.infos[self.learner])
+        own = self.game.infos[self.learner]
+        info = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in own.items()}
         info["action_mask"] = self.action_masks().astype(np.int8)
         info["learner_seat"] = self.seat
         return info
@@ -189,3 +194,8 @@ def _opponents(opponents: Sequence[Actor] | None, players: int) -> list[Actor]:
     if len(others) != players - 1:
         raise ValueError(f"need 1 or {players - 1} opponents, got {len(opponents)}")
     return others
+
+
+GYM_ID = "asara_env/Asara-v0"
+if GYM_ID not in gym.registry:
+    gym.register(id=GYM_ID, entry_point="asara_env.gym_env:AsaraGymEnv")

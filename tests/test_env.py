@@ -4,6 +4,7 @@ rewards), illegal actions, seeding, saved games, configuration errors and render
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
@@ -12,12 +13,14 @@ from games import ALL_CONFIGS, ALL_IDS
 from pettingzoo.test import api_test, seed_test
 
 import asara_env
+import asara_env.core.observation
 from asara_env import GameConfig, IllegalActionError, asara_v0
 from asara_env.bridge import encode_view
 from asara_env.constants import FINAL_CATEGORIES
 from asara_env.core import derived_seed
 from asara_env.core.outcome import terminal_rewards
 from asara_env.errors import CorruptStateError
+from asara_env.phases import Phase
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.view import seat_view
@@ -88,7 +91,9 @@ def test_a_game_through_the_aec_api_matches_the_reference(config, reward):
             env.step(None)
             continue
         assert agent == f"player_{ref.seat}" and not trunc
-        assert info == {"phase": ref.phase.name, "year": ref.year}
+        assert (Phase(info["phase"]), info["year"]) == (ref.phase, ref.year)
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        assert (info["win"], info["final_prestige"], info["illegal"]) == (0.0, 0, 0)
         assert np.flatnonzero(obs["action_mask"]).tolist() == legal_actions(ref)
         assert np.array_equal(obs["observation"], encode_view(seat_view(ref, ref.seat)))
         for other in env.agents:
@@ -103,12 +108,12 @@ def test_a_game_through_the_aec_api_matches_the_reference(config, reward):
     assert ref.is_over and env.agents == []
     want = terminal_rewards(np.array([ref.prestige]), reward)[0]
     assert [seen[a] for a in env.possible_agents] == pytest.approx(want.tolist())
-    prestige = {f"player_{s}": int(p) for s, p in enumerate(ref.prestige)}
-    winners = [f"player_{s}" for s in engine.winners(ref)]
+    winners = engine.winners(ref)
     for s, info in enumerate(final_infos.values()):
-        assert info["phase"] == "GAME_OVER"
-        assert info["final_prestige"] == prestige and info["winners"] == winners
-        assert info["scoring"] == {k: ref.final[s][k] for k in FINAL_CATEGORIES}
+        assert info["phase"] == Phase.GAME_OVER and not info["action_mask"].any()
+        assert info["final_prestige"] == ref.prestige[s]
+        assert info["win"] == (1 / len(winners) if s in winners else 0.0)
+        assert info["scoring"].tolist() == [ref.final[s][k] for k in FINAL_CATEGORIES]
 
 
 def test_game_over_masks_are_empty_and_dead_agents_step_none():
@@ -138,7 +143,7 @@ def test_shaping_pays_zero_sum_prestige_gains_every_step():
         paid_before_end += any(env.rewards.values()) and not all(env.terminations.values())
         for a, r in env.rewards.items():
             total[a] += r
-    prestige = np.array([env.infos[a]["final_prestige"][a] for a in env.possible_agents])
+    prestige = np.array([env.infos[a]["final_prestige"] for a in env.possible_agents])
     want = terminal_rewards(prestige[None], "win")[0] + c * (prestige - prestige.mean())
     assert [total[a] for a in env.possible_agents] == pytest.approx(want.tolist())
     assert paid_before_end > 0, "year-end scoring should pay shaping rewards mid-game"
@@ -150,34 +155,39 @@ def _illegal_action(env) -> int:
 
 
 def test_an_illegal_action_raises_naming_agent_and_reason_and_changes_nothing():
-    env = make(num_players=3, variant="pro")
+    env = make(num_players=3, variant="pro", illegal_action="raise")
     env.reset(seed=2)
-    before, obs = env.state(), env.observe(env.agent_selection)
+    before, obs = env.unwrapped.save_game(), env.observe(env.agent_selection)
     bad = _illegal_action(env)
     with pytest.raises(IllegalActionError, match=rf"illegal action {bad} .*player_0") as err:
         env.step(bad)
     assert err.value.reason and err.value.action == bad
-    assert env.state() == before and env.agent_selection == "player_0"
+    assert env.unwrapped.save_game() == before and env.agent_selection == "player_0"
     assert np.array_equal(env.observe("player_0")["observation"], obs["observation"])
     for wrong in (-1, 803, 2.0, None, "3"):
         with pytest.raises(IllegalActionError, match="action id"):
             env.step(wrong)
-    assert env.state() == before
+    assert env.unwrapped.save_game() == before
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_penalize_ends_the_game_and_charges_the_offender(players):
-    env = make(num_players=players, illegal_action="penalize")
+def test_by_default_an_illegal_action_ends_the_game_charges_the_offender_and_warns(players):
+    env = make(num_players=players)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(7):
         env.step(random_action(env.observe(env.agent_selection), rng))
     offender = env.agent_selection
-    env.step(_illegal_action(env))
+    bad = _illegal_action(env)
+    with pytest.warns(UserWarning, match=rf"illegal action {bad} .* by {offender}"):
+        env.step(bad)
     assert all(env.terminations.values())
     want = {a: -1.0 if a == offender else 1.0 / (players - 1) for a in env.possible_agents}
     assert env.rewards == pytest.approx(want)
-    assert "illegal_action" in env.infos[offender]
+    assert [env.infos[a]["illegal"] for a in env.possible_agents] == [
+        int(a == offender) for a in env.possible_agents
+    ]
+    assert not any(env.infos[a]["action_mask"].any() for a in env.possible_agents)
     seen = play(env, rng)
     assert seen == pytest.approx(want)
 
@@ -188,7 +198,8 @@ def test_penalize_also_covers_out_of_range_ids_and_numpy_scalars_are_actions():
     legal = np.flatnonzero(env.observe("player_0")["action_mask"])
     env.step(np.array(legal[0]))  # a 0-d array, as model.predict returns
     offender = env.agent_selection
-    env.step(10_000)
+    with pytest.warns(UserWarning, match="action ids are"):
+        env.step(10_000)
     assert all(env.terminations.values()) and env.rewards[offender] == -1.0
     other = make(illegal_action="penalize")
     other.reset(seed=1)
@@ -217,7 +228,7 @@ def test_same_seed_same_actions_same_game_and_unseeded_games_differ():
             obs = env.observe(env.agent_selection)
             out.append((env.agent_selection, obs["observation"].tobytes()))
             env.step(random_action(obs, rng))
-        return out, env.state()
+        return out, env.unwrapped.save_game()
 
     assert trajectory(9) == trajectory(9)
     first, second = make(), make()
@@ -239,9 +250,9 @@ def test_a_saved_game_continues_identically():
     rng = np.random.default_rng(6)
     for _ in range(60):
         env.step(random_action(env.observe(env.agent_selection), rng))
-    saved = env.state()
+    saved = env.unwrapped.save_game()
     twin = make(num_players=3, variant="pro")
-    twin.reset(options={"state": saved})
+    twin.load_game(saved)
     for _ in range(200):
         if all(env.terminations.values()):
             break
@@ -251,7 +262,8 @@ def test_a_saved_game_continues_identically():
         action = random_action(a, rng)
         env.step(action)
         twin.step(action)
-    assert twin.state() == env.state()
+    assert twin.unwrapped.save_game() == env.unwrapped.save_game()
+    assert np.array_equal(twin.state(), env.state())
 
 
 def test_a_saved_finished_game_loads_as_finished():
@@ -263,7 +275,7 @@ def test_a_saved_finished_game_loads_as_finished():
     while not all(env.terminations.values()):
         env.step(random_action(env.observe(env.agent_selection), rng))
     twin = make(num_players=2)
-    twin.reset(options={"state": env.state()})
+    twin.reset(options={"state": env.unwrapped.save_game()})
     assert all(twin.terminations.values())
     assert twin.infos["player_0"]["final_prestige"] == env.infos["player_0"]["final_prestige"]
     assert play(twin, rng) == {"player_0": 0.0, "player_1": 0.0}  # rewards were paid already
@@ -272,7 +284,7 @@ def test_a_saved_finished_game_loads_as_finished():
 def test_loading_a_bad_saved_game_is_refused():
     env = make(num_players=3, variant="pro")
     env.reset(seed=6)
-    saved = env.state()
+    saved = env.unwrapped.save_game()
     with pytest.raises(ValueError, match="config"):
         make(num_players=4, variant="pro").reset(options={"state": saved})
     saved["money"][0] = -5
@@ -320,3 +332,62 @@ def test_the_order_enforcing_wrapper_still_refuses_use_before_reset():
         env.last()
     with pytest.raises(Exception, match="reset"):
         env.step(0)
+
+
+# ------------------------------------------------------------------------------ conventions
+INFO_KEYS = {"action_mask", "phase", "year", "win", "final_prestige", "scoring", "illegal"}
+
+
+def _info_shapes(info: dict) -> dict:
+    return {k: (np.shape(v), np.asarray(v).dtype.kind) for k, v in info.items()}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_infos_have_the_same_keys_and_shapes_at_every_step_of_whole_games(config):
+    env = make(num_players=config.num_players, variant=config.variant, expansions=config.expansions)
+    rng = np.random.default_rng(config.num_players)
+    for seed in range(2):
+        env.reset(seed=seed)
+        want = None
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            assert set(info) == INFO_KEYS
+            shapes = _info_shapes(info)
+            want = want or shapes
+            assert shapes == want
+            assert info["action_mask"].shape == (803,) and info["scoring"].shape == (8,)
+            env.step(None if term or trunc else random_action(obs, rng))
+
+
+def test_state_is_every_seats_observation_hidden_information_included():
+    env = make(num_players=3, variant="pro")
+    env.reset(seed=4)
+    state = env.state()
+    assert state.dtype == np.float32 and env.state_space.contains(state)
+    rows = state.reshape(4, -1)
+    for seat, agent in enumerate(env.possible_agents):
+        assert np.array_equal(rows[seat], env.observe(agent)["observation"])
+    assert not rows[3].any()  # the absent fourth seat
+    hands = [rows[s][asara_env.core.observation.OBS_INDEX["hand"]] for s in range(3)]
+    assert all(h.sum() > 0 for h in hands)  # every hidden hand is in the global state
+
+
+def test_a_deep_copy_mid_game_continues_identically_and_independently():
+    env = make(num_players=3, variant="pro")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    twin = copy.deepcopy(env)
+    saved = env.unwrapped.save_game()
+    twin_rng = np.random.default_rng(9)
+    while not all(twin.terminations.values()):  # the copy plays on to the end ...
+        twin.step(random_action(twin.observe(twin.agent_selection), twin_rng))
+    assert env.unwrapped.save_game() == saved  # ... and the original has not moved
+    moves = np.random.default_rng(7)
+    copies = [copy.deepcopy(env) for _ in range(2)]
+    for _ in range(30):
+        actions = {random_action(c.observe(c.agent_selection), moves) for c in copies[:1]}
+        for c in copies:
+            c.step(next(iter(actions)))
+    assert copies[0].unwrapped.save_game() == copies[1].unwrapped.save_game()

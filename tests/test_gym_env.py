@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -44,7 +45,8 @@ def test_the_learner_gets_its_terminal_reward_once_at_the_end(reward):
         num_players=3, opponents=[make_agent("greedy"), make_agent("random")], reward=reward
     )
     total, info, _ = play(env, seed=3)
-    prestige = np.array([info["final_prestige"][f"player_{s}"] for s in range(3)])
+    prestige = np.array([env.game.infos[f"player_{s}"]["final_prestige"] for s in range(3)])
+    assert info["final_prestige"] == prestige[env.seat]
     want = terminal_rewards(prestige[None], reward)[0, env.seat]
     assert total == pytest.approx(float(want))
     assert not env.action_masks().any()
@@ -68,7 +70,7 @@ def test_options_pick_the_reference_game_and_seat():
 
 
 def test_illegal_actions_raise_and_change_nothing():
-    env = AsaraGymEnv(num_players=2)
+    env = AsaraGymEnv(num_players=2, illegal_action="raise")
     obs, info = env.reset(seed=1)
     bad = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(IllegalActionError):
@@ -96,3 +98,20 @@ def test_stepping_a_finished_game_or_a_bad_seat_option_is_a_clear_error():
         env.step(0)
     with pytest.raises(ValueError, match="seat"):
         env.reset(seed=0, options={"seat": 5})
+
+
+def test_registered_with_gymnasium_and_its_spaces_are_finite():
+    env = gymnasium.make("asara_env/Asara-v0", num_players=3, variant="pro")
+    assert np.isfinite(env.observation_space.high).all()
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
+
+
+def test_by_default_an_illegal_action_ends_the_game_with_minus_one_and_a_warning():
+    env = AsaraGymEnv(num_players=2)
+    env.reset(seed=1)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.warns(UserWarning, match=f"illegal action {bad}"):
+        _, reward, terminated, truncated, info = env.step(bad)
+    assert (reward, terminated, truncated, info["illegal"]) == (-1.0, True, False, 1)

@@ -182,7 +182,10 @@ def test_bad_arguments_are_argparse_errors(args, message, capsys):
 
 @pytest.mark.parametrize(
     "names, players, message",
-    [(["random", "x"], [2], "unknown agent"), (["random"], [5], "players must be 2, 3 or 4")],
+    [
+        (["random", "x"], [2], "unknown agent"),
+        (["random"], [5], r"players must be among \(2, 3, 4\)"),
+    ],
 )
 def test_bad_settings_raise_value_errors(names, players, message):
     with pytest.raises(ValueError, match=message):
@@ -228,3 +231,24 @@ def test_cli_with_expansions_names_them_in_every_output(tmp_path, capsys):
     plain = run_cli(tmp_path, out="plain")
     with open(plain / "games.csv") as f:
         assert {(g["variant"], g["expansions"]) for g in csv.DictReader(f)} == {("basic", "")}
+
+
+def test_the_tournament_machinery_plays_any_game_given_as_a_tournament_game():
+    """A second game plugs in through TournamentGame: here a toy game whose score is the
+    agent's own strength, so the strongest agent always wins and ranks follow strength."""
+    from training.tournament import TournamentGame, run_tournament, summarize
+
+    strength = {"weak": 1, "middling": 2, "strong": 3}
+
+    def play(players, agents, seating, seeds, batch_size, bar):
+        return np.array([[agents[k] for k in row] for row in seating], np.int64)
+
+    toy = TournamentGame(strength, lambda name, seed: strength[name], play, (2, 3))
+    names = list(strength)
+    results = run_tournament(names, [2, 3], 30, seed=1, game=toy)
+    for played in results:
+        rows = {r["agent"]: r for r in summarize(names, played)}
+        assert rows["strong"]["win_rate"] == 1.0 and rows["weak"]["win_rate"] == 0.0
+        assert rows["weak"]["mean_rank"] > rows["middling"]["mean_rank"]
+    with pytest.raises(ValueError, match="players must be among"):
+        run_tournament(names, [4], 4, game=toy)

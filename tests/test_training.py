@@ -62,7 +62,7 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, 
             assert rewards[0] == 0.0
         prestige = np.array([infos[0]["final_prestige"]])
         assert all(env.terminations.values())
-        assert prestige[0].tolist() == [env.infos[a]["final_prestige"][a] for a in env.agents]
+        assert prestige[0].tolist() == [env.infos[a]["final_prestige"] for a in env.agents]
         seat = int(learner.split("_")[1])  # the slot has already started its next game
         want = terminal_rewards(prestige, reward)[0, seat]
         assert rewards[0] == pytest.approx(float(want))

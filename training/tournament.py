@@ -40,8 +40,10 @@ import itertools
 import json
 import math
 import sys
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +65,7 @@ class Played:
     players: int
     seeds: np.ndarray  # uint64[G] reference seed of each game
     seating: np.ndarray  # int64[G, P] agent index in each seat
-    prestige: np.ndarray  # int64[G, P] final prestige of each seat
+    prestige: np.ndarray  # int64[G, P] final score of each seat (ASARA: prestige)
     variant: str = "basic"  # the rules the games were played with
     expansions: tuple[str, ...] = ()
 
@@ -172,6 +174,35 @@ def _seats_played(num_agents: int, results: list[Played]) -> list[int]:
 
 
 # ---------------------------------------------------------------------------- running
+@dataclass(frozen=True)
+class TournamentGame:
+    """What the tournament needs of a game: everything else here (scheduling, seeds,
+    statistics, ratings, output) is game-agnostic. `play(players, agents, seating, seeds,
+    batch_size, bar)` returns the final scores int[G, P] (higher is better; ties share
+    the win) of G games, game g seeded `seeds[g]` with `agents[seating[g, s]]` in seat s."""
+
+    agent_names: Collection[str]
+    make_agent: Callable[[str, int], Any]
+    play: Callable[..., np.ndarray]
+    player_counts: tuple[int, ...]
+    variant: str = "basic"  # the rules the games are played with (table columns)
+    expansions: tuple[str, ...] = ()
+
+
+def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
+    """ASARA with the baselines of `agents`, played in batches through the core."""
+    configs = {
+        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions))
+        for p in (2, 3, 4)
+    }
+
+    def play(players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, batch, bar):
+        return play_batch(configs[players], agents, seating, seeds, batch, bar)
+
+    rules = configs[2]
+    return TournamentGame(AGENTS, make_agent, play, (2, 3, 4), rules.variant, rules.expansions)
+
+
 def run_tournament(
     names: list[str],
     players: list[int],
@@ -181,37 +212,41 @@ def run_tournament(
     batch_size: int = 256,
     progress: bool = False,
     expansions: tuple[str, ...] = (),
+    game: TournamentGame | None = None,
 ) -> list[Played]:
-    """Play `games` (rounded up to a multiple of P) games per player count P, with the
-    rules of `variant` and `expansions`."""
-    _check_settings(names, players, games, seed)
-    configs = {
-        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions)) for p in players
-    }
+    """Play `games` (rounded up to a multiple of P) games per player count P, of `game`
+    (default: ASARA with the rules of `variant` and `expansions`)."""
+    game = game or asara_game(variant, expansions)
+    _check_settings(game, names, players, games, seed)
     seatings = {
         p: schedule(len(names), p, games, np.random.default_rng([seed, p, 0])) for p in players
     }
     bar = _progress_bar(progress, sum(len(s) for s in seatings.values()))
     results = []
     for p in players:
-        agents = [make_agent(n, sub_seed(seed, p, 1, k)) for k, n in enumerate(names)]
+        agents = [game.make_agent(n, sub_seed(seed, p, 1, k)) for k, n in enumerate(names)]
         seeds = game_seeds(seed, p, len(seatings[p]))
-        prestige = play_batch(configs[p], agents, seatings[p], seeds, batch_size, bar)
-        config = configs[p]
-        results.append(Played(p, seeds, seatings[p], prestige, config.variant, config.expansions))
+        scores = game.play(p, agents, seatings[p], seeds, batch_size, bar)
+        results.append(Played(p, seeds, seatings[p], scores, game.variant, game.expansions))
     if bar is not None:
         bar.close()
     return results
 
 
-def _check_settings(names: list[str], players: list[int], games: int, seed: int) -> None:
-    unknown = [n for n in names if n not in AGENTS]
+def _check_settings(
+    game: TournamentGame, names: list[str], players: list[int], games: int, seed: int
+) -> None:
+    known = sorted(game.agent_names)
+    unknown = [n for n in names if n not in game.agent_names]
     problems = [
         (not names, "no agents given"),
-        (bool(unknown), f"unknown agent(s) {unknown}; known: {sorted(AGENTS)}"),
+        (bool(unknown), f"unknown agent(s) {unknown}; known: {known}"),
         (len(set(names)) < len(names), f"an agent is named twice in {names}"),
         (not players, "no player counts given"),
-        (any(p not in (2, 3, 4) for p in players), f"players must be 2, 3 or 4, got {players}"),
+        (
+            any(p not in game.player_counts for p in players),
+            f"players must be among {game.player_counts}, got {players}",
+        ),
         (games < 1, f"games must be at least 1, got {games}"),
         (seed < 0, f"seed must be a non-negative int, got {seed}"),
     ]
@@ -360,7 +395,7 @@ def summary_text(summary: list[dict], ratings: list[dict]) -> str:
 def _agent_list(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     try:
-        _check_settings(names, [2], 1, 0)
+        _check_settings(asara_game(), names, [2], 1, 0)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return names

@@ -1,0 +1,84 @@
+"""The core's and the AEC env's speed at two revisions of the code, side by side in one run.
+
+    python benchmarks/compare_revisions.py BEFORE_REV [AFTER_REV] [--rounds 3]
+
+Each revision is checked out into a temporary git worktree (AFTER defaults to the working
+tree itself). The two are benchmarked alternately, round after round (A B A B ...), with
+bench_core.py and bench_env.py run from each tree in a fresh process, so that a machine
+that slows down or speeds up meanwhile affects both alike; the medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ["benchmarks/bench_core.py", "--json", "--steps", "60", "--players", "4"]
+ENV = ["benchmarks/bench_env.py", "--json", "--seconds", "2"]
+
+
+def run_json(tree: Path, script: list[str]) -> dict:
+    out = subprocess.run(
+        [sys.executable, *script],
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def rates(result: dict, prefix: str) -> dict[str, float]:
+    """Flatten a benchmark's JSON (decisions per second by setting) into name -> rate."""
+    flat = {}
+    for key, value in result.items():
+        if isinstance(value, dict):
+            flat |= rates(value, f"{prefix}{key}.")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            flat[f"{prefix}{key}"] = float(value)
+    return flat
+
+
+def worktree(rev: str, into: Path) -> Path:
+    subprocess.run(["git", "worktree", "add", "--detach", str(into), rev], cwd=ROOT, check=True)
+    return into
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before")
+    parser.add_argument("after", nargs="?", help="default: the working tree")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": worktree(args.before, Path(tmp) / "before")}
+        trees["after"] = worktree(args.after, Path(tmp) / "after") if args.after else ROOT
+        seen: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+        try:
+            for _ in tqdm(range(args.rounds), desc="rounds"):
+                for name, tree in trees.items():
+                    for script, prefix in ((CORE, "core."), (ENV, "env.")):
+                        for key, rate in rates(run_json(tree, script), prefix).items():
+                            seen[name].setdefault(key, []).append(rate)
+        finally:
+            for tree in trees.values():
+                if tree != ROOT:
+                    subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
+    print(f"{'benchmark':<44} {'before':>12} {'after':>12} {'after/before':>13}")
+    for key in sorted(seen["before"]):
+        b = statistics.median(seen["before"][key])
+        a = statistics.median(seen["after"].get(key, [float("nan")]))
+        print(f"{key:<44} {b:>12,.0f} {a:>12,.0f} {a / b:>13.2f}")
+
+
+if __name__ == "__main__":
+    main()

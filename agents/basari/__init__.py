@@ -7,6 +7,7 @@ from .baselines import (
     PointsFirstAgent,
     RandomAgent,
     ValueAgent,
+    ValueL1Agent,
     make_basari_agent,
 )
 
@@ -16,5 +17,6 @@ __all__ = [
     "PointsFirstAgent",
     "RandomAgent",
     "ValueAgent",
+    "ValueL1Agent",
     "make_basari_agent",
 ]

@@ -12,14 +12,17 @@ itself), so the agents keep no state between calls.
   least 3 gems after the carpet cap. As opener, one gem of its lowest colour (forfeit with
   none); facing an offer, accepts 2 gems or more, else makes the minimal raise (accepts if
   it cannot).
-- `value`: values points, gem majorities and the lap (E6 level 1; see `valuation.py`):
-  predicts each opponent's card as the one it values most, halves a card one opponent is
-  predicted on and drops one two are on, plays the best (10% a uniform card). In barters
-  its reservation price is its value of the card; it opens with its cheapest single gem,
-  accepts an offer worth its reservation, and otherwise raises as people do: by a whole
-  gem over the standing offer's count (its cheapest such bundle), a same-count raise only
-  when no bigger bundle is affordable, and accepts when no raise costs at most its
-  reservation. Start archways: uniform (the die decides the rest).
+- `value`: values points, gem majorities and the lap (E6; see `valuation.py`) and plays
+  the card it values most. In barters its reservation price is its value of the card; it
+  opens with its cheapest single gem, accepts an offer worth its reservation, and
+  otherwise raises as people do: by a whole gem over the standing offer's count (its
+  cheapest such bundle), a same-count raise only when no bigger bundle is affordable, and
+  accepts when no raise costs at most its reservation. A gem's flat value is 2 / (P - 1)^2
+  (E6 says 1; see `gem_flat_value`). Start archways: uniform (the die decides the rest).
+- `value_l1`: `value` with E6's level-1 card choice as written (each opponent predicted to
+  play the card it values most; a card one opponent is predicted on counts half, one two
+  are on nothing; 10% a uniform card). Measured weaker than `value` (README), because the
+  baselines it meets do not play as it predicts, and it loses the barters it avoids.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import numpy as np
 
 from agents.base import pick_best
 from asara_env.basari.actions import ActionLayout
-from asara_env.basari.constants import N_COLOURS, Card
+from asara_env.basari.constants import N_CARDS, N_COLOURS, Card
 from asara_env.basari.phases import Phase
 
 from .valuation import (
@@ -46,7 +49,7 @@ from .valuation import (
 )
 from .view import View
 
-TEMPERATURE = 1.5  # points: `value`'s card choice and its model of the others' (quantal)
+RANDOM_CARD_RATE = 0.1  # E6 [assumed]: `value_l1` plays a uniform card this often
 ACCEPT_PLAN, FORFEIT_PLAN = -1, -2  # plan codes besides "offer bundle BUNDLES[i]" (i >= 0)
 
 
@@ -149,52 +152,50 @@ class PointsFirstAgent(_Heuristic):
 
 
 class ValueAgent(_Heuristic):
-    """E6 level-1 valuation of cards, gems and majorities; a reservation price in barters;
-    raises by whole gems (see the module docstring)."""
+    """E6 valuation of cards, gems and majorities; plays the card it values most; a
+    reservation price in barters, raising by whole gems (see the module docstring)."""
 
     name = "value"
 
     def cards(self, view: View, u: np.ndarray) -> np.ndarray:
-        v = card_values(view)  # [R, S, 3]
-        q = softmax(v[:, 1:] / TEMPERATURE) * view.present[:, 1:, None]  # opponents' cards
-        alone = np.prod(1 - q, axis=1)  # [R, 3]: no opponent on the card
-        one = (q / np.maximum(1 - q, 1e-12) * alone[:, None]).sum(axis=1)  # exactly one
-        expected = v[:, 0] * (alone + 0.5 * one)
-        return sample(softmax(expected / TEMPERATURE), u)
+        return np.argmax(card_values(view)[:, 0], axis=1)  # ties: Die, then Points
 
     def plans(self, view: View) -> np.ndarray:
         m = majority_delta(view)[:, 0]  # [R, 4, D]: my majority changes
-        r = np.take_along_axis(card_values(view, None)[:, 0], view.barter_card[:, None], 1)[:, 0]
-        held = view.gems[:, 0]
-        fits = fitting(held, BUNDLES)
+        r = np.take_along_axis(card_values(view)[:, 0], view.barter_card[:, None], 1)[:, 0]
         flat = gem_flat_value(view)
-        cost = np.where(fits, give_cost(m, BUNDLES, flat), np.inf)  # [R, M]
-        afford = cost <= r[:, None]
+        cost = np.where(fitting(view.gems[:, 0], BUNDLES), give_cost(m, BUNDLES, flat), np.inf)
+        afford = cost <= r[:, None]  # [R, M]
         size = view.offer.sum(1)
-        opener = ~view.offer_exists
         one_gem = afford & (BUNDLE_SIZES[None] == 1)
         bigger = afford & (BUNDLE_SIZES[None] == size[:, None] + 1)
         same = afford & (BUNDLE_SIZES[None] == size[:, None])
         same &= BUNDLE_KEYS[None] > bundle_key(view.offer)[:, None]
         plan = np.full(len(r), ACCEPT_PLAN, np.int64)
-        for pool in (same, bigger):  # later pools take precedence
+        for pool in (same, bigger):  # a whole gem more wins over a same-count raise
             has = pool.any(1)
             plan[has] = _cheapest(cost, pool)[has]
         plan[receive_gain(m, view.offer, flat) >= r] = ACCEPT_PLAN
         open_plan = np.where(one_gem.any(1), _cheapest(cost, one_gem), FORFEIT_PLAN)
-        return np.where(opener, open_plan, plan)
+        return np.where(view.offer_exists, plan, open_plan)
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
-    """Softmax over the last axis."""
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+class ValueL1Agent(ValueAgent):
+    """`value` with E6's level-1 card choice as written: predicts each opponent's card as
+    the one it values most, halves a card one opponent is predicted on and drops one two
+    or more are on, plays the best (ties to Die first), a uniform card 10% of the time."""
 
+    name = "value_l1"
 
-def sample(p: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """int64[R]: the index drawn from each row's distribution p [R, K] by u."""
-    cdf = np.cumsum(p, axis=1)
-    return np.minimum((cdf <= u[:, None] * cdf[:, -1:]).sum(axis=1), p.shape[1] - 1)
+    def cards(self, view: View, u: np.ndarray) -> np.ndarray:
+        v = card_values(view)  # [R, S, 3]
+        predicted = np.argmax(v[:, 1:], axis=2)  # the opponents' cards (ties: lower index)
+        on_card = (predicted[:, :, None] == np.arange(N_CARDS)) & view.present[:, 1:, None]
+        crowd = on_card.sum(axis=1)  # [R, 3]
+        expected = v[:, 0] * np.select([crowd == 0, crowd == 1], [1.0, 0.5], 0.0)
+        wild = u < RANDOM_CARD_RATE
+        best = np.argmax(expected, axis=1)
+        return np.where(wild, (u / RANDOM_CARD_RATE * N_CARDS).astype(np.int64), best)
 
 
 def _cheapest(cost: np.ndarray, pool: np.ndarray) -> np.ndarray:
@@ -232,7 +233,7 @@ def emit(lay: ActionLayout, view: View, plans: np.ndarray) -> np.ndarray:
 
 
 BASARI_AGENTS: dict[str, type[BasariAgent]] = {
-    a.name: a for a in (RandomAgent, PointsFirstAgent, ValueAgent)
+    a.name: a for a in (RandomAgent, PointsFirstAgent, ValueAgent, ValueL1Agent)
 }
 
 

@@ -3,8 +3,9 @@ the final scoring table.
 
     python -m apps.cli --players 4 --variant pro --seed 1
 
-The `asara` command has subcommands: `asara random ...` (the same job, same options) and
-`asara play ...` (play yourself against agents in the terminal, apps/play.py):
+The `asara` command has subcommands: `asara random ...` (the same job, same options),
+`asara serve` (play in a browser, apps/serve.py) and `asara play ...` (play yourself
+against agents in the terminal, apps/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
                [--expansions genie,gifts] [--save game.json]
@@ -28,7 +29,7 @@ from asara_env.reference.serialize import state_to_dict
 from asara_env.reference.view import seat_view
 from asara_env.render import scoring_table
 
-from .options import add_expansions_argument
+from .options import add_expansions_argument, add_serve_arguments
 
 
 def play_random_game(config: GameConfig, seed: int):
@@ -134,6 +135,12 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
         raise SystemExit(130) from None
 
 
+def run_serve(args: argparse.Namespace) -> None:
+    from .serve import serve  # FastAPI and uvicorn load only for this command
+
+    serve(args)
+
+
 def asara_parser() -> argparse.ArgumentParser:
     """The `asara` command line; each subcommand's `run(args)` is in its defaults."""
     parser = argparse.ArgumentParser(prog="asara", description="The board game ASARA.")
@@ -141,6 +148,9 @@ def asara_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play against agents in the terminal")
     add_play_arguments(play)
     play.set_defaults(run=lambda args: run_play(args, play))
+    web = commands.add_parser("serve", help="play in a browser: a local web page")
+    add_serve_arguments(web)
+    web.set_defaults(run=run_serve)
     random = commands.add_parser("random", help="one seeded game between random players")
     add_random_arguments(random)
     random.set_defaults(run=run_random)

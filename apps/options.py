@@ -39,3 +39,9 @@ def add_expansions_argument(parser: argparse.ArgumentParser) -> None:
         help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
         "(default: none); genie needs --variant pro",
     )
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The web page's address (`asara serve`, `asara-serve`)."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")

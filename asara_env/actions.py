@@ -266,6 +266,23 @@ def layout_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def public_description(action: int, mover: int, viewer: int) -> str:
+    """The move's name as `viewer` may know it (R10.2): another seat's face-down cards,
+    the lighted windows it keeps and the buyer card it takes as a gift stay hidden."""
+    if mover == viewer:
+        return describe_action(action)
+    group, f = decode(action)
+    if group == Group.PLACE and len(CARD_OPTIONS[f[1]]) > 1:
+        return f"place two face-down cards on {TARGETS[f[0]].name}"
+    if group == Group.PLACE_COLOURED:
+        return "place a face-down card on the coloured building"
+    if group == Group.LIGHTS_KEEP:
+        return "keep a lighted window"
+    if group == Group.GIFT_CARD:
+        return "gift: take a buyer card"
+    return describe_action(action)
+
+
 def as_int(action) -> int:
     """`action` (an int, numpy integer or 0-d integer array) as a plain int;
     IllegalActionError if it is anything else."""

@@ -44,7 +44,8 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
   that continues identically.
 - Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
-  `"human"` prints it; `full_view()` draws the whole game as text, for debugging.
+  `"human"` prints it, `"rgb_array"` returns it as a picture (uint8[H, W, 3],
+  `asara_env.render_svg`); `full_view()` draws the whole game as text, for debugging.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class raw_env(AECEnv, EzPickle):
     """ASARA for 2-4 players; see the module docstring."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "asara_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -147,6 +148,11 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_DIM,), np.float32)
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
+        # read-only zeros shared by the infos of agents not to move (nothing can alter them)
+        self._no_moves_info = np.zeros(NUM_ACTIONS, np.int8)
+        self._no_moves_info.flags.writeable = False
+        self._no_scoring = np.zeros(len(FINAL_CATEGORIES), np.int32)
+        self._no_scoring.flags.writeable = False
         self._core = None
         self._base_seed: int | None = None
         self._episode = 0
@@ -264,7 +270,7 @@ class raw_env(AECEnv, EzPickle):
         self._settle(rewards)
         self.infos[agent]["illegal"] = 1
         for other in self.agents:
-            self.infos[other]["action_mask"] = self._no_moves.copy()
+            self.infos[other]["action_mask"] = self._no_moves_info
 
     def _end_game(self) -> None:
         self._over = True
@@ -284,12 +290,12 @@ class raw_env(AECEnv, EzPickle):
         core, seat = self._core, self._seat[agent]
         moving = agent == mover and not over
         info: dict[str, Any] = {
-            "action_mask": core.legal[0].astype(np.int8) if moving else self._no_moves.copy(),
+            "action_mask": core.legal[0].astype(np.int8) if moving else self._no_moves_info,
             "phase": int(core.phase[0]),
             "year": int(core.year[0]),
             "win": 0.0,
             "final_prestige": 0,
-            "scoring": np.zeros(len(FINAL_CATEGORIES), np.int32),
+            "scoring": self._no_scoring,
             "illegal": 0,
         }
         if won is not None:
@@ -308,13 +314,19 @@ class raw_env(AECEnv, EzPickle):
         mask = self._core.legal[0].astype(np.int8) if moving else self._no_moves.copy()
         return {"observation": obs.copy(), "action_mask": mask}
 
-    def render(self) -> str | None:
-        """The board as the agent to move sees it (R10): returned ("ansi") or printed."""
+    def render(self) -> str | np.ndarray | None:
+        """The board as the agent to move sees it (R10): returned as text ("ansi") or as
+        uint8[H, W, 3] pixels ("rgb_array"), or printed ("human")."""
         if self.render_mode is None:
             return None
         from .render import render_view
 
-        text = render_view(self._game.seat_view(self._seat[self.agent_selection]))
+        view = self._game.seat_view(self._seat[self.agent_selection])
+        if self.render_mode == "rgb_array":
+            from .render_svg import svg_view, to_rgb_array
+
+            return to_rgb_array(svg_view(view))
+        text = render_view(view)
         if self.render_mode == "human":
             print(text)
             return None

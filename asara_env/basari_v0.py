@@ -26,6 +26,4 @@ def env(**kwargs: object) -> AECEnv:
     return parallel_to_aec(parallel_env(**kwargs))
 
 
-raw_env = parallel_env
-
-__all__ = ["BasariParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["BasariParallelEnv", "env", "parallel_env"]

@@ -369,17 +369,19 @@ def render(view: dict) -> str:
 # ------------------------------------------------------------------------ the two entries
 def render_view(view: dict) -> str:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
+    return render(normalised_view(view))
+
+
+def normalised_view(view: dict) -> dict:
+    """A `seat_view` as the normalised view dict every picture draws (module docstring)."""
     viewer = view["viewer"]
     seats = range(view["config"]["num_players"])
-    return render(
-        view
-        | {
-            "hands": [view["hand"] if s == viewer else None for s in seats],
-            "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
-            "lighted_stack": view["lighted_stack_known"],
-            "show_stacks": False,
-        }
-    )
+    return view | {
+        "hands": [view["hand"] if s == viewer else None for s in seats],
+        "lighted": [view["lighted_supply"] if s == viewer else None for s in seats],
+        "lighted_stack": view["lighted_stack_known"],
+        "show_stacks": False,
+    }
 
 
 def open_buyer(buyer: Buyer | None) -> dict | None:
@@ -396,22 +398,24 @@ def open_buyer(buyer: Buyer | None) -> dict | None:
 
 def render_full(state: State) -> str:
     """Everything about a reference state, hidden information included (for debugging)."""
-    return render(
-        public_view(state)
-        | {
-            "viewer": None,
-            "spaces": [[open_buyer(b) for b in area] for area in state.spaces],
-            "coloured": [open_buyer(b) for b in state.coloured],
-            "hands": state.hands.tolist(),
-            "lighted": state.lighted_supply.tolist(),
-            "lighted_stack": [colour for colour, _ in state.lighted_stack],
-            "lights_drawn": list(state.lights_drawn),
-            "draw_pile": state.draw_pile.tolist(),
-            "draw_pile_seen": state.draw_pile.tolist(),
-            "lighted_stack_seen": lighted_counts(state),
-            "show_stacks": True,
-        }
-    )
+    return render(normalised_full(state))
+
+
+def normalised_full(state: State) -> dict:
+    """Everything about a reference state as a normalised view dict (module docstring)."""
+    return public_view(state) | {
+        "viewer": None,
+        "spaces": [[open_buyer(b) for b in area] for area in state.spaces],
+        "coloured": [open_buyer(b) for b in state.coloured],
+        "hands": state.hands.tolist(),
+        "lighted": state.lighted_supply.tolist(),
+        "lighted_stack": [colour for colour, _ in state.lighted_stack],
+        "lights_drawn": list(state.lights_drawn),
+        "draw_pile": state.draw_pile.tolist(),
+        "draw_pile_seen": state.draw_pile.tolist(),
+        "lighted_stack_seen": lighted_counts(state),
+        "show_stacks": True,
+    }
 
 
 def scoring_table(state) -> str:

@@ -302,7 +302,7 @@ def test_loading_a_bad_saved_game_is_refused():
         ({"variant": "expert"}, "variant"),
         ({"reward": "score"}, "reward"),
         ({"illegal_action": "ignore"}, "illegal_action"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb_array_list"}, "render_mode"),
         ({"shaping": -1.0}, "shaping"),
         ({"expansions": ("genie",)}, "genie"),
     ],

@@ -27,8 +27,10 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   and why; nothing changes.
 - `reset(seed=s)` plays the game seeded s; later `reset()` calls without a seed play
   `derived_seed(s, 1)`, `derived_seed(s, 2)`, ...; `env.game_seed` tells the seed.
-- Saving: `save()` returns the game as a JSON-compatible dict (the reference engine's
-  validated format); `reset(options={"state": saved})` continues it.
+- Saving: `save_game()` returns the game as a JSON-compatible dict (the reference
+  engine's validated format, docs/basari_state.md); `load_game(saved)` or
+  `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
+  env in the same position.
 - Rendering: `render_mode="ansi"` returns the board, players, barter and the turn's
   events as text; `"human"` prints it.
 """
@@ -58,6 +60,7 @@ from .reference.serialize import state_from_dict, state_to_dict
 from .render import bundle_text, render_state
 
 PHASE_NAMES = tuple(p.name for p in Phase)
+OVER = int(Phase.OVER)
 
 
 class BasariParallelEnv(ParallelEnv, EzPickle):
@@ -152,10 +155,25 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         self._episode += 1
         return derived_seed(self._base_seed, self._episode)
 
-    def save(self) -> dict:
-        """The game as a JSON-compatible dict; `reset(options={"state": saved})` resumes it."""
+    def save_game(self) -> dict:
+        """The game as a JSON-compatible dict (the reference engine's validated format,
+        docs/basari_state.md); `load_game` or `reset(options={"state": saved})` resumes it."""
         self._require_reset()
         return state_to_dict(to_reference(self._core, 0))
+
+    def load_game(self, saved: dict) -> tuple[dict, dict]:
+        """Continue the saved game `saved` (a `save_game()` dict; validated); returns what
+        `reset` returns."""
+        return self.reset(options={"state": saved})
+
+    def __deepcopy__(self, memo: dict) -> BasariParallelEnv:
+        """An independent env in the same position (EzPickle's pickling rebuilds a fresh
+        env from the constructor's arguments instead)."""
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
 
     # ---------------------------------------------------------------------------- acting
     def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
@@ -212,7 +230,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         return PHASE_NAMES[int(self._core.phase[0])]
 
     def _over(self) -> bool:
-        return bool(self._core.phase[0] == Phase.OVER)
+        return int(self._core.phase[0]) == OVER
 
     def _require_reset(self) -> None:
         if self._core is None:

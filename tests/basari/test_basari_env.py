@@ -3,6 +3,8 @@ players, fixed-shape infos, rewards, illegal actions, seeds, saving and the glob
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from gymnasium import spaces
@@ -114,7 +116,7 @@ def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
 def test_an_illegal_action_raises_naming_agent_and_action_and_changes_nothing():
     env = basari_v0.parallel_env(num_players=3)
     obs, _ = env.reset(seed=5)
-    saved, before = env.save(), env.state().copy()
+    saved, before = env.save_game(), env.state().copy()
     actions = {a: 0 for a in env.agents}  # NOOP in SETUP, where every agent must choose
     actions["player_0"] = 1
     with pytest.raises(IllegalActionError, match=r"player_1.*noop|noop.*player_1"):
@@ -128,7 +130,7 @@ def test_an_illegal_action_raises_naming_agent_and_action_and_changes_nothing():
         env.step({**actions, "player_2": 2.0})
     with pytest.raises(ValueError, match="no action for"):
         env.step({"player_0": 1})
-    assert env.save() == saved and np.array_equal(env.state(), before)
+    assert env.save_game() == saved and np.array_equal(env.state(), before)
 
 
 def test_reset_seed_is_deterministic_and_seeds_differ():
@@ -136,9 +138,9 @@ def test_reset_seed_is_deterministic_and_seeds_differ():
     b = basari_v0.parallel_env(num_players=4, start_mode="random")
     out_a, hist_a = play(a, seed=123)
     out_b, hist_b = play(b, seed=123)
-    assert hist_a == hist_b and a.save() == b.save()
+    assert hist_a == hist_b and a.save_game() == b.save_game()
     play(b, seed=124)
-    assert a.save() != b.save()
+    assert a.save_game() != b.save_game()
     a.reset()  # the next episode of seed 123
     assert a.game_seed == derived_seed(123, 1)
     for bad in (-1, 2**64, 1.5, "7", True):
@@ -149,7 +151,7 @@ def test_reset_seed_is_deterministic_and_seeds_differ():
 def test_saving_and_restoring_a_game_continues_it_exactly():
     env = basari_v0.parallel_env(num_players=4)
     (obs, *_), _ = play(env, seed=77, steps=25)
-    saved = env.save()
+    saved = env.save_game()
     rng = np.random.default_rng(3)
     later = []
     for _ in range(30):
@@ -159,10 +161,10 @@ def test_saving_and_restoring_a_game_continues_it_exactly():
         later.append(actions)
         obs, *_ = env.step(actions)
     other = basari_v0.parallel_env(num_players=4)
-    obs2, _ = other.reset(options={"state": saved})
+    obs2, _ = other.load_game(saved)
     for actions in later:
         obs2, *_ = other.step(actions)
-    assert other.save() == env.save()
+    assert other.save_game() == env.save_game()
     for agent in obs:
         assert np.array_equal(obs[agent]["observation"], obs2[agent]["observation"])
     with pytest.raises(CorruptStateError):
@@ -203,3 +205,17 @@ def test_render_shows_board_players_cards_and_each_offer():
     env.step({**noop, agent: lay.submit})
     text = env.render()
     assert f"{agent} offers 1 blue" in text and "standing offer" in text
+
+
+def test_a_deep_copy_continues_identically_and_independently():
+    env = basari_v0.parallel_env(num_players=3)
+    (obs, *_), _ = play(env, seed=31, steps=12)
+    twin = copy.deepcopy(env)
+    rng = np.random.default_rng(6)
+    while env.agents:
+        actions = random_actions(env, obs, rng)
+        obs, *_ = env.step(actions)
+        twin_obs, *_ = twin.step(actions)
+        assert all(np.array_equal(obs[a]["observation"], twin_obs[a]["observation"]) for a in obs)
+    assert twin.save_game() == env.save_game() and not twin.agents
+    assert twin._core.score is not env._core.score

@@ -13,6 +13,8 @@ from . import rules
 from .state import FIELD_SPECS, BasariState, blank
 from .tables import tables
 
+OVER = int(Phase.OVER)
+
 
 def seeds_for(seed: object, batch: int) -> np.ndarray:
     """uint64[batch] game seeds: an int s gives game i the seed `derived_seed(s, i)`; an
@@ -62,7 +64,7 @@ def autoreset(state: BasariState) -> np.ndarray:
     """Set every finished game up afresh and return bool[B], the games reset. A game seeded
     s continues as the game seeded `derived_seed(s, 1)`, so each game's sequence of episodes
     does not depend on the rest of the batch."""
-    done = state.phase == Phase.OVER
+    done = state.phase == OVER
     rows = np.flatnonzero(done)
     if rows.size:
         reset_games(state, rows, derived_seeds(state.seed[rows], 1))

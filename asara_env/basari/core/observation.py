@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
-from ..phases import N_PHASES, Phase
+from ..phases import N_PHASES
 from .state import BasariState
 from .tables import tables
 
@@ -151,10 +151,9 @@ def _seat_block(state: BasariState) -> np.ndarray:
     return f
 
 
-def _one_hot_into(out: np.ndarray, start: int, index: np.ndarray) -> None:
-    """out[g, ..., start + index[g]] = 1 where index >= 0 (out [B, ..., size])."""
-    rows = np.flatnonzero(index >= 0)
-    out[rows, ..., start + index[rows].astype(np.int64)] = 1.0
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    """bool[..., size]: index one-hot; all False where index is -1."""
+    return index[..., None] == np.arange(size)
 
 
 def observe(state: BasariState) -> np.ndarray:
@@ -163,30 +162,30 @@ def observe(state: BasariState) -> np.ndarray:
     ix = obs_index(n)
     b, p = state.score.shape
     common = np.zeros((b, obs_size(n)), np.float32)
-    common[np.arange(b), ix["phase"].start + state.phase.astype(np.int64)] = 1.0
-    common[np.arange(b), ix["round"].start + state.round.astype(np.int64)] = 1.0
+    common[:, ix["phase"]] = _one_hot(state.phase, N_PHASES)
+    common[:, ix["round"]] = _one_hot(state.round, ROUNDS)
     common[:, ix["turn_in_round"].start] = state.turn / n
     common[:, ix["carpets"]] = state.carpet / GEM_SCALE
     common[:, ix["board"]] = _board_features(t)
-    _one_hot_into(common, ix["barter_card"].start, state.barter_card)
+    common[:, ix["barter_card"]] = _one_hot(state.barter_card, N_CARDS)
     common[:, ix["offer"]] = state.offer / GEM_SCALE
-    exists = state.offer_by >= 0
-    common[:, ix["offer_exists"].start] = exists
+    common[:, ix["offer_exists"].start] = state.offer_by >= 0
     common[:, ix["raises"].start] = np.maximum(state.offers - 1, 0) / RAISES_SCALE
-    _one_hot_into(common, ix["queued_card"].start, state.queued_card)
+    common[:, ix["queued_card"]] = _one_hot(state.queued_card, N_CARDS)
     out = np.repeat(common[:, None, :], p, axis=1)
     viewers = np.arange(p)
     ego = (viewers[:, None] + viewers[None, :]) % p  # [viewer, ego seat] -> absolute seat
     block = _seat_block(state)
     seats = ix["seats"]
     out[:, :, seats.start : seats.start + p * block.shape[2]] = block[:, ego].reshape(b, p, -1)
-    g = np.flatnonzero(exists)
-    if g.size:
-        rel = (state.offer_by[g, None].astype(np.int64) - viewers) % p  # [g, viewer]
-        out[g[:, None], viewers, ix["offer_by"].start + rel] = 1.0
-    g = np.flatnonzero(state.phase == Phase.BARTER)
-    if g.size:
-        out[g, state.to_act[g], ix["pending"]] = state.pending[g] / GEM_SCALE
+    # the offerer as an ego seat of each viewer; -1 (no offer) stays -1
+    by = state.offer_by[:, None].astype(np.int64)
+    rel = np.where(by >= 0, (by - viewers) % p, -1)  # [B, viewer]
+    out[:, :, ix["offer_by"].start : ix["offer_by"].start + p] = _one_hot(rel, p)
+    builder = viewers == state.to_act[:, None]  # [B, viewer]; to_act is -1 outside barters
+    out[:, :, ix["pending"]] = (
+        np.where(builder[:, :, None], state.pending[:, None, :], 0) / GEM_SCALE
+    )
     return out
 
 

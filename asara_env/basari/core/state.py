@@ -120,28 +120,8 @@ def copy_state(state: BasariState) -> BasariState:
     return take(state, slice(None))
 
 
-def concat(states: list[BasariState]) -> BasariState:
-    """One batch of the games of `states` (one configuration), in order."""
-    config = states[0].config
-    if any(s.config != config for s in states):
-        raise ValueError("concat: every state must have the same configuration")
-    arrays = {name: np.concatenate([getattr(s, name) for s in states]) for name in ARRAY_FIELDS}
-    return BasariState(config=config, **arrays)
-
-
 def states_equal(a: BasariState, b: BasariState) -> bool:
     """True when both batches hold the same configuration and identical arrays."""
     return a.config == b.config and all(
         np.array_equal(getattr(a, n), getattr(b, n)) for n in ARRAY_FIELDS
     )
-
-
-def field_table() -> str:
-    """A markdown table of the state's fields (for the docs)."""
-    lines = ["| field | dtype | shape | blank | meaning |", "|---|---|---|---|---|"]
-    for name, s in FIELD_SPECS.items():
-        shape = ", ".join(["B", *map(str, s.shape)])
-        lines.append(
-            f"| `{name}` | {np.dtype(s.dtype).name} | [{shape}] | {s.blank} | {s.meaning} |"
-        )
-    return "\n".join(lines)

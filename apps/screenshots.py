@@ -1,0 +1,107 @@
+"""Screenshots of the web page and of board pictures, taken from the real page.
+
+    python -m apps.screenshots --out docs/
+
+Starts the server (apps/serve.py) on a free port, drives the operating system's Chromium
+with Playwright (nothing is downloaded), plays two games by clicking listed moves (chosen
+by a seeded random generator, builds half of the time) and saves: `web_page.png` (the
+page during a 2-player basic game), `web_final.png` (the same game's end with the final
+scoring), `board_basic.png` (its board) and `board_pro_genie_gifts.png` (the board of a
+4-player professional game with both expansions in its third year).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+from pathlib import Path
+
+from tqdm import tqdm
+
+from apps.serve import running
+
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def start(page, players: int, variant: str, expansions: tuple[str, ...], opponents, seed: int):
+    page.click("#new-game")
+    page.select_option("#players", str(players))
+    page.select_option("#variant", variant)
+    for expansion in expansions:
+        page.check(f"#exp-{expansion}")
+    for select, name in zip(page.locator("#opponents select").all(), opponents):
+        select.select_option(name)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#board svg")
+
+
+def play_until(page, done, label: str, rng: random.Random, limit: int = 400) -> None:
+    """Click listed moves, chosen at random, until `done(page)` or the game ends."""
+    for _ in tqdm(range(limit), desc=label, unit="move"):
+        if done(page) or page.is_visible("#final"):
+            return
+        before = page.get_attribute("#board", "data-decisions")
+        moves = page.locator("#moves button.move")
+        builds = page.locator("#moves button.move[data-name*='on build']")
+        pick = builds if builds.count() and rng.random() < 0.5 else moves  # towers to show
+        pick.nth(rng.randrange(pick.count())).click()
+        page.wait_for_function(
+            "n => document.querySelector('#board').dataset.decisions !== n", arg=before
+        )
+
+
+def year(page) -> int:
+    return int(page.get_attribute("#board svg", "data-year"))
+
+
+def take(out: Path, chromium: str) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    saved, rng = [], random.Random(0)
+    with running() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1700, "height": 1000})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        start(page, 2, "basic", (), ["greedy"], 10)
+        play_until(page, lambda pg: year(pg) >= 3, "2p basic to year 3", rng)
+        saved.append(out / "web_page.png")
+        page.screenshot(path=saved[-1])
+        saved.append(out / "board_basic.png")
+        page.locator("#board svg").screenshot(path=saved[-1])
+        play_until(page, lambda pg: False, "2p basic to the end", rng)
+        saved.append(out / "web_final.png")
+        page.screenshot(path=saved[-1])
+        start(page, 4, "pro", ("genie", "gifts"), ["greedy", "towers", "tall"], 7)
+        play_until(page, lambda pg: year(pg) >= 3, "4p pro + genie + gifts to year 3", rng)
+        saved.append(out / "board_pro_genie_gifts.png")
+        page.locator("#board svg").screenshot(path=saved[-1])
+        browser.close()
+    return saved
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the PNGs")
+    parser.add_argument("--chromium", default=shutil.which("chromium"), help="the browser")
+    args = parser.parse_args(argv)
+    if args.chromium is None:
+        parser.error("Chromium is not installed (apt-get install -y chromium)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path in take(args.out, args.chromium):
+        print(f"saved {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Pictures per second: the text board, the SVG picture and its pixels, side by side.
+
+    python benchmarks/bench_render.py [--positions 60]
+
+Draws every position of random games (one per configuration below) as one seat sees it:
+`render_view` (text), `svg_view` (SVG text) and `to_rgb_array` (SVG rasterised by resvg),
+and a reference engine step for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+from tqdm import tqdm
+
+from asara_env import GameConfig
+from asara_env.reference import engine
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.state import State
+from asara_env.reference.view import seat_view
+from asara_env.render import render_view
+from asara_env.render_svg import svg_view, to_rgb_array
+
+CONFIGS = {
+    "2p basic": GameConfig(num_players=2),
+    "4p pro + genie + gifts": GameConfig(
+        num_players=4, variant="pro", expansions=("genie", "gifts")
+    ),
+}
+
+
+def positions(config: GameConfig, n: int) -> list[State]:
+    """n positions spread over one random game."""
+    state, rng, states = engine.new_game(config, 0), np.random.default_rng(0), []
+    while not state.is_over:
+        states.append(state.copy())
+        engine.step(state, int(rng.choice(legal_actions(state))))
+    picks = np.linspace(0, len(states) - 1, n).astype(int)
+    return [states[i] for i in picks]
+
+
+def rate(draw: Callable[[State], object], states: list[State], label: str) -> float:
+    start = time.perf_counter()
+    for state in tqdm(states, desc=label, leave=False):
+        draw(state)
+    return len(states) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=60)
+    args = parser.parse_args()
+    draws = {
+        "text": lambda s: render_view(seat_view(s, s.seat)),
+        "svg": lambda s: svg_view(seat_view(s, s.seat)),
+        "rgb_array": lambda s: to_rgb_array(svg_view(seat_view(s, s.seat))),
+        "legal + step": lambda s: engine.step(s.copy(), legal_actions(s)[0]),
+    }
+    print(f"{'configuration':<24}" + "".join(f"{name + ' /s':>16}" for name in draws))
+    for label, config in CONFIGS.items():
+        states = positions(config, args.positions)
+        rates = [rate(draw, states, f"{label}: {name}") for name, draw in draws.items()]
+        print(f"{label:<24}" + "".join(f"{r:>16,.1f}" for r in rates))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""The web page's server (apps/serve.py) through its JSON API, without a browser."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from apps.serve import create_app  # noqa: E402
+from asara_env import GameConfig  # noqa: E402
+from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
+from asara_env.actions import public_description as public_name  # noqa: E402
+from asara_env.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
+from asara_env.reference.engine import new_game  # noqa: E402
+from asara_env.reference.record import GameRecord, replay  # noqa: E402
+from asara_env.reference.rules import legal_actions  # noqa: E402
+from asara_env.reference.scoring import year_end_points  # noqa: E402
+
+BASIC_2P = {"players": 2, "variant": "basic", "opponents": ["random"], "seed": 5}
+
+
+@pytest.fixture
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def start(client: TestClient, **request) -> dict:
+    response = client.post("/api/games", json=BASIC_2P | request)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client: TestClient, game: dict, action: int | None = None, **extra) -> dict:
+    """Play `action` (the first legal move by default) and return the game."""
+    action = game["moves"][0]["id"] if action is None else action
+    body = {"action": action, "decision": game["decisions"]} | extra
+    response = client.post(f"/api/games/{game['id']}/moves", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def play_out(client: TestClient, game: dict) -> dict:
+    while not game["over"]:
+        game = move(client, game)
+    return game
+
+
+def test_options_list_the_agents_and_the_shipped_models(client):
+    options = client.get("/api/options").json()
+    assert {"random", "greedy"} <= set(options["agents"])
+    assert {"model:asara_2p", "model:asara_4p"} <= set(options["models"])
+    assert options["expansions"] == ["genie", "gifts"]
+
+
+def test_a_whole_game_ends_with_the_final_scoring_and_its_record_replays_to_it(client):
+    game = start(client, seat=1)
+    assert game["your_turn"] and game["moves"] and game["svg"].startswith("<svg")
+    assert game["seed"] is None  # R10: the seed tells every card
+    assert client.get(f"/api/games/{game['id']}/record").status_code == 409
+    game = play_out(client, game)
+    assert game["moves"] == [] and not game["your_turn"]
+    final = game["final"]
+    assert [row["player"] for row in final["rows"]] == ["P0 (random)", "P1 (you)"]
+    kinds = [entry["kind"] for entry in game["log"]]
+    assert kinds.count("year") == 4 and kinds[-1] == "final"
+    response = client.get(f"/api/games/{game['id']}/record")
+    assert "attachment" in response.headers["content-disposition"]
+    state = replay(GameRecord.from_dict(response.json()))
+    assert state.is_over and [r["prestige"] for r in final["rows"]] == state.prestige
+    assert [r["total"] for r in final["rows"]] == [f["total"] for f in state.final]
+    assert game["seed"] == 5 and len(response.json()["actions"]) == game["decisions"]
+
+
+def test_the_opponents_moves_and_the_year_end_scoring_are_logged(client):
+    game = play_out(client, start(client))
+    seats = {entry["seat"] for entry in game["log"] if entry["kind"] == "move"}
+    assert seats == {0, 1}
+    year_ends = [entry for entry in game["log"] if entry["kind"] == "year"]
+    assert [e["text"].split(" scoring")[0] for e in year_ends] == [
+        f"end of year {y}" for y in (1, 2, 3, 4)
+    ]
+    record = GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
+    for entry in year_ends:  # R6.2: the towers, gold, lighted windows and the Caliph
+        n = entry["decision"]
+        before = replay(GameRecord(record.config, record.seed, record.actions[: n - 1]))
+        after = replay(GameRecord(record.config, record.seed, record.actions[:n]))
+        points = [year_end_points(after.towers[s], after.caliph == s) for s in range(2)]
+        assert entry["points"] == points and sum(points) > 0
+        final = [0, 0] if after.final is None else [f["total"] for f in after.final]
+        for s in range(2):  # the year's end added them (the last move may add more)
+            assert after.prestige[s] - before.prestige[s] - final[s] >= points[s]
+
+
+def test_same_seed_and_moves_give_the_same_game(client):
+    games = [play_out(client, start(client, opponents=["greedy"])) for _ in range(2)]
+    assert games[0]["id"] != games[1]["id"]
+    assert games[0]["log"] == games[1]["log"] and games[0]["final"] == games[1]["final"]
+
+
+def test_several_games_at_once_stay_apart(client):
+    a = start(client)
+    b = start(client, players=3, variant="pro", opponents=["greedy", "random"], seed=9)
+    a2 = move(client, a)
+    assert client.get(f"/api/games/{b['id']}").json() == b
+    assert client.get(f"/api/games/{a['id']}").json()["decisions"] == a2["decisions"]
+    listed = {g["id"]: g for g in client.get("/api/games").json()}
+    assert set(listed) == {a["id"], b["id"]}
+    assert listed[b["id"]]["config"]["num_players"] == 3
+
+
+@pytest.mark.parametrize(
+    ("request_change", "status", "message"),
+    [
+        ({"players": 5}, 400, "num_players must be an int from 2 to 4"),
+        ({"variant": "expert"}, 400, "variant must be one of"),
+        ({"expansions": ["genie"]}, 400, "needs the professional variant"),
+        ({"expansions": ["dragons"]}, 400, "unknown expansion 'dragons'"),
+        ({"opponents": ["random", "random"]}, 400, "2 players need 1 opponent(s), got 2"),
+        ({"opponents": ["wizard"]}, 400, "unknown opponent 'wizard'"),
+        ({"opponents": ["model:nothing"]}, 400, "unknown model 'model:nothing'"),
+        ({"seat": 2}, 400, "seat must be in 0..1, got 2"),
+        ({"seed": -1}, 422, "greater than or equal to 0"),
+        ({"seed": "abc"}, 422, "seed"),
+    ],
+)
+def test_a_bad_new_game_request_gets_a_4xx_naming_the_problem(
+    client, request_change, status, message
+):
+    before = client.get("/api/games").json()
+    response = client.post("/api/games", json=BASIC_2P | request_change)
+    assert response.status_code == status
+    assert message in str(response.json()["detail"])
+    assert client.get("/api/games").json() == before
+
+
+def test_an_illegal_move_is_refused_and_the_game_goes_on(client):
+    game = start(client)
+    legal = {m["id"] for m in game["moves"]}
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in legal)
+    url = f"/api/games/{game['id']}/moves"
+    cases = [
+        ({"action": illegal, "decision": game["decisions"]}, 409, "illegal move"),
+        ({"action": NUM_ACTIONS, "decision": game["decisions"]}, 400, "action ids are 0.."),
+        ({"action": "place", "decision": game["decisions"]}, 422, "action"),
+        ({"decision": game["decisions"]}, 422, "action"),
+        ({"action": game["moves"][0]["id"], "decision": game["decisions"] - 1}, 409, "stale move"),
+    ]
+    for body, status, message in cases:
+        response = client.post(url, json=body)
+        assert response.status_code == status, body
+        assert message in str(response.json()["detail"])
+        assert client.get(f"/api/games/{game['id']}").json() == game
+    assert move(client, game)["decisions"] > game["decisions"]
+
+
+def test_unknown_ids_and_frames_get_404(client):
+    game = start(client)
+    assert client.get("/api/games/nope").status_code == 404
+    assert "no game with id 'nope'" in client.post("/api/games/nope/moves", json={"action": 0}).text
+    frames = game["decisions"] + 1
+    assert client.get(f"/api/games/{game['id']}/frames/{frames}").status_code == 404
+    assert client.get("/api/replays/nope/frames/0").status_code == 404
+
+
+def test_a_finished_game_downloads_as_an_animated_picture(client):
+    game = start(client)
+    assert client.get(f"/api/games/{game['id']}/replay.svg").status_code == 409  # R10
+    game = play_out(client, game)
+    response = client.get(f"/api/games/{game['id']}/replay.svg?seconds=0.2")
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    root = ET.fromstring(response.text)
+    frames = [g for g in root if g.get("class") == "frame"]
+    assert len(frames) == game["decisions"] + 1
+    assert client.get(f"/api/games/{game['id']}/replay.svg?seconds=0").status_code == 422
+
+
+def test_the_games_frames_show_each_position_as_the_persons_seat_saw_it(client):
+    game = move(client, start(client, seat=1))
+    frames = [
+        client.get(f"/api/games/{game['id']}/frames/{k}") for k in range(game["decisions"] + 1)
+    ]
+    assert all(f.headers["content-type"].startswith("image/svg+xml") for f in frames)
+    assert frames[-1].text == game["svg"]
+    assert "as seen by P1 (you)" in frames[0].text
+    assert len({f.text for f in frames}) == len(frames)  # every decision changes the picture
+
+
+def test_a_saved_game_uploads_for_replay_and_a_corrupt_one_is_refused(client):
+    game = play_out(client, start(client))
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    loaded = client.post("/api/replays", json=record)
+    assert loaded.status_code == 201 and loaded.json()["frames"] == len(record["actions"]) + 1
+    last = client.get(f"/api/replays/{loaded.json()['id']}/frames/{len(record['actions'])}")
+    assert "full view" in last.text and "final scoring" in last.text
+    bad = record | {"actions": record["actions"][:3] + [NUM_ACTIONS - 1]}
+    response = client.post("/api/replays", json=bad)
+    assert response.status_code == 400 and "not a playable game record" in response.text
+    response = client.post("/api/replays", json={"config": {}, "seed": 1})
+    assert response.status_code == 400 and "malformed game record" in response.text
+
+
+def test_r10_opponents_face_down_cards_stay_hidden_in_the_log():
+    pair = next(i for i, c in enumerate(CARD_OPTIONS) if len(c) == 2 and c[0] != c[1])
+    action = encode(Group.PLACE, 8, pair)
+    assert (
+        public_name(action, mover=1, viewer=0) == f"place two face-down cards on {TARGETS[8].name}"
+    )
+    assert "face-down" in public_name(action, mover=0, viewer=0)
+    assert "+" in public_name(action, mover=0, viewer=0)
+    for group, fields in (
+        (Group.PLACE_COLOURED, (2,)),
+        (Group.LIGHTS_KEEP, (1,)),
+        (Group.GIFT_CARD, (3,)),
+    ):
+        hidden = public_name(encode(group, *fields), mover=1, viewer=0)
+        words = set(hidden.replace(":", " ").split())
+        assert not words & set(CARD_NAMES + COLOUR_NAMES), hidden
+
+
+def test_r10_the_page_never_sees_an_opponents_hand(client):
+    game = start(client, players=3, opponents=["random", "random"], seed=3)
+    state = new_game(GameConfig(num_players=3), 3)
+    assert legal_actions(state) == [m["id"] for m in game["moves"]]  # seat 0 starts
+    assert game["svg"].count('class="hand"') == 1
+
+
+@pytest.mark.slow
+def test_a_shipped_model_plays_as_an_opponent(client):
+    game = play_out(client, start(client, opponents=["model:asara_2p"]))
+    assert game["final"]["rows"][0]["player"] == "P0 (you)"
+
+
+def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):
+    game = start(
+        client,
+        players=3,
+        variant="pro",
+        expansions=["genie", "gifts"],
+        opponents=["random", "random"],
+        seed=12,
+    )
+    game = play_out(client, game)
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    hidden_groups = {Group.PLACE_COLOURED, Group.LIGHTS_KEEP, Group.GIFT_CARD}
+    checked = 0
+    for entry in game["log"]:
+        if entry["kind"] != "move" or entry["seat"] == 0:
+            continue
+        group, fields = decode(record["actions"][entry["decision"] - 1])
+        pair = group == Group.PLACE and len(CARD_OPTIONS[fields[1]]) == 2
+        if pair or group in hidden_groups:
+            words = set(entry["text"].replace(":", " ").split())
+            assert not words & set(CARD_NAMES + COLOUR_NAMES), entry["text"]
+            checked += 1
+    assert checked > 0

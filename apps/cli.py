@@ -8,7 +8,7 @@ The `asara` command has subcommands: `asara random ...` (the same job, same opti
 against agents in the terminal, apps/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
-               [--expansions genie,gifts] [--save game.json]
+               [--expansions genie,gifts] [--save game.json] [--layout compact|full]
 """
 
 from __future__ import annotations
@@ -98,6 +98,13 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
     parser.add_argument("--seed", type=int, help="the game's seed (default: a random one)")
     parser.add_argument("--save", help="write the game record (JSON) to this path")
+    parser.add_argument(
+        "--layout",
+        choices=("compact", "full"),
+        default="compact",
+        help="compact (default): the board and the moves fit 80x24; full: the big board "
+        "(100 columns, 40+ lines) and every move at once",
+    )
 
 
 def play_options(args: argparse.Namespace) -> dict:
@@ -111,6 +118,7 @@ def play_options(args: argparse.Namespace) -> dict:
         "seat": args.seat,
         "seed": args.seed,
         "record_path": args.save,
+        "layout": args.layout,
     }
 
 

@@ -10,40 +10,86 @@ expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions ge
 You sit in `seat`; the opponents (agent names from `agents.AGENTS`) fill the other seats in
 order. At each of your decisions the board is drawn as your seat sees it (R10: the other
 hands stay hidden) and the legal moves are listed by number; each opponent move is printed
-as one line. At the end the final scoring is printed and the game record (configuration,
-seed and actions, `asara_env.reference.record`) can be saved as JSON for `replay`.
+as one line, as your seat may know it (R10.2: no face-down cards). When a year ends, its
+scoring (R6.2) is announced seat by seat. At the end the final scoring is printed and the
+game record (configuration, seed and actions, `asara_env.reference.record`) can be saved
+as JSON for `replay`.
+
+The default `layout="compact"` fits a terminal of 80x24: the board in at most 80 columns
+and about 18 lines (`asara_env.render_compact`), the moves a page at a time below it (`+`
+shows the next page). `layout="full"` draws the big board of `render_view` (100 columns)
+and lists every move at once.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from pettingzoo import AECEnv
 
 from agents import AGENTS, make_agent
 from asara_env import asara_v0
-from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, describe_action
+from asara_env.actions import (
+    CARD_OPTIONS,
+    TARGETS,
+    Group,
+    decode,
+    describe_action,
+    public_description,
+)
 from asara_env.common.seeding import derived_seed
 from asara_env.config import GameConfig
 from asara_env.constants import CARD_NAMES
 from asara_env.reference.engine import winners
 from asara_env.reference.record import GameRecord
+from asara_env.reference.scoring import YEAR_END_CATEGORIES, year_end_breakdown
 from asara_env.reference.serialize import state_from_dict
+from asara_env.reference.state import State
+from asara_env.reference.view import seat_view
 from asara_env.render import LINE_WIDTH, scoring_table, wrap
+from asara_env.render_compact import COMPACT_WIDTH, render_compact
 
 HELP = """\
 How to answer:
   a number     play that move
-  other text   list only the moves whose name contains it (e.g. "bank", "red", "tower #2")
+  other text   list the moves whose name contains it ("bank", "red", "tower #2")
+  +, next      the next page of the moves listed
   m, moves     list all the moves again
   b, board     draw the board and the moves again
   ?, help      this help
   q, quit      end the game (asks first)
-Board: P0..P3 are seats; (a+b) are face-down cards; ? a card you cannot see;
-red 3(1g) is three red tiles, one of them gold-decorated; . a vacant space;
-(chest: asari 5, buy window) the gifts lying on a space, in the order laid (gifts expansion)."""
+Board: P0..P3 are seats; . a vacant space; [any] an area without a colour yet.
+Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is
+three red tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a
+space, in the order laid (gifts expansion).
+Compact layout: colours by their first 3 letters (bro brown, bla black, blu
+blue, ...); 8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts
+on a chest; bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a
+red tower 6 tiles high, with 1 visible gold tile and 1 lighted window."""
 
 AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(game seed, 1000 + s)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the game is drawn: the board from the person's seat view, the columns every
+    printed line keeps to, and the terminal lines the board, one page of moves and the
+    prompt share (None: every move listed at once)."""
+
+    draw: Callable[[dict], str] | None  # None: the AEC env's own render() (render_view)
+    width: int
+    screen: int | None
+
+
+LAYOUTS = {
+    "compact": Layout(render_compact, COMPACT_WIDTH, 24),
+    "full": Layout(None, LINE_WIDTH, None),
+}
+MIN_PAGE = 4  # lines of moves a page shows at least, however tall the board
 
 
 @dataclass
@@ -114,63 +160,130 @@ def move_head(action: int) -> tuple[str, str]:
     return "", describe_action(action)
 
 
-def columns(items: Sequence[str], indent: str = "  ") -> list[str]:
-    """The items left-aligned in as many equal columns as fit in LINE_WIDTH."""
+def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:
+    """The items left-aligned in as many equal columns as fit in `width`."""
     cell = max(map(len, items)) + 3
-    per_line = max(1, (LINE_WIDTH - len(indent)) // cell)
+    per_line = max(1, (width - len(indent)) // cell)
     rows = [items[i : i + per_line] for i in range(0, len(items), per_line)]
     return [indent + "".join(item.ljust(cell) for item in row).rstrip() for row in rows]
 
 
-def moves_text(moves: Sequence[int]) -> str:
-    """The legal moves numbered 1..k, placements one line per target."""
+@dataclass
+class Listing:
+    """Numbered moves under a title, shown `size` lines at a time (all when None). A page
+    that starts inside a target's group of placements repeats the group's heading."""
+
+    title: str
+    lines: list[str]
+    heads: list[str] = field(default_factory=list)  # per line: its group's heading or ''
+    size: int | None = None
+    page: int = 0
+
+    @property
+    def pages(self) -> int:
+        return 1 if self.size is None else max(1, math.ceil(len(self.lines) / self.size))
+
+    def text(self) -> str:
+        """The current page, its number in the title when there are several."""
+        if self.pages == 1:
+            return "\n".join([f"{self.title}:", *self.lines])
+        first = self.page * self.size
+        lines = self.lines[first : first + self.size]
+        head = self.heads[first] if self.heads else ""
+        if head and lines[0].startswith(" " * len(head)):
+            lines[0] = head + lines[0][len(head) :]
+        more = f"{self.title}, page {self.page + 1}/{self.pages} (+ for the next):"
+        return "\n".join([more, *lines])
+
+
+def moves_listing(moves: Sequence[int], width: int, size: int | None = None) -> Listing:
+    """The legal moves numbered 1..k, placements one group per target."""
     groups: dict[str, list[str]] = {}
     for number, action in enumerate(moves, 1):
         head, label = move_head(action)
         groups.setdefault(head, []).append(f"{number}) {label}")
-    width = max(len(head) for head in groups) + 2
-    lines = [f"Your moves (1-{len(moves)}):"]
+    pad = max(len(head) for head in groups) + 2
+    listing = Listing(f"Your moves (1-{len(moves)})", [], [], size)
     for head, items in groups.items():
-        lines += wrap(f"  {head:<{width}}", items, "   ") if head else columns(items)
-    return "\n".join(lines)
+        text = f"  {head:<{pad}}"
+        lines = wrap(text, items, "   ", width) if head else columns(items, width)
+        listing.lines += lines
+        listing.heads += [text if head else ""] * len(lines)
+    return listing
 
 
-def filtered_text(moves: Sequence[int], text: str) -> str | None:
+def filtered_listing(
+    moves: Sequence[int], text: str, width: int, size: int | None = None
+) -> Listing | None:
     """The moves whose name contains `text` (full names), or None if there are none."""
     items = [
         f"{number}) {describe_action(action)}"
         for number, action in enumerate(moves, 1)
         if text.lower() in describe_action(action).lower()
     ]
-    return "\n".join([f"Moves with {text!r}:", *columns(items)]) if items else None
+    return Listing(f"Moves with {text!r}", columns(items, width), size=size) if items else None
 
 
 # ------------------------------------------------------------------------ asking the person
 QUIT = -1  # what `ask_move` returns when the person ends the game
 
 
-def show_help(console: Console, board: str, moves: Sequence[int]) -> int | None:
-    console.print(HELP)
+@dataclass
+class Turn:
+    """One decision of the person: the board drawn, the legal moves, and the listing of
+    moves shown last (which `+` pages through)."""
+
+    console: Console
+    board: str
+    moves: list[int]
+    layout: Layout
+    listing: Listing | None = None
+
+    @property
+    def page_size(self) -> int | None:
+        """Lines of moves that fit under the board above the title and the prompt."""
+        screen = self.layout.screen
+        return None if screen is None else max(MIN_PAGE, screen - self.board.count("\n") - 3)
+
+    def show(self, listing: Listing) -> None:
+        self.listing = listing
+        self.console.print(listing.text())
+
+
+def show_help(turn: Turn) -> int | None:
+    turn.console.print(HELP)
     return None
 
 
-def show_moves(console: Console, board: str, moves: Sequence[int]) -> int | None:
-    console.print(moves_text(moves))
+def show_moves(turn: Turn) -> int | None:
+    turn.show(moves_listing(turn.moves, turn.layout.width, turn.page_size))
     return None
 
 
-def show_board(console: Console, board: str, moves: Sequence[int]) -> int | None:
-    console.print(board)
-    return show_moves(console, board, moves)
+def next_page(turn: Turn) -> int | None:
+    listing = turn.listing
+    if listing is None or listing.pages == 1:
+        turn.console.print("All the moves listed are shown (m lists every move).")
+        return None
+    listing.page = (listing.page + 1) % listing.pages
+    turn.show(listing)
+    return None
 
 
-def ask_quit(console: Console, board: str, moves: Sequence[int]) -> int | None:
-    return QUIT if console.confirm("Really quit this game?") else None
+def show_board(turn: Turn) -> int | None:
+    turn.console.print(turn.board)
+    return show_moves(turn)
 
 
-COMMANDS: dict[str, Callable[[Console, str, Sequence[int]], int | None]] = {
+def ask_quit(turn: Turn) -> int | None:
+    return QUIT if turn.console.confirm("Really quit this game?") else None
+
+
+COMMANDS: dict[str, Callable[[Turn], int | None]] = {
     "?": show_help,
     "help": show_help,
+    "+": next_page,
+    "next": next_page,
     "m": show_moves,
     "moves": show_moves,
     "b": show_board,
@@ -196,24 +309,31 @@ def complaint(answer: str, k: int) -> str:
     return f"{answer!r} is not a move number, a command or part of a move's name (? for help)."
 
 
-def ask_move(console: Console, board: str, moves: Sequence[int]) -> int:
+def ask_move(console: Console, board: str, moves: Sequence[int], layout: Layout) -> int:
     """The person's choice among `moves` (an action id), or QUIT."""
-    show_board(console, board, moves)
+    turn = Turn(console, board, list(moves), layout)
+    show_board(turn)
     while True:
-        answer = console.ask(f"Your move [1-{len(moves)}, ? for help]: ")
+        more = ", + next page" if turn.listing is not None and turn.listing.pages > 1 else ""
+        answer = console.ask(f"Your move [1-{len(moves)}{more}, ? for help]: ")
         if answer is None:
             return QUIT
         command = COMMANDS.get(answer.lower())
         if command is not None:
-            chosen = command(console, board, moves)
+            chosen = command(turn)
             if chosen is not None:
                 return chosen
             continue
         number = as_number(answer)
         if number is not None and 1 <= number <= len(moves):
             return moves[number - 1]
-        matches = filtered_text(moves, answer) if answer and number is None else None
-        console.print(matches or complaint(answer, len(moves)))
+        matches = None
+        if answer and number is None:
+            matches = filtered_listing(moves, answer, layout.width, turn.page_size)
+        if matches is None:
+            console.print(complaint(answer, len(moves)))
+        else:
+            turn.show(matches)
 
 
 # ------------------------------------------------------------------------ the game
@@ -227,10 +347,14 @@ def play(
     print_fn: Callable[[str], None] = print,
     record_path: str | None = None,
     expansions: Sequence[str] = (),
+    layout: str = "compact",
 ) -> GameRecord:
     """Play one game in the terminal; returns its record (unfinished if the person quit).
-    Raises ValueError for a bad lineup (see `lineup`) before the game starts."""
+    Raises ValueError for a bad lineup (see `lineup`) or layout before the game starts."""
     config, names = lineup(players, variant, opponents, seat, expansions)
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
+    style = LAYOUTS[layout]
     console = Console(input_fn, print_fn)
     env = asara_v0.env(
         num_players=players, variant=variant, expansions=config.expansions, render_mode="ansi"
@@ -242,45 +366,94 @@ def play(
         for s, name in enumerate(names)
         if name is not None
     }
-    console.print(intro(config, names, game_seed))
+    console.print(intro(config, names, game_seed, style.width))
     record = GameRecord(config, game_seed)
+    year = 1  # R6.1: every game starts in year 1
     for agent in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
+        observation, _, termination, truncation, info = env.last()
+        if termination or info["year"] != year:
+            console.print(year_end_text(saved_state(env), year, names))
+            year = info["year"]
         if termination or truncation:
             break
         mover = env.unwrapped.possible_agents.index(agent)
         if mover == seat:
             moves = [int(a) for a in observation["action_mask"].nonzero()[0]]
-            action = ask_move(console, env.render(), moves)
+            action = ask_move(console, board(env, seat, style), moves, style)
             if action == QUIT:
                 n = len(record.actions)
                 console.print(f"You quit after {n} decision(s), seed {game_seed}.")
                 return record
         else:
             action = agents[mover].act(observation["observation"], observation["action_mask"])
-            console.print(f"{seat_label(mover, names)}: {describe_action(action)}")
+            move = public_description(action, mover, seat)  # R10.2: no hidden cards
+            console.print(f"{seat_label(mover, names)}: {move}")
         env.step(action)
         record.actions.append(int(action))
-    console.print(final_text(state_from_dict(env.unwrapped.save_game()), names, seat))
+    console.print(final_text(saved_state(env), names, seat, style.width))
     save_record(console, record, record_path)
     return record
 
 
-def intro(config: GameConfig, names: Sequence[str | None], game_seed: int) -> str:
+def saved_state(env: AECEnv) -> State:
+    """The game as a reference state (hidden information included: not for showing)."""
+    return state_from_dict(env.unwrapped.save_game())
+
+
+def board(env: AECEnv, seat: int, layout: Layout) -> str:
+    """The board as `seat` sees it (R10), drawn in `layout`."""
+    if layout.draw is None:
+        return env.render()
+    return layout.draw(seat_view(saved_state(env), seat))
+
+
+def intro(config: GameConfig, names: Sequence[str | None], game_seed: int, width: int) -> str:
     seats = ", ".join(seat_label(s, names) for s in range(len(names)))
     expansions = "".join(f" + {e}" for e in config.expansions)
-    return (
+    text = (
         f"ASARA, {config.num_players} players, {config.variant} rules{expansions}, "
-        f"seed {game_seed} "
-        f"(play it again with --seed {game_seed}).\nSeats: {seats}. Type ? for help."
+        f"seed {game_seed} (play it again with --seed {game_seed})."
+    )
+    return "\n".join([*textwrap.wrap(text, width), f"Seats: {seats}. Type ? for help."])
+
+
+YEAR_END_HEADS = {"towers": "towers", "gold": "gold", "lit": "lit", "caliph": "Caliph"}
+
+
+def year_end_text(state: State, year: int, names: Sequence[str | None]) -> str:
+    """The end-of-year scoring that just happened (R6.2), one row per seat: the points for
+    towers, visible gold tiles, lighted windows and the Caliph, and the prestige after it
+    (before the final scoring, after the 4th year)."""
+    heads = ["seat", *(YEAR_END_HEADS[k] for k in YEAR_END_CATEGORIES), "points", "prestige"]
+    rows = []
+    for s in range(state.num_players):
+        points = year_end_breakdown(state.towers[s], state.caliph == s)
+        final = state.final[s]["total"] if state.final is not None else 0
+        total = sum(points.values())
+        rows.append([seat_label(s, names), *points.values(), total, state.prestige[s] - final])
+    widths = [max(len(str(x)) for x in column) for column in zip(heads, *rows)]
+    table = [
+        "  ".join(
+            [str(row[0]).ljust(widths[0]), *(str(x).rjust(w) for x, w in zip(row[1:], widths[1:]))]
+        )
+        for row in [heads, *rows]
+    ]
+    return "\n".join(
+        [
+            f"\nEnd of year {year}: 1 prestige per tower, per visible gold tile and per lighted",
+            "window in a seat's towers, and 1 for the Caliph (R6.2):",
+            *table,
+        ]
     )
 
 
-def final_text(state, names: Sequence[str | None], seat: int) -> str:
+def final_text(state: State, names: Sequence[str | None], seat: int, width: int) -> str:
+    """The final scoring (R8) with the seats named, and whether the person won."""
     won = winners(state)
     verdict = "You won!" if seat in won else "You lost."
     seats = ", ".join(seat_label(s, names) for s in range(len(names)))
-    return f"\nGame over. Final scoring ({seats}):\n{scoring_table(state)}\n{verdict}"
+    title = textwrap.wrap(f"Game over. Final scoring ({seats}):", width)
+    return "\n".join(["", *title, scoring_table(state, " "), verdict])
 
 
 def save_record(console: Console, record: GameRecord, path: str | None) -> None:

@@ -59,15 +59,15 @@ def seat_name(seat: int, viewer: int | None) -> str:
     return f"P{seat}" + (" (you)" if seat == viewer else "")
 
 
-def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
-    """`head` followed by the items, wrapped at LINE_WIDTH under the end of `head`; an
-    item too long for a line of its own is broken at its spaces."""
+def wrap(head: str, items: Sequence[str], sep: str = "  ", width: int = LINE_WIDTH) -> list[str]:
+    """`head` followed by the items, wrapped at `width` under the end of `head`; an item
+    too long for a line of its own is broken at its spaces."""
     indent = " " * len(head)
     lines: list[str] = []
     pieces: list[str] = []
     for item in items:
         prefix = indent if lines else head
-        if pieces and len(prefix + sep.join([*pieces, item])) > LINE_WIDTH:
+        if pieces and len(prefix + sep.join([*pieces, item])) > width:
             lines.append(prefix + sep.join(pieces))
             pieces = []
         pieces.append(item)
@@ -75,7 +75,7 @@ def wrap(head: str, items: Sequence[str], sep: str = "  ") -> list[str]:
     return [
         part.rstrip()
         for line in lines
-        for part in textwrap.wrap(line, LINE_WIDTH, subsequent_indent=indent) or [""]
+        for part in textwrap.wrap(line, width, subsequent_indent=indent) or [""]
     ]
 
 
@@ -418,8 +418,9 @@ def normalised_full(state: State) -> dict:
     }
 
 
-def scoring_table(state) -> str:
-    """The final scoring, one row per seat and one column per category."""
+def scoring_table(state, sep: str = "  ") -> str:
+    """The final scoring, one row per seat and one column per category, the columns
+    `sep` apart (about 87 columns wide with the default, 76 with one space)."""
     header = ["seat", "track"] + list(FINAL_CATEGORIES) + ["final", "total"]
     rows = []
     for s, points in enumerate(state.final):
@@ -430,7 +431,7 @@ def scoring_table(state) -> str:
             + [points["total"], state.prestige[s]]
         )
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
+    lines = [sep.join(str(x).rjust(w) for x, w in zip(row, widths)) for row in [header] + rows]
     winners = winners_of(state)
     lines.append(f"winner{'s' if len(winners) > 1 else ''}: seat {', '.join(map(str, winners))}")
     return "\n".join(lines)

@@ -9,11 +9,16 @@ import shlex
 import pytest
 
 from apps import cli
-from apps.play import lineup, play
+from apps.play import lineup, moves_listing, play
+from asara_env.actions import Group, decode, describe_action, public_description
+from asara_env.config import GameConfig
 from asara_env.reference.engine import new_game, step
 from asara_env.reference.record import GameRecord, replay
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.state import State
 from asara_env.reference.view import seat_view
 from asara_env.render import render_view
+from asara_env.render_compact import render_compact
 
 BAD_ANSWERS = ["abc", "0", "999", "", "-2", "?", "bank"]
 
@@ -53,12 +58,12 @@ class Screen(list):
         return "\n".join(self)
 
 
-def seat_boards(record: GameRecord, seat: int) -> list[str]:
+def seat_boards(record: GameRecord, seat: int, draw=render_view) -> list[str]:
     """The board as `seat` sees it at each of its decisions, replaying the record."""
     state, boards = new_game(record.config, record.seed), []
     for action in record.actions:
         if state.seat == seat:
-            boards.append(render_view(seat_view(state, seat)))
+            boards.append(draw(seat_view(state, seat)))
         step(state, action)
     return boards
 
@@ -92,11 +97,12 @@ def test_a_whole_game_with_bad_answers_ends_with_the_table_and_a_replayable_reco
     assert person.prompts[-2:] == ["Save the game record? [y/N] ", "File name [asara-5.json]: "]
 
 
-def test_the_person_sees_only_their_own_view(tmp_path):
-    record, _, screen, _ = play_scripted(tmp_path, seat=1, opponents="random")
+@pytest.mark.parametrize("layout, draw", [("full", render_view), ("compact", render_compact)])
+def test_the_person_sees_only_their_own_view(tmp_path, layout, draw):
+    record, _, screen, _ = play_scripted(tmp_path, seat=1, opponents="random", layout=layout)
     boards = [text for text in screen if text.startswith("== ASARA")]
-    assert boards == seat_boards(record, 1)
-    assert all("view of P1 (you)" in board for board in boards)
+    assert boards == seat_boards(record, 1, draw)
+    assert all(re.search(r"^P1 \(you\) ", board, re.M) for board in boards)
     assert not any(re.search(r"^P0 .*hand \d+:", board, re.M) for board in boards)
 
 
@@ -110,6 +116,24 @@ def test_opponent_moves_are_one_line_each(tmp_path):
         step(state, action)
     lines = [t.split(":")[0] for t in screen if t.startswith(("P1 (", "P2 ("))]
     assert lines == expected
+
+
+def test_R10_2_opponent_moves_are_printed_without_their_hidden_cards(tmp_path):
+    record, _, screen, _ = play_scripted(tmp_path, players=3, opponents=["greedy", "random"])
+    state, printed = new_game(record.config, record.seed), []
+    for action in record.actions:
+        if state.seat != 0:
+            printed.append(public_description(action, state.seat, 0))
+            hidden = decode(action)[0] in (Group.PLACE_COLOURED, Group.LIGHTS_KEEP)
+            hidden |= decode(action)[0] == Group.PLACE and "face-down" in printed[-1]
+            if hidden:  # the full name would tell the cards
+                assert printed[-1] != describe_action(action)
+        step(state, action)
+    lines = [t.split(": ", 1)[1] for t in screen if t.startswith(("P1 (", "P2 ("))]
+    assert lines == printed
+    assert any(
+        line.startswith(("place two face-down cards", "place a face-down card")) for line in lines
+    )
 
 
 def test_the_same_seed_and_answers_give_the_same_game(tmp_path):
@@ -160,7 +184,7 @@ def test_asara_play_parses_its_options(monkeypatch):
     cli.main_asara(argv("play --players 4 --variant pro --seat 2 --seed 7 --save g.json"))
     cli.main_asara(argv("play --players 2 --opponents tall"))
     cli.main_asara(argv("play --variant pro --expansions ' gifts, genie'"))
-    cli.main_asara(argv("play --expansions gifts"))
+    cli.main_asara(argv("play --expansions gifts --layout full"))
     assert calls == [
         {
             "players": 4,
@@ -170,6 +194,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 2,
             "seed": 7,
             "record_path": "g.json",
+            "layout": "compact",
         },
         {
             "players": 2,
@@ -179,6 +204,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "compact",
         },
         {
             "players": 3,
@@ -188,6 +214,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "compact",
         },
         {
             "players": 3,
@@ -197,6 +224,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seat": 0,
             "seed": None,
             "record_path": None,
+            "layout": "full",
         },
     ]
 
@@ -209,6 +237,7 @@ def test_asara_play_parses_its_options(monkeypatch):
         ("play --variant chess", "invalid choice"),
         ("play --expansions genie", "'genie' expansion needs the professional variant"),
         ("play --expansions gifts,dragons", "unknown expansion(s) ['dragons']"),
+        ("play --layout tiny", "invalid choice: 'tiny'"),
         ("dance", "invalid choice"),
     ],
 )
@@ -236,20 +265,25 @@ def test_bad_expansions_are_clear_errors(variant, expansions, message):
 
 
 @pytest.mark.parametrize(
-    "variant, expansions", [("basic", ("gifts",)), ("pro", ("genie", "gifts"))]
-)
-def test_a_whole_game_with_expansions(tmp_path, variant, expansions):
+    "variant, expansions, layout",
+    [("basic", ("gifts",), "full"), ("pro", ("genie", "gifts"), "full"),
+     ("pro", ("genie", "gifts"), "compact")],
+)  # fmt: skip
+def test_a_whole_game_with_expansions(tmp_path, variant, expansions, layout):
     record, _, screen, path = play_scripted(
         tmp_path, seat=1, players=3, opponents="greedy,random", variant=variant,
-        expansions=expansions,
+        expansions=expansions, layout=layout,
     )  # fmt: skip
     assert record.config.expansions == expansions
     intro = f"ASARA, 3 players, {variant} rules{''.join(f' + {e}' for e in expansions)}, seed 5"
     assert screen[0].startswith(intro)
     boards = [text for text in screen if text.startswith("== ASARA")]
-    assert boards == seat_boards(record, 1)  # the env's rendering is the reference view
-    assert all("(chest: " in board for board in boards)
-    assert all(("\ngenie " in board) == ("genie" in expansions) for board in boards)
+    full = layout == "full"
+    # the full board is the env's own rendering, checked against the reference view
+    assert boards == seat_boards(record, 1, render_view if full else render_compact)
+    assert all(("(chest: " if full else "{") in board for board in boards)
+    genie = r"^genie " if full else r"(^|  )genie \["  # the compact view packs areas
+    assert all(bool(re.search(genie, b, re.M)) == ("genie" in expansions) for b in boards)
     assert "Game over." in screen.text
     assert replay(GameRecord.from_dict(json.loads(path.read_text()))).is_over
 
@@ -268,3 +302,132 @@ def test_asara_random_is_the_main_job(capsys):
     expected = capsys.readouterr().out
     cli.main_asara(["random", "--players", "2", "--seed", "3"])
     assert capsys.readouterr().out == expected
+
+
+# ------------------------------------------------------------------------ year-end (R6.2)
+def announced_years(screen: Screen) -> dict[int, list[list[int]]]:
+    """year -> per seat [towers, gold, lit, Caliph, points, prestige] as announced."""
+    years = {}
+    for text in screen:
+        found = re.search(r"End of year (\d):", text)
+        if found:
+            rows = [line.split()[-6:] for line in text.splitlines() if re.match(r"P\d \(", line)]
+            years[int(found.group(1))] = [[int(x) for x in row] for row in rows]
+    return years
+
+
+def scorings(record: GameRecord) -> dict[int, tuple[list[int], State]]:
+    """year -> (each seat's prestige change at that year's end without the final scoring,
+    the state after it), replaying the record."""
+    state, changes = new_game(record.config, record.seed), {}
+    for action in record.actions:
+        year, before = state.year, list(state.prestige)
+        step(state, action)
+        if state.year != year or state.is_over:
+            final = [points["total"] for points in state.final or [{"total": 0}] * len(before)]
+            changes[year] = (
+                [a - b - f for a, b, f in zip(state.prestige, before, final)],
+                state.copy(),
+            )
+    return changes
+
+
+@pytest.mark.parametrize(
+    "players, variant, expansions, opponents, seat",
+    [(2, "basic", (), "towers", 0), (3, "pro", ("genie",), "greedy,tall", 2),
+     (4, "pro", ("genie", "gifts"), "towers,greedy,tall", 1)],
+)  # fmt: skip
+def test_R6_2_each_year_end_is_announced_with_the_points_each_seat_scored(
+    tmp_path, players, variant, expansions, opponents, seat
+):
+    record, _, screen, _ = play_scripted(
+        tmp_path, seat=seat, players=players, variant=variant, expansions=expansions,
+        opponents=opponents,
+    )  # fmt: skip
+    announced, changes = announced_years(screen), scorings(record)
+    assert sorted(announced) == sorted(changes) == [1, 2, 3, 4]
+    for year, (change, state) in changes.items():
+        rows = announced[year]
+        assert [row[4] for row in rows] == change  # the points are what the scoring gave
+        for s, (towers, gold, lit, caliph, points, prestige) in enumerate(rows):
+            own = [t for column in state.towers[s] for t in column]
+            assert towers == len(own) and caliph == int(state.caliph == s)
+            assert gold == sum(int(t.parts[:, 1].sum()) - t.lit_gold for t in own)
+            assert lit == sum(t.lit_plain + t.lit_gold for t in own)
+            assert towers + gold + lit + caliph == points
+            final = state.final[s]["total"] if state.final else 0
+            assert prestige == state.prestige[s] - final
+    assert sum(row[1] for rows in announced.values() for row in rows) > 0  # gold was scored
+    # each announcement comes between the year's last board and the next year's first
+    places = [i for i, text in enumerate(screen) if "End of year" in text]
+    for year, place in zip(range(1, 5), places):
+        boards = [i for i, text in enumerate(screen) if text.startswith("== ASARA")]
+        assert all(i < place for i in boards if f"year {year}/4" in screen[i])
+        assert all(i > place for i in boards if f"year {year + 1}/4" in screen[i])
+    assert screen.text.index("End of year 4") < screen.text.index("Game over.")
+
+
+# ------------------------------------------------------------------------ 80 x 24
+class PagingPerson(Person):
+    """Answers every other move prompt with "+" (the next page of moves), the others as
+    Person does."""
+
+    paging = False
+
+    def __call__(self, prompt: str) -> str:
+        if prompt.startswith("Your move"):
+            self.paging = not self.paging
+            if self.paging:
+                return "+"
+        return super().__call__(prompt)
+
+
+def test_the_compact_game_fits_a_terminal_of_80_by_24(tmp_path):
+    person = PagingPerson(4, bad=["red", "+"], replies={"Save the game record?": "n"})
+    screen = Screen()
+    record = play(
+        4, "pro", ["greedy", "towers", "tall"], seat=1, seed=9, expansions=("genie", "gifts"),
+        input_fn=person, print_fn=screen,
+    )  # fmt: skip
+    assert replay(record).is_over
+    assert max(len(line) for line in screen.text.splitlines()) <= 80
+    boards = [i for i, text in enumerate(screen) if text.startswith("== ASARA")]
+    assert boards and all(screen[i].count("\n") + 1 <= 18 for i in boards)
+    paged = 0
+    for i in boards:  # the board, a page of moves and the prompt fit in 24 lines
+        board_lines = screen[i].count("\n") + 1
+        listing = screen[i + 1]
+        assert listing.startswith("Your moves (1-")
+        assert board_lines + listing.count("\n") + 1 + 1 <= 24
+        later = screen[i + 2]  # after "+": the next page, or the word that all are shown
+        if ", page 1/" in listing:
+            paged += 1
+            assert ", page 2/" in later and later.count("\n") + 1 + board_lines + 1 <= 24
+        else:
+            assert later == "All the moves listed are shown (m lists every move)."
+    assert paged > 0
+    filtered = [i for i, text in enumerate(screen) if text.startswith("Moves with 'red'")]
+    assert filtered
+    for i in filtered:  # a filtered list is paged to fit under its board as well
+        board = screen[max(b for b in boards if b < i)]
+        assert board.count("\n") + 1 + screen[i].count("\n") + 1 + 1 <= 24
+
+
+def test_move_pages_list_every_move_once_with_their_headings():
+    state = new_game(GameConfig(num_players=4, variant="pro", expansions=("genie",)), 3)
+    moves = legal_actions(state)
+    listing = moves_listing(moves, 80, size=5)
+    assert listing.pages == -(-len(listing.lines) // 5) > 2
+    numbers = []
+    for page in range(listing.pages):
+        listing.page = page
+        lines = listing.text().splitlines()
+        assert (
+            lines[0]
+            == f"Your moves (1-{len(moves)}), page {page + 1}/{listing.pages} (+ for the next):"
+        )
+        assert 2 <= len(lines) <= 6 and max(map(len, lines)) <= 80
+        assert re.match(r"  (on \S|\d+\))", lines[1])  # a page starts with a heading
+        numbers += [int(n) for line in lines[1:] for n in re.findall(r"(\d+)\)", line)]
+    assert numbers == list(range(1, len(moves) + 1))
+    assert moves_listing(moves, 100).pages == 1  # the full layout lists them all at once

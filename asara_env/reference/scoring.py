@@ -16,16 +16,24 @@ from ..constants import (
 )
 from .state import Tower
 
+YEAR_END_CATEGORIES = ("towers", "gold", "lit", "caliph")  # R6.2, in this order
+
+
+def year_end_breakdown(towers: list[list[Tower]], holds_caliph: bool) -> dict[str, int]:
+    """R6.2 by category: 1 per tower, per visible gold tile, per lighted window; 1 for the
+    Caliph (keys YEAR_END_CATEGORIES)."""
+    all_towers = [t for colour in towers for t in colour]
+    return {
+        "towers": len(all_towers),
+        "gold": sum(t.visible_gold for t in all_towers),
+        "lit": sum(t.lit for t in all_towers),
+        "caliph": int(holds_caliph),
+    }
+
 
 def year_end_points(towers: list[list[Tower]], holds_caliph: bool) -> int:
-    """R6.2: 1 per tower, per visible gold tile, per lighted window; 1 for the Caliph."""
-    all_towers = [t for colour in towers for t in colour]
-    return (
-        len(all_towers)
-        + sum(t.visible_gold for t in all_towers)
-        + sum(t.lit for t in all_towers)
-        + int(holds_caliph)
-    )
+    """R6.2: the year-end points of one seat (the sum of its breakdown)."""
+    return sum(year_end_breakdown(towers, holds_caliph).values())
 
 
 def ranking_award(keys: Sequence[tuple[int, ...]], award: tuple[int, int]) -> list[int]:

@@ -57,7 +57,7 @@ def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str 
         names *= players - 1
     if len(names) != players - 1:
         raise ValueError(f"need {players - 1} opponents (or one for all), got {len(names)}")
-    unknown = [n for n in names if n not in BASARI_AGENTS]
+    unknown = sorted({n for n in names if n not in BASARI_AGENTS})
     if unknown:
         raise ValueError(f"unknown opponent(s) {unknown}; known: {sorted(BASARI_AGENTS)}")
     return [*names[:seat], None, *names[seat:]]

@@ -28,6 +28,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 
@@ -37,6 +38,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy asara_env
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -54,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

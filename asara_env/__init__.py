@@ -5,6 +5,8 @@
 PettingZoo or gymnasium installed.
 """
 
+from typing import Any
+
 from .actions import NUM_ACTIONS, decode, describe_action, encode
 from .config import GameConfig
 from .errors import CorruptStateError, IllegalActionError
@@ -23,7 +25,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in ("env", "raw_env", "asara_v0"):
         import importlib
 

@@ -283,7 +283,7 @@ def public_description(action: int, mover: int, viewer: int) -> str:
     return describe_action(action)
 
 
-def as_int(action) -> int:
+def as_int(action: object) -> int:
     """`action` (an int, numpy integer or 0-d integer array) as a plain int;
     IllegalActionError if it is anything else."""
     if isinstance(action, np.ndarray) and action.ndim == 0:
@@ -295,7 +295,7 @@ def as_int(action) -> int:
     return int(action)
 
 
-def action_id(action) -> int:
+def action_id(action: object) -> int:
     """`action` as a plain int id; IllegalActionError if it is not an int in range."""
     action = as_int(action)
     if not 0 <= action < NUM_ACTIONS:

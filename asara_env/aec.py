@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -65,11 +65,13 @@ from .actions import NUM_ACTIONS, action_id, as_int, describe_action
 from .bridge import TrackedGame
 from .common.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from .common.seeding import derived_seed
+from .common.validate import check_seed, check_type
 from .config import GameConfig
 from .constants import FINAL_CATEGORIES, MAX_PLAYERS
 from .core import is_terminal
 from .core import step as step_core
 from .core.observation import OBS_DIM, observe
+from .core.state import CoreState
 from .errors import IllegalActionError
 from .phases import Phase
 
@@ -82,7 +84,7 @@ OBS_HIGH = float(np.iinfo(np.int32).max)
 STATE_DIM = MAX_PLAYERS * OBS_DIM
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped in PettingZoo's OrderEnforcingWrapper (reset before use)."""
     return OrderEnforcing(raw_env(**kwargs))
 
@@ -91,7 +93,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call (the
     base class reaches each of its six attributes through `__getattr__`)."""
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if observe and not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
@@ -104,6 +106,8 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 class raw_env(AECEnv, EzPickle):
     """ASARA for 2-4 players; see the module docstring."""
 
+    _game: TrackedGame  # set by reset()
+    _core: CoreState  # the game's core batch (B = 1), set by reset()
     metadata = {
         "render_modes": ["ansi", "human", "rgb_array"],
         "name": "asara_v0",
@@ -125,12 +129,11 @@ class raw_env(AECEnv, EzPickle):
             self, num_players, variant, expansions, reward, render_mode, illegal_action, shaping
         )
         super().__init__()
-        self.config = GameConfig(
-            num_players=num_players, variant=variant, expansions=tuple(expansions)
-        )
+        self.config = GameConfig(num_players=num_players, variant=variant, expansions=expansions)
         _check_choice("reward", reward, tuple(REWARD_SCHEMES))
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        modes = cast(list[str], self.metadata["render_modes"])
+        _check_choice("render_mode", render_mode, (None, *modes))
         number = isinstance(shaping, (int, float)) and not isinstance(shaping, bool)
         if not number or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
@@ -153,19 +156,18 @@ class raw_env(AECEnv, EzPickle):
         self._no_moves_info.flags.writeable = False
         self._no_scoring = np.zeros(len(FINAL_CATEGORIES), np.int32)
         self._no_scoring.flags.writeable = False
-        self._core = None
         self._base_seed: int | None = None
         self._episode = 0
         self.game_seed: int | None = None
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game; see the module docstring for how `seed` is used.
         `options={"state": saved}` continues a saved game (a `state()` dict) instead."""
         saved = _saved_state(options)
@@ -187,7 +189,7 @@ class raw_env(AECEnv, EzPickle):
             self._end_game()
         self._update_turn()
 
-    def _load(self, saved: dict, seed: int | None) -> TrackedGame:
+    def _load(self, saved: dict[str, Any], seed: int | None) -> TrackedGame:
         if seed is not None:
             raise ValueError("reset: pass either a seed or options['state'], not both")
         game = TrackedGame.load(saved, self.config)
@@ -196,20 +198,17 @@ class raw_env(AECEnv, EzPickle):
 
     def _next_game_seed(self, seed: int | None) -> int:
         if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-            if not 0 <= int(seed) < 2**64:
-                raise ValueError(f"seed must be a non-negative int below 2**64, got {seed}")
-            self._base_seed, self._episode = int(seed), 0
+            self._base_seed, self._episode = check_seed("seed", seed), 0
             return self._base_seed
         if self._base_seed is None:
-            self._base_seed, self._episode = int(np.random.SeedSequence().entropy % 2**64), 0
+            entropy = cast(int, np.random.SeedSequence().entropy)
+            self._base_seed, self._episode = entropy % 2**64, 0
             return self._base_seed
         self._episode += 1
         return derived_seed(self._base_seed, self._episode)
 
     # ------------------------------------------------------------------------ acting
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -305,7 +304,7 @@ class raw_env(AECEnv, EzPickle):
         return info
 
     # ------------------------------------------------------------------------ seeing
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         obs = self._obs_cache.get(seat)
         if obs is None:
@@ -367,15 +366,14 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
-def _saved_state(options: dict | None) -> dict | None:
+def _saved_state(options: dict[str, Any] | None) -> dict[str, Any] | None:
     """options["state"]; other keys are ignored, as gymnasium and PettingZoo expect."""
     if options is None:
         return None
-    if not isinstance(options, dict):
-        raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+    check_type("reset options", options, dict)
     return options.get("state")
 
 
-def _check_choice(name: str, value, choices: tuple) -> None:
+def _check_choice(name: str, value: object, choices: tuple[object, ...]) -> None:
     if value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")

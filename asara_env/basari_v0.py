@@ -9,18 +9,20 @@ The version changes whenever a change could alter what an agent trained on it se
 
 from __future__ import annotations
 
+from typing import Any
+
 from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from .basari.env import BasariParallelEnv
 
 
-def parallel_env(**kwargs: object) -> BasariParallelEnv:
+def parallel_env(**kwargs: Any) -> BasariParallelEnv:
     """The parallel environment (see `asara_env.basari.env` for the arguments)."""
     return BasariParallelEnv(**kwargs)
 
 
-def env(**kwargs: object) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The AEC form: PettingZoo's `parallel_to_aec` over `parallel_env(**kwargs)`; it
     buffers the agents' actions until the last one has acted, so no choice leaks."""
     return parallel_to_aec(parallel_env(**kwargs))

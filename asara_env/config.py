@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from .common.validate import check_choice, check_int, check_names
 from .constants import (
     KNOWN_EXPANSIONS,
     LIGHTS_OPTIONS,
@@ -24,9 +26,9 @@ VARIANTS = ("basic", "pro")
 class GameConfig:
     """One game's configuration. Invalid values raise `ValueError` naming the problem.
 
-    num_players: 2..4. variant: "basic" or "pro" (R7). expansions: a subset of
-    ("genie", "gifts") (R9). start_seat: the seat that starts year 1 and holds the Caliph
-    tile (R6.1).
+    num_players: 2..4. variant: "basic" or "pro" (R7). expansions: one name or a sequence
+    of names from ("genie", "gifts") (R9), kept sorted. start_seat: the seat that starts
+    year 1 and holds the Caliph tile (R6.1).
     """
 
     num_players: int = 4
@@ -35,8 +37,14 @@ class GameConfig:
     start_seat: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "expansions", tuple(sorted(set(self.expansions))))
-        _validate(self)
+        n = check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        object.__setattr__(self, "num_players", n)
+        check_choice("variant", self.variant, VARIANTS)
+        expansions = check_names("expansions", self.expansions, KNOWN_EXPANSIONS, "expansion")
+        object.__setattr__(self, "expansions", expansions)
+        object.__setattr__(self, "start_seat", check_int("start_seat", self.start_seat, 0, n - 1))
+        if "genie" in self.expansions and self.variant != "pro":
+            raise ValueError("the 'genie' expansion needs the professional variant (variant='pro')")
 
     @property
     def pro(self) -> bool:
@@ -65,7 +73,7 @@ class GameConfig:
         gifts = sum(gift_pile(self.pro)) if self.has_gifts else 0
         return N_YEARS * N_CARDS * (1 + subdecisions) + tiles + gifts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "num_players": self.num_players,
             "variant": self.variant,
@@ -74,7 +82,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameConfig:
+    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         if not isinstance(d, dict):
             raise ValueError(f"config must be a dict, got {type(d).__name__}")
         unknown = set(d) - {"num_players", "variant", "expansions", "start_seat"}
@@ -83,24 +91,6 @@ class GameConfig:
         return cls(
             num_players=d.get("num_players", 4),
             variant=d.get("variant", "basic"),
-            expansions=tuple(d.get("expansions", ())),
+            expansions=d.get("expansions", ()),
             start_seat=d.get("start_seat", 0),
         )
-
-
-def _validate(cfg: GameConfig) -> None:
-    n = cfg.num_players
-    if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(
-            f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {n!r}"
-        )
-    if cfg.variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {cfg.variant!r}")
-    for name in cfg.expansions:
-        if name not in KNOWN_EXPANSIONS:
-            raise ValueError(f"unknown expansion {name!r}; known: {KNOWN_EXPANSIONS}")
-    if cfg.has_genie and not cfg.pro:
-        raise ValueError("the 'genie' expansion needs the professional variant (variant='pro')")
-    s = cfg.start_seat
-    if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-        raise ValueError(f"start_seat must be an int from 0 to {n - 1}, got {s!r}")

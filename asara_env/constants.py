@@ -8,6 +8,7 @@ from them instead of branching.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 
 class TileColour(IntEnum):
@@ -59,7 +60,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 N_YEARS = 4  # R1
 
 # ---------------------------------------------------------------- [assumed] numbers (RULES.md)
-ASSUMED = {
+ASSUMED: dict[str, Any] = {
     # R1: tiles per colour by part (totals 20/20/25/20 are sourced; the even split is assumed)
     "tiles_per_colour": {Part.BASE: 4, Part.TRUNK: 4, Part.WINDOW: 5, Part.TURRET: 4},
     # R1: gold-decorated tiles: this many of each part type in each colour

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from .actions import layout_markdown
 from .core.observation import observation_markdown
+from .reference.schema import json_schema_text, state_markdown
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -13,6 +14,10 @@ def main() -> None:
     print(f"wrote {DOCS / 'actions.md'}")
     (DOCS / "observation.md").write_text(observation_markdown())
     print(f"wrote {DOCS / 'observation.md'}")
+    (DOCS / "state.md").write_text(state_markdown())
+    print(f"wrote {DOCS / 'state.md'}")
+    (DOCS / "state.schema.json").write_text(json_schema_text())
+    print(f"wrote {DOCS / 'state.schema.json'}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ others (through the AEC env).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -38,6 +39,7 @@ from numpy.typing import NDArray
 from .actions import NUM_ACTIONS
 from .aec import OBS_HIGH, raw_env
 from .common.opponents import Actor, TurnBased, play_opponents
+from .common.validate import check_int, check_seed, check_type
 from .core.observation import OBS_DIM
 
 
@@ -67,7 +69,9 @@ def _over(env: raw_env) -> NDArray[np.bool_]:
     return np.array([all(env.terminations.values())])
 
 
-def _observe(env: raw_env, games: NDArray[np.int64], seats: NDArray[np.int64]) -> NDArray:
+def _observe(
+    env: raw_env, games: NDArray[np.int64], seats: NDArray[np.int64]
+) -> NDArray[np.float32]:
     return env.observe(env.possible_agents[int(seats[0])])["observation"][None]
 
 
@@ -112,21 +116,27 @@ class AsaraGymEnv(gym.Env):
             shaping=shaping,
         )
         self.opponents = _opponents(opponents, num_players)
-        if seat is not None and not 0 <= seat < num_players:
-            raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
+        if seat is not None:
+            seat = check_int("seat", seat, 0, num_players - 1)
         self.fixed_seat, self.render_mode = seat, render_mode
         self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        options = {} if options is None else check_type("reset options", options, dict)
+        if seed is not None:
+            check_seed("seed", seed)
+        if "game_seed" in options:
+            check_seed("options['game_seed']", options["game_seed"])
+        seat = options.get("seat", self.fixed_seat)
+        if seat is not None:
+            seat = check_int("options['seat']", seat, 0, self.game.max_num_agents - 1)
         super().reset(seed=seed)
-        options = options or {}
         draw = self.np_random.integers(2**63, size=2 + len(self.opponents))
         game_seed = int(options.get("game_seed", draw[0]))
-        seat = options.get("seat", self.fixed_seat)
         players = self.game.max_num_agents
-        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < players):
-            raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
         self.seat = int(draw[1] % players if seat is None else seat)
         for agent, s in zip(self.opponents, draw[2:]):
             if hasattr(agent, "reseed"):
@@ -139,7 +149,7 @@ class AsaraGymEnv(gym.Env):
         reward = self._play_opponents()
         return self._observation(), self._info(reward)
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._over():
             raise RuntimeError("the game is over: call reset() first")
         self.game.step(action)
@@ -151,7 +161,7 @@ class AsaraGymEnv(gym.Env):
         """bool[NUM_ACTIONS]: the learner's legal actions (none once the game is over)."""
         return self.game.observe(self.learner)["action_mask"].astype(bool)
 
-    def render(self):
+    def render(self) -> Any:
         return self.game.render()
 
     # ------------------------------------------------------------------------ inside
@@ -173,7 +183,7 @@ class AsaraGymEnv(gym.Env):
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner)["observation"]
 
-    def _info(self, reward: float) -> dict:
+    def _info(self, reward: float) -> dict[str, Any]:
         own = self.game.infos[self.learner]
         info = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in own.items()}
         info["action_mask"] = self.action_masks().astype(np.int8)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .actions import TARGETS
 from .constants import (
@@ -99,7 +100,7 @@ def colour_counts_text(counts: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(f"{names[c]} {n}" for c, n in enumerate(counts) if n) or "-"
 
 
-def cards_text(buyer: dict) -> str:
+def cards_text(buyer: dict[str, Any]) -> str:
     """The buyer's cards: 'blue' face up, '(blue+green)' or '(?+?)' face down."""
     shown = buyer["cards"]
     names = [CARD_NAMES[b] for b in shown] if shown is not None else ["?"] * buyer["n_cards"]
@@ -107,12 +108,14 @@ def cards_text(buyer: dict) -> str:
     return text if buyer["face_up"] else f"({text})"
 
 
-def buyer_text(buyer: dict | None) -> str:
+def buyer_text(buyer: dict[str, Any] | None) -> str:
     return "." if buyer is None else f"P{buyer['seat']} {cards_text(buyer)}"
 
 
 def space_texts(
-    area: Area, buyers: Sequence[dict | None], gifts: dict[int, Sequence[int]] | None = None
+    area: Area,
+    buyers: Sequence[dict[str, Any] | None],
+    gifts: dict[int, Sequence[int]] | None = None,
 ) -> list[str]:
     """Each space's buyer, prefixed by the space's value where the values differ, followed
     by the gifts on its chest where it has one (R9.2): `4: . (chest: prestige 2)`."""
@@ -131,7 +134,7 @@ def required_colour(colour: int) -> str:
     return f"[{CARD_NAMES[colour]}]" if colour >= 0 else "[any]"
 
 
-def area_in_game(config: dict, area: Area) -> bool:
+def area_in_game(config: dict[str, Any], area: Area) -> bool:
     """Pro-only areas need the professional variant; expansion areas their expansion."""
     pro_missing = area in PRO_AREAS and config["variant"] != "pro"
     expansion = EXPANSION_AREAS.get(area)
@@ -144,7 +147,7 @@ def gifts_text(kinds: Sequence[int]) -> str:
     return ", ".join(GIFT_LABELS[k] for k in kinds) or "-"
 
 
-def chests(config: dict) -> dict[tuple[Area, int], int]:
+def chests(config: dict[str, Any]) -> dict[tuple[Area, int], int]:
     """(area, space index) -> chest of every chest space in play; empty without gifts."""
     if "gifts" not in config["expansions"]:
         return {}
@@ -160,18 +163,18 @@ def chest_name(chest: int) -> str:
 
 
 # ------------------------------------------------------------------------ header, decisions
-def pending_lines(view: dict) -> list[str]:
+def pending_lines(view: dict[str, Any]) -> list[str]:
     """The decision pending, with what the reader knows about it."""
     return wrap("pending: ", PENDING[Phase[view["phase"]]](view), sep="; ")
 
 
-def _pending_bribe_take(view: dict) -> list[str]:
+def _pending_bribe_take(view: dict[str, Any]) -> list[str]:
     part = view["bribe_stack"]
     take = f"bribery: take a tile from the {PART_NAMES[part]}s stack, or nothing"
     return [take, f"the stack holds {tiles_text(view['stacks'][part])}"]
 
 
-def _pending_lights_keep(view: dict) -> list[str]:
+def _pending_lights_keep(view: dict[str, Any]) -> list[str]:
     drawn = view["lights_drawn"]
     seen = (
         ", ".join(COLOUR_NAMES[c] for c in drawn)
@@ -184,7 +187,7 @@ def _pending_lights_keep(view: dict) -> list[str]:
 _LIGHTS_CHOICE = " or ".join(f"pay {c}, draw {d}, keep {k}" for c, d, k in LIGHTS_OPTIONS)
 
 
-def _gifts_left(view: dict) -> list[str]:
+def _gifts_left(view: dict[str, Any]) -> list[str]:
     """R9.2: the gifts of the chest still to carry out after this one, then the move of
     the space the buyer was placed on."""
     move = TARGETS[view["pending_target"]].name if view["pending_target"] >= 0 else "?"
@@ -192,20 +195,20 @@ def _gifts_left(view: dict) -> list[str]:
     return [left, f"then the space's own move: {move}"]
 
 
-def _pending_gift_card(view: dict) -> list[str]:
+def _pending_gift_card(view: dict[str, Any]) -> list[str]:
     take = f"gift from {chest_name(view['gift_chest'])}: take a buyer card from the draw pile"
     seen = view.get("draw_pile_seen")
     holds = [] if seen is None else [f"the pile holds {colour_counts_text(seen, CARD_NAMES)}"]
     return [take, *holds, *_gifts_left(view)]
 
 
-def _pending_gift_buy(view: dict) -> list[str]:
+def _pending_gift_buy(view: dict[str, Any]) -> list[str]:
     market = PART_NAMES[view["market"]]
     buy = f"gift from {chest_name(view['gift_chest'])}: buy a tile from the {market}s market"
     return [buy, *_gifts_left(view)]
 
 
-def _pending_gift_lights(view: dict) -> list[str]:
+def _pending_gift_lights(view: dict[str, Any]) -> list[str]:
     keep = (
         f"gift from {chest_name(view['gift_chest'])}: keep one window of the lighted-window "
         f"stack, pay {LIGHTED_GIFT_COST}"
@@ -215,7 +218,7 @@ def _pending_gift_lights(view: dict) -> list[str]:
     return [keep, *holds, *_gifts_left(view)]
 
 
-PENDING: dict[Phase, Callable[[dict], list[str]]] = {
+PENDING: dict[Phase, Callable[[dict[str, Any]], list[str]]] = {
     Phase.PLACE: lambda v: ["place a buyer"],
     Phase.BUY: lambda v: [f"buy a tile from the {PART_NAMES[v['market']]}s market"],
     Phase.BRIBE_STACK: lambda v: ["bribery: choose a stack to search"],
@@ -233,7 +236,7 @@ PENDING: dict[Phase, Callable[[dict], list[str]]] = {
 }
 
 
-def header_lines(view: dict) -> list[str]:
+def header_lines(view: dict[str, Any]) -> list[str]:
     config = view["config"]
     reader = "full view (hidden information included)"
     if view["viewer"] is not None:
@@ -249,7 +252,7 @@ def header_lines(view: dict) -> list[str]:
 
 
 # ------------------------------------------------------------------------ board
-def market_lines(view: dict, part: int) -> list[str]:
+def market_lines(view: dict[str, Any], part: int) -> list[str]:
     stack = sum(map(sum, view["stacks"][part]))
     items = [f"display: {tiles_text(view['displays'][part])}", f"stack {stack}"]
     if view["show_stacks"]:
@@ -257,14 +260,14 @@ def market_lines(view: dict, part: int) -> list[str]:
     return wrap(" " * 4, items, sep=" | ")
 
 
-def area_lines(view: dict, area: Area) -> list[str]:
+def area_lines(view: dict[str, Any], area: Area) -> list[str]:
     head = f"{AREA_NAMES[area]:<15} {required_colour(view['area_colour'][area]):<8} "
     gifts = {i: view["gifts"][k] for (a, i), k in chests(view["config"]).items() if a == area}
     lines = wrap(head[:HEAD_WIDTH], space_texts(area, view["spaces"][area], gifts), sep=" | ")
     return lines + (market_lines(view, area) if area in MARKET_AREAS else [])
 
 
-def board_lines(view: dict) -> list[str]:
+def board_lines(view: dict[str, Any]) -> list[str]:
     lines = [section("board: area [required colour] spaces")]
     for area in Area:
         if area_in_game(view["config"], area):
@@ -274,7 +277,7 @@ def board_lines(view: dict) -> list[str]:
 
 
 # ------------------------------------------------------------------------ players
-def tower_text(colour: int, index: int, tower: dict) -> str:
+def tower_text(colour: int, index: int, tower: dict[str, Any]) -> str:
     """'red#1 h6 bas1 tru2 win2 tur1 gold 1 lit 1 (1 on gold)'."""
     parts = tower["parts"]
     heights = " ".join(f"{PART_SHORT[p]}{sum(parts[p])}" for p in Part if sum(parts[p]))
@@ -285,7 +288,7 @@ def tower_text(colour: int, index: int, tower: dict) -> str:
     return f"{COLOUR_NAMES[colour]}#{index + 1} h{height} {heights} gold {gold} lit {lit}{on_gold}"
 
 
-def towers_lines(view: dict, seat: int) -> list[str]:
+def towers_lines(view: dict[str, Any], seat: int) -> list[str]:
     items = [
         tower_text(colour, i, tower)
         for colour, towers in enumerate(view["towers"][seat])
@@ -294,7 +297,7 @@ def towers_lines(view: dict, seat: int) -> list[str]:
     return wrap("    towers: ", items or ["-"], sep=" | ")
 
 
-def supply_lines(view: dict, seat: int) -> list[str]:
+def supply_lines(view: dict[str, Any], seat: int) -> list[str]:
     supply = view["supply"][seat]
     items = [f"{PART_NAMES[p]}s {tiles_text(supply[p])}" for p in Part if sum(map(sum, supply[p]))]
     return wrap("    supply: ", items or ["-"], sep=" | ")
@@ -305,7 +308,7 @@ def known_counts(total: int, counts: Sequence[int] | None, names: Sequence[str])
     return str(total) if counts is None else f"{total}: {colour_counts_text(counts, names)}"
 
 
-def player_head(view: dict, seat: int) -> list[str]:
+def player_head(view: dict[str, Any], seat: int) -> list[str]:
     items = [
         f"money {view['money'][seat]}",
         f"prestige {view['prestige'][seat]}",
@@ -318,7 +321,7 @@ def player_head(view: dict, seat: int) -> list[str]:
     return wrap(f"{seat_name(seat, view['viewer']):<10}", items, sep="  ")
 
 
-def players_lines(view: dict) -> list[str]:
+def players_lines(view: dict[str, Any]) -> list[str]:
     lines = [section("players")]
     for seat in range(view["config"]["num_players"]):
         lines += player_head(view, seat) + supply_lines(view, seat) + towers_lines(view, seat)
@@ -326,14 +329,14 @@ def players_lines(view: dict) -> list[str]:
 
 
 # ------------------------------------------------------------------------ piles, final
-def lighted_stack_lines(view: dict) -> list[str]:
+def lighted_stack_lines(view: dict[str, Any]) -> list[str]:
     """The lighted-window stack's size and the colours the reader knows, top first."""
     stack = view["lighted_stack"]
     known = [f"#{i + 1} {COLOUR_NAMES[c]}" for i, c in enumerate(stack) if c is not None]
     return wrap(f"lighted stack {len(stack)}, known (top first): ", known or ["-"], sep=", ")
 
 
-def piles_lines(view: dict) -> list[str]:
+def piles_lines(view: dict[str, Any]) -> list[str]:
     stacks = [f"{PART_NAMES[p]}s {sum(map(sum, view['stacks'][p]))}" for p in Part]
     items = [f"draw pile {view['draw_pile_size']}", f"tile stacks: {', '.join(stacks)}"]
     if "gifts" in view["config"]["expansions"]:
@@ -344,7 +347,7 @@ def piles_lines(view: dict) -> list[str]:
     return [section("piles"), *wrap("", items, sep=" | "), *(lighted_stack_lines(view) * pro)]
 
 
-def final_lines(view: dict) -> list[str]:
+def final_lines(view: dict[str, Any]) -> list[str]:
     """The final-scoring table (R8) and the winners, once the game is over."""
     if view["final"] is None:
         return []
@@ -360,19 +363,19 @@ def final_lines(view: dict) -> list[str]:
     return [section("final scoring (R8)"), *table, f"winner(s): {', '.join(won)}"]
 
 
-def render(view: dict) -> str:
+def render(view: dict[str, Any]) -> str:
     """Draw a normalised view (see the module docstring)."""
     sections = (header_lines, board_lines, players_lines, piles_lines, final_lines)
     return "\n".join(line for draw in sections for line in draw(view))
 
 
 # ------------------------------------------------------------------------ the two entries
-def render_view(view: dict) -> str:
+def render_view(view: dict[str, Any]) -> str:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
     return render(normalised_view(view))
 
 
-def normalised_view(view: dict) -> dict:
+def normalised_view(view: dict[str, Any]) -> dict[str, Any]:
     """A `seat_view` as the normalised view dict every picture draws (module docstring)."""
     viewer = view["viewer"]
     seats = range(view["config"]["num_players"])
@@ -384,7 +387,7 @@ def normalised_view(view: dict) -> dict:
     }
 
 
-def open_buyer(buyer: Buyer | None) -> dict | None:
+def open_buyer(buyer: Buyer | None) -> dict[str, Any] | None:
     """A buyer with its cards shown, in `seat_view`'s form."""
     if buyer is None:
         return None
@@ -401,7 +404,7 @@ def render_full(state: State) -> str:
     return render(normalised_full(state))
 
 
-def normalised_full(state: State) -> dict:
+def normalised_full(state: State) -> dict[str, Any]:
     """Everything about a reference state as a normalised view dict (module docstring)."""
     return public_view(state) | {
         "viewer": None,
@@ -418,9 +421,11 @@ def normalised_full(state: State) -> dict:
     }
 
 
-def scoring_table(state, sep: str = "  ") -> str:
+def scoring_table(state: State, sep: str = "  ") -> str:
     """The final scoring, one row per seat and one column per category, the columns
     `sep` apart (about 87 columns wide with the default, 76 with one space)."""
+    if state.final is None:
+        raise ValueError("the game is not over: it has no final scoring yet")
     header = ["seat", "track"] + list(FINAL_CATEGORIES) + ["final", "total"]
     rows = []
     for s, points in enumerate(state.final):

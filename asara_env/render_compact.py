@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
 from .constants import (
     CARD_NAMES,
@@ -95,7 +96,7 @@ def tiles_short(counts: Sequence[Sequence[int]]) -> str:
     return " ".join(items) or "-"
 
 
-def tower_short(colour: int, tower: dict) -> str:
+def tower_short(colour: int, tower: dict[str, Any]) -> str:
     """'red6(1g,1l)': colour, height, visible gold tiles and lighted windows (R6.2)."""
     height = sum(map(sum, tower["parts"]))
     gold = sum(g for _, g in tower["parts"]) - tower["lit_gold"]
@@ -108,7 +109,7 @@ def colour_short(colour: int) -> str:
     return f"[{CARD_SHORT[colour]}]" if colour >= 0 else "[any]"
 
 
-def spaces_short(view: dict, area: Area) -> str:
+def spaces_short(view: dict[str, Any], area: Area) -> str:
     """'8:P2 10:. 12:.': each space's value where the values differ, its buyer's seat or
     '.', and the gifts on its chest (`{$5,buy-win}`, R9.2)."""
     values = SPACE_VALUES[area]
@@ -124,7 +125,7 @@ def spaces_short(view: dict, area: Area) -> str:
 
 
 # ------------------------------------------------------------------------ the parts
-def header_short(view: dict) -> list[str]:
+def header_short(view: dict[str, Any]) -> list[str]:
     config = view["config"]
     rules = "+".join([config["variant"], *config["expansions"]])
     return [
@@ -134,13 +135,13 @@ def header_short(view: dict) -> list[str]:
     ]
 
 
-def pending_short(view: dict) -> list[str]:
+def pending_short(view: dict[str, Any]) -> list[str]:
     """The decision pending (as in the full view), without the empty gift queue."""
     items = PENDING[Phase[view["phase"]]](view)
     return flow([item for item in items if not item.endswith(": -")], "pending: ", sep="; ")
 
 
-def markets_short(view: dict) -> list[str]:
+def markets_short(view: dict[str, Any]) -> list[str]:
     """One line per market: required colour, spaces, display and stack size."""
     lines = []
     for part, area in zip(Part, MARKET_AREAS):
@@ -151,7 +152,7 @@ def markets_short(view: dict) -> list[str]:
     return lines
 
 
-def others_short(view: dict) -> list[str]:
+def others_short(view: dict[str, Any]) -> list[str]:
     """The other areas, the coloured building and the piles, packed."""
     config = view["config"]
     items = [
@@ -171,7 +172,7 @@ def others_short(view: dict) -> list[str]:
     return pack(items)
 
 
-def seat_short(view: dict, seat: int) -> list[str]:
+def seat_short(view: dict[str, Any], seat: int) -> list[str]:
     """A seat's prestige and money, hand (by colour for the viewer), lighted windows (pro),
     unbuilt tiles (the viewer's: `bas:bro2 whi1`), towers last, as running text."""
     mine = seat == view["viewer"]
@@ -198,7 +199,7 @@ def seat_short(view: dict, seat: int) -> list[str]:
     return flow(items, f"{seat_name(seat, view['viewer'])} ")
 
 
-def render_compact(view: dict) -> str:
+def render_compact(view: dict[str, Any]) -> str:
     """Draw `seat_view(state, seat)` (R10) in at most COMPACT_WIDTH columns."""
     seats = range(view["config"]["num_players"])
     order = [view["viewer"], *(s for s in seats if s != view["viewer"])]

@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 from .actions import TARGETS, Group, decode
 from .constants import (
@@ -100,7 +104,7 @@ def text(x: float, y: float, s: str, size: int = 12, **attrs: object) -> str:
 
 def rect(x: float, y: float, w: float, h: float, fill: str, **attrs: object) -> str:
     attrs.setdefault("stroke", "#555")
-    return el("rect", x=round(x, 1), y=round(y, 1), width=w, height=h, fill=fill, **attrs)
+    return el("rect", "", x=round(x, 1), y=round(y, 1), width=w, height=h, fill=fill, **attrs)
 
 
 # ------------------------------------------------------------------------ spots (clicking)
@@ -109,6 +113,7 @@ def _space_targets() -> dict[tuple[int, int], int]:
     spots: dict[tuple[int, int], int] = {}
     for t, target in enumerate(TARGETS):
         if target.area == Area.BUILDING:
+            assert target.arg is not None  # plot n
             spots[(Area.BUILDING, target.arg - 1)] = t
         elif target.arg is None:
             spots |= {(target.area, i): t for i in range(len(SPACE_VALUES[target.area]))}
@@ -139,7 +144,7 @@ def action_spots(action: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------ small pieces
-def card_chips(x: float, y: float, buyer: dict) -> str:
+def card_chips(x: float, y: float, buyer: dict[str, Any]) -> str:
     """A buyer's cards as small squares: the card colour, or grey '?' when unseen;
     face-down cards are drawn with a dashed border."""
     shown = buyer["cards"]
@@ -153,7 +158,9 @@ def card_chips(x: float, y: float, buyer: dict) -> str:
     return "".join(out)
 
 
-def space(x: float, y: float, area: Area, index: int, buyer: dict | None, label: str) -> str:
+def space(
+    x: float, y: float, area: Area, index: int, buyer: dict[str, Any] | None, label: str
+) -> str:
     """One buyer space: a box with its value, the buyer's seat and cards if taken."""
     spot = SPACE_TARGET.get((area, index))
     attrs = dict(class_="space", data_area=area.name.lower(), data_space=index)
@@ -198,7 +205,7 @@ def tiles_row(x: float, y: float, counts: Sequence[Sequence[int]], part: int | N
 
 
 # ------------------------------------------------------------------------ header
-def header(view: dict) -> str:
+def header(view: dict[str, Any]) -> str:
     config = view["config"]
     reader = "full view (hidden information included)"
     if view["viewer"] is not None:
@@ -220,7 +227,9 @@ def header(view: dict) -> str:
 
 
 # ------------------------------------------------------------------------ board
-def market(view: dict, part: int, x: float, y: float, gifts: dict) -> str:
+def market(
+    view: dict[str, Any], part: int, x: float, y: float, gifts: dict[Area, dict[int, str]]
+) -> str:
     """One market: title, required colour, its four spaces, display and stack."""
     area = MARKET_AREAS[part]
     out = [rect(x, y, 340, 150, "#f7ecd2", rx=6)]
@@ -243,7 +252,9 @@ def market(view: dict, part: int, x: float, y: float, gifts: dict) -> str:
     return el("g", "".join(out), class_="market", data_part=PART_NAMES[part])
 
 
-def building_circle(view: dict, cx: float, cy: float, gifts: dict) -> str:
+def building_circle(
+    view: dict[str, Any], cx: float, cy: float, gifts: dict[Area, dict[int, str]]
+) -> str:
     """The seven building plots around the coloured building (R2)."""
     area = Area.BUILDING
     out = [el("circle", cx=cx, cy=cy, r=92, fill="#efe3f7", stroke="#555")]
@@ -260,7 +271,7 @@ def building_circle(view: dict, cx: float, cy: float, gifts: dict) -> str:
     return el("g", "".join(out), class_="building")
 
 
-def coloured_building(view: dict, cx: float, cy: float) -> str:
+def coloured_building(view: dict[str, Any], cx: float, cy: float) -> str:
     """The coloured building's cards, in the order placed (R3.4)."""
     body = [el("circle", cx=cx, cy=cy, r=38, fill="#fbe7a1", stroke="#555")]
     body.append(text(cx, cy - 20, "coloured", 10, **MID))
@@ -284,7 +295,14 @@ ROW_AREAS = (
 )
 
 
-def area_row(view: dict, area: Area, label: str, x: float, y: float, gifts: dict) -> str:
+def area_row(
+    view: dict[str, Any],
+    area: Area,
+    label: str,
+    x: float,
+    y: float,
+    gifts: dict[Area, dict[int, str]],
+) -> str:
     """One row of spaces: bank, spies, Caliph, tent, lighted windows, Genie."""
     out = [text(x, y + 19, label, 12, font_weight="bold")]
     out.append(colour_tag(x + 130, y + 9, view["area_colour"][area]))
@@ -298,10 +316,10 @@ def area_row(view: dict, area: Area, label: str, x: float, y: float, gifts: dict
     return el("g", "".join(out), class_="area", data_area=area.name.lower())
 
 
-def board(view: dict, top: float) -> tuple[str, float]:
+def board(view: dict[str, Any], top: float) -> tuple[str, float]:
     """The whole board; returns the SVG and its bottom edge."""
     config = view["config"]
-    gifts: dict = {}
+    gifts: dict[Area, dict[int, str]] = {}
     for (area, i), k in chests(config).items():
         gifts.setdefault(area, {})[i] = gifts_text(view["gifts"][k])
     out = [market(view, p, 10 + 350 * (p % 2), top + 160 * (p // 2), gifts) for p in Part]
@@ -317,7 +335,7 @@ def board(view: dict, top: float) -> tuple[str, float]:
 
 
 # ------------------------------------------------------------------------ players
-def tower(x: float, base: float, colour: int, tower: dict, tile_h: float) -> str:
+def tower(x: float, base: float, colour: int, tower: dict[str, Any], tile_h: float) -> str:
     """One tower as stacked parts, base at the bottom: plain tiles first, then gold ones;
     lighted windows lie on the lowest windows of their kind (plain or gold)."""
     parts, out, y = tower["parts"], [], base
@@ -344,7 +362,7 @@ def tile_part(x: float, y: float, colour: int, part: int, gold: int, lit: int, h
     return out
 
 
-def towers(view: dict, seat: int, x: float, base: float, room: float) -> str:
+def towers(view: dict[str, Any], seat: int, x: float, base: float, room: float) -> str:
     """Every tower of one seat, grouped by colour, with its number and height."""
     all_towers = [
         (c, k, t) for c, per in enumerate(view["towers"][seat]) for k, t in enumerate(per)
@@ -375,7 +393,7 @@ def towers(view: dict, seat: int, x: float, base: float, room: float) -> str:
     return "".join(out)
 
 
-def player_facts(view: dict, seat: int) -> str:
+def player_facts(view: dict[str, Any], seat: int) -> str:
     """Money, prestige, hand (its cards where known), lighted windows, the Caliph."""
     facts = [f"money {view['money'][seat]}", f"prestige {view['prestige'][seat]}"]
     facts.append(f"hand {view['hand_sizes'][seat]}")
@@ -394,7 +412,7 @@ def hand_chips(x: float, y: float, hand: Sequence[int] | None) -> str:
     return el("g", "".join(chips), class_="hand", data_cards=len(colours))
 
 
-def player_panel(view: dict, seat: int, x: float, y: float, h: float) -> str:
+def player_panel(view: dict[str, Any], seat: int, x: float, y: float, h: float) -> str:
     """One player's panel: facts, hand, supply, towers."""
     to_move = view["seat_to_move"] == seat and view["final"] is None
     out = [rect(x, y, WIDTH - x - 10, h - 8, "#fafafa", rx=6, stroke_width=3 if to_move else 1)]
@@ -421,7 +439,7 @@ def player_panel(view: dict, seat: int, x: float, y: float, h: float) -> str:
     return el("g", "".join(out), class_="player", data_seat=seat)
 
 
-def players(view: dict, top: float) -> tuple[str, float]:
+def players(view: dict[str, Any], top: float) -> tuple[str, float]:
     n = view["config"]["num_players"]
     h = PANEL_H[n]
     panels = [player_panel(view, s, BOARD_W + 20, top + h * s, h) for s in range(n)]
@@ -429,7 +447,7 @@ def players(view: dict, top: float) -> tuple[str, float]:
 
 
 # ------------------------------------------------------------------------ piles, final
-def piles(view: dict, y: float) -> str:
+def piles(view: dict[str, Any], y: float) -> str:
     config = view["config"]
     items = [f"draw pile {view['draw_pile_size']}"]
     if "gifts" in config["expansions"]:
@@ -443,7 +461,7 @@ def piles(view: dict, y: float) -> str:
     return text(10, y + 16, " · ".join(items), 12, class_="piles")
 
 
-def final_table(view: dict, y: float) -> tuple[str, float]:
+def final_table(view: dict[str, Any], y: float) -> tuple[str, float]:
     """The final-scoring table (R8) and the winners, once the game is over."""
     if view["final"] is None:
         return "", y
@@ -464,7 +482,7 @@ def final_table(view: dict, y: float) -> tuple[str, float]:
 
 
 # ------------------------------------------------------------------------ the entries
-def svg_picture(view: dict) -> SVG:
+def svg_picture(view: dict[str, Any]) -> SVG:
     """Draw a normalised view dict (asara_env.render) as an SVG document."""
     board_svg, board_bottom = board(view, 86)
     players_svg, players_bottom = players(view, 86)
@@ -495,7 +513,7 @@ def svg_picture(view: dict) -> SVG:
     )
 
 
-def svg_view(view: dict) -> SVG:
+def svg_view(view: dict[str, Any]) -> SVG:
     """The board as one seat knows it, from `seat_view(state, seat)` (R10)."""
     return svg_picture(normalised_view(view))
 
@@ -590,7 +608,7 @@ def save_gif(frames: Sequence[str], path: str, seconds: float = 1.0, zoom: float
     )
 
 
-def _padded(image, size: tuple[int, int]):
+def _padded(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     from PIL import Image
 
     canvas = Image.new("RGB", size, "white")

@@ -32,12 +32,32 @@ LAYERS = {
     "asara_env.render": 4,
     "asara_env.docs": 4,
     "asara_env": 4,  # the package's public face (lazy `env`, `asara_v0`)
+    # BASARI, the second game: the same layers inside asara_env/basari/
+    "asara_env.basari.constants": 1,
+    "asara_env.basari.config": 1,
+    "asara_env.basari.actions": 1,
+    "asara_env.basari.phases": 1,
+    "asara_env.basari.errors": 1,
+    "asara_env.basari.chance": 1,
+    "asara_env.basari.reference": 2,
+    "asara_env.basari.core": 2,
+    "asara_env.basari.bridge": 3,
+    "asara_env.basari.env": 4,
+    "asara_env.basari.render": 4,
+    "asara_env.basari.docs": 4,
+    "asara_env.basari": 4,
+    "asara_env.basari_v0": 4,
     "agents": 5,
     "apps": 6,
     "training": 6,
 }
 # modules of one layer that must not import each other
-APART = (("asara_env.reference", "asara_env.core"),)
+APART = (
+    ("asara_env.reference", "asara_env.core"),
+    ("asara_env.basari.reference", "asara_env.basari.core"),
+    ("asara_env.basari", "asara_env.reference"),  # the games share only layer 0
+    ("asara_env.basari", "asara_env.core"),
+)
 
 
 def layer(module: str) -> int:

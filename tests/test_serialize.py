@@ -165,11 +165,11 @@ def _mid_gift_save() -> dict:
 @pytest.mark.parametrize(
     "change, words",
     [
-        ({"pending_target": 99}, "placement target"),
-        ({"pending_space": 9}, "not on the chest being emptied"),
+        ({"pending_target": 99}, "pending_target: 99 is above the maximum"),
+        ({"pending_space": 2}, "not on the chest being emptied"),
         ({"pending_target": 11}, "not on the chest being emptied"),  # bank 8
         ({"gift_chest": 5}, "not on the chest being emptied"),
-        ({"gift_queue": [0, 0, 0, 0, 0]}, "exceed the pile"),
+        ({"gift_queue": [0, 0, 0, 0, 0]}, "gift_queue: must have at most 4 entries, got 5"),
     ],
 )
 def test_R9_2_corrupt_gift_states_are_rejected(change, words):

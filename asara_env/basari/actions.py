@@ -124,8 +124,10 @@ class ActionLayout:
         if group == Group.START:
             return f"start at archway {arg}"
         if group == Group.CARD:
+            assert arg is not None  # CARD names a card
             return f"card: {CARD_NAMES[arg]}"
         if group == Group.ADD:
+            assert arg is not None  # ADD names a colour
             return f"add a {COLOUR_NAMES[arg]} gem to the offer"
         return {
             Group.NOOP: "no action (noop)",

@@ -6,6 +6,7 @@ specification the vectorised `core.observe` must agree with)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def from_reference(games: Sequence[State]) -> BasariState:
 
 def to_reference(state: BasariState, game: int) -> State:
     """Game `game` of a core batch as a reference State."""
-    values = {}
+    values: dict[str, Any] = {}
     for name in PER_GAME:
         value = getattr(state, name)[game]
         values[name] = int(value) if name in SCALARS else value.astype(np.int64)
@@ -90,7 +91,7 @@ def encode_view(game: State, seat: int) -> np.ndarray:
     return np.array(obs, np.float32)
 
 
-def _encode_seat(game: State, s: int, obs: list, at: int, board: list) -> None:
+def _encode_seat(game: State, s: int, obs: list[Any], at: int, board: list[Any]) -> None:
     """Write seat s's per-seat block into `obs` from index `at`."""
     n = game.config.n_archways
     sx = {k: at + v.start for k, v in seat_index(n).items()}

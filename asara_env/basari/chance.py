@@ -70,17 +70,19 @@ def uniform_int(u: IntLike, n: IntLike) -> NDArray[np.int64]:
     return ((hi * np.asarray(n, np.uint64)) >> np.uint64(32)).astype(np.int64)
 
 
-def die(seed: IntLike, round_: IntLike, turn: IntLike, seat: IntLike, kind: IntLike) -> NDArray:
+def die(
+    seed: IntLike, round_: IntLike, turn: IntLike, seat: IntLike, kind: IntLike
+) -> NDArray[np.int64]:
     """int64 die face 1..6 of the event (MOVE or DIE_ACTION)."""
     return 1 + uniform_int(draw(seed, round_, turn, seat, kind), DIE_FACES)
 
 
-def coin(seed: IntLike, round_: IntLike, turn: IntLike, low_seat: IntLike) -> NDArray:
+def coin(seed: IntLike, round_: IntLike, turn: IntLike, low_seat: IntLike) -> NDArray[np.int64]:
     """int64 0 or 1 (the top bit of the COIN draw): 0 = the lower seat of the pair opens."""
     return (draw(seed, round_, turn, low_seat, Kind.COIN) >> np.uint64(63)).astype(np.int64)
 
 
-def start_archway(seed: IntLike, seat: IntLike, n_archways: IntLike) -> NDArray:
+def start_archway(seed: IntLike, seat: IntLike, n_archways: IntLike) -> NDArray[np.int64]:
     """int64 random start archway 0..n_archways-1 of a seat (C4)."""
     return uniform_int(draw(seed, 0, 0, seat, Kind.START), n_archways)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -72,7 +73,7 @@ class BasariConfig:
     def __hash__(self) -> int:
         return hash((self.num_players, self.start_mode, self.board.tobytes()))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "num_players": self.num_players,
             "start_mode": self.start_mode,
@@ -80,7 +81,7 @@ class BasariConfig:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> BasariConfig:
+    def from_dict(cls, d: dict[str, Any]) -> BasariConfig:
         if not isinstance(d, dict):
             raise ValueError(f"config must be a dict, got {type(d).__name__}")
         unknown = set(d) - {"num_players", "start_mode", "board"}

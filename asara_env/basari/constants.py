@@ -9,6 +9,7 @@ user's own board, checked by `validate_board`.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,7 +53,7 @@ ARCHWAY_GEMS_RANGE = (2, 4)  # B1 (S3): the default board keeps to it
 MAX_BARTERS_PER_TURN = 2  # B1: only 4 players form two pairs
 
 # ------------------------------------------------------------------ [assumed] (BASARI_RULES.md)
-ASSUMED: dict[str, dict] = {
+ASSUMED: dict[str, dict[str, Any]] = {
     "n_archways": {
         "value": 28,
         "rule": "B1",

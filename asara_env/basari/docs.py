@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from .actions import layout_markdown
+from .core.observation import observation_markdown
 from .reference.serialize import schema_markdown
 
 
@@ -15,6 +16,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, text in (
         ("basari_actions.md", layout_markdown()),
         ("basari_state.md", schema_markdown()),
+        ("basari_observation.md", observation_markdown()),
     ):
         (out / name).write_text(text)
         print(f"wrote {out / name}")

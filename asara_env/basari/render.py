@@ -15,13 +15,13 @@ from .reference.state import State
 LETTERS = "RYGB"
 
 
-def bundle_text(bundle: Sequence[int]) -> str:
+def bundle_text(bundle: Sequence[int] | np.ndarray) -> str:
     """'2 red + 1 blue', or 'nothing'."""
     parts = [f"{int(k)} {COLOUR_NAMES[c]}" for c, k in enumerate(bundle) if k]
     return " + ".join(parts) if parts else "nothing"
 
 
-def _gems_short(bundle: Sequence[int]) -> str:
+def _gems_short(bundle: Sequence[int] | np.ndarray) -> str:
     return "".join(LETTERS[c] * int(k) for c, k in enumerate(bundle)) or "-"
 
 

@@ -9,7 +9,11 @@ tests the core's rules, not the reference's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..actions import NUM_ACTIONS, TARGETS
 from ..constants import (
@@ -36,7 +40,7 @@ _DTYPES = {name: spec[0] for name, spec in FIELD_SPECS.items()}
 
 
 # ------------------------------------------------------------------------------ to the core
-def _padded(values, length: int) -> np.ndarray:
+def _padded(values: Sequence[int], length: int) -> NDArray[np.int64]:
     out = np.full(length, -1, np.int64)
     out[: len(values)] = values
     return out
@@ -94,7 +98,7 @@ def _final(state: State) -> np.ndarray:
     return final
 
 
-def _fields(state: State) -> dict:
+def _fields(state: State) -> dict[str, Any]:
     """Every CoreState field of one game, without the batch axis."""
     stack = state.lighted_stack
     return {
@@ -138,7 +142,7 @@ def _fields(state: State) -> dict:
     }
 
 
-def from_reference(states: list[State], seeds=None) -> CoreState:
+def from_reference(states: list[State], seeds: ArrayLike | None = None) -> CoreState:
     """B reference games of one configuration as one CoreState (chance included); the
     caches (build sizes, masks) are computed by the core. A reference state does not know
     its seed: `seeds` (B ints, default 0) fills `seed`."""
@@ -148,7 +152,7 @@ def from_reference(states: list[State], seeds=None) -> CoreState:
     if any(s.config != config for s in states):
         raise ValueError("all states of a batch must share one configuration")
     per_game = [_fields(s) for s in states]
-    arrays = {
+    arrays: dict[str, np.ndarray] = {
         name: np.stack([np.asarray(g[name]) for g in per_game]).astype(dtype)
         for name, dtype in _DTYPES.items()
     }
@@ -168,7 +172,7 @@ def _compute_caches(core: CoreState) -> None:
 
 
 # ------------------------------------------------------------------------------ back
-def _ints(a: np.ndarray) -> list:
+def _ints(a: np.ndarray) -> list[Any]:
     return a.astype(np.int64).tolist()
 
 
@@ -191,7 +195,7 @@ def _towers_back(core: CoreState, i: int) -> list[list[list[Tower]]]:
 
 
 def _spaces_back(core: CoreState, i: int) -> list[list[Buyer | None]]:
-    spaces = [[None] * len(SPACE_VALUES[Area(a)]) for a in range(N_AREAS)]
+    spaces: list[list[Buyer | None]] = [[None] * len(SPACE_VALUES[Area(a)]) for a in range(N_AREAS)]
     for k, (area, j) in enumerate(SPACES):
         seat = int(core.space_seat[i, k])
         if seat >= 0:
@@ -216,16 +220,16 @@ def _space_back(space: int) -> int:
     return -1 if space < 0 else SPACES[space][1]
 
 
-def generator_at(origin: dict, doubles_used: int) -> np.random.Generator:
+def generator_at(origin: Mapping[str, Any], doubles_used: int) -> np.random.Generator:
     """The generator whose state was `origin` (a PCG64 `bit_generator.state`) after it has
     yielded `doubles_used` doubles: each double takes one 64-bit step."""
     bits = np.random.PCG64()
-    bits.state = origin
+    bits.state = cast(Any, origin)  # a PCG64 state dict, as `bit_generator.state` gives
     bits.advance(int(doubles_used))
     return np.random.Generator(bits)
 
 
-def _final_back(core: CoreState, i: int) -> list[dict] | None:
+def _final_back(core: CoreState, i: int) -> list[dict[str, Any]] | None:
     if core.phase[i] != Phase.GAME_OVER:
         return None
     final = []

@@ -4,7 +4,10 @@ from the observation table (the specification the core's vectorised `observe` mu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..actions import TARGETS
 from ..constants import (
@@ -48,7 +51,7 @@ def _assemble(pieces: dict[str, np.ndarray], batch: int) -> np.ndarray:
     return out
 
 
-def _hot(n: int, value) -> np.ndarray:
+def _hot(n: int, value: int | None) -> NDArray[np.float64]:
     """One-hot of length n; all zeros for None or -1."""
     out = np.zeros(n)
     if value is not None and 0 <= value < n:
@@ -56,12 +59,12 @@ def _hot(n: int, value) -> np.ndarray:
     return out
 
 
-def _rel(view: dict, seat: int) -> int:
+def _rel(view: dict[str, Any], seat: int) -> int:
     p = view["config"]["num_players"]
     return (seat - view["viewer"]) % p if seat >= 0 else -1
 
 
-def _per_player(view: dict, values: list) -> np.ndarray:
+def _per_player(view: dict[str, Any], values: list[Any]) -> np.ndarray:
     """[relative seat, ...]: per-seat values in relative order, zero-padded to 4 players."""
     p, v = view["config"]["num_players"], view["viewer"]
     rows = [np.asarray(values[(v + r) % p], float) for r in range(p)]
@@ -69,7 +72,7 @@ def _per_player(view: dict, values: list) -> np.ndarray:
     return np.stack(rows + pad)
 
 
-def _view_config(view: dict) -> dict:
+def _view_config(view: dict[str, Any]) -> dict[str, Any]:
     cfg = view["config"]
     return {
         "num_players": _hot(N_PLAYER_COUNTS, cfg["num_players"] - MIN_PLAYERS),
@@ -79,7 +82,7 @@ def _view_config(view: dict) -> dict:
     }
 
 
-def _view_flow(view: dict) -> dict:
+def _view_flow(view: dict[str, Any]) -> dict[str, Any]:
     p = view["config"]["num_players"]
     return {
         "year": _hot(N_YEARS, view["year"] - 1),
@@ -90,7 +93,7 @@ def _view_flow(view: dict) -> dict:
     }
 
 
-def _view_players(view: dict) -> dict:
+def _view_players(view: dict[str, Any]) -> dict[str, Any]:
     return {
         "money": _per_player(view, view["money"]),
         "prestige": _per_player(view, view["prestige"]),
@@ -108,14 +111,14 @@ def _view_players(view: dict) -> dict:
     }
 
 
-def _tower_features(col: list[dict]) -> np.ndarray:
+def _tower_features(col: list[dict[str, Any]]) -> np.ndarray:
     out = np.zeros((MAX_TOWERS_PER_COLOUR, TOWER_FEATURES))
     for k, t in enumerate(col):
         out[k] = [*np.ravel(t["parts"]), t["lit_plain"], t["lit_gold"], 1]
     return out
 
 
-def _space_features(view: dict, b: dict | None) -> np.ndarray:
+def _space_features(view: dict[str, Any], b: dict[str, Any] | None) -> np.ndarray:
     if b is None:
         return np.zeros(SPACE_FEATURES)
     face_up = b["cards"][0] if b["face_up"] else None
@@ -128,7 +131,7 @@ def _space_features(view: dict, b: dict | None) -> np.ndarray:
     )
 
 
-def _view_board(view: dict) -> dict:
+def _view_board(view: dict[str, Any]) -> dict[str, Any]:
     p = view["config"]["num_players"]
     coloured, coloured_own = [0] * p, np.zeros(B)
     for b in view["coloured"]:
@@ -146,7 +149,7 @@ def _view_board(view: dict) -> dict:
     }
 
 
-def _view_pending(view: dict) -> dict:
+def _view_pending(view: dict[str, Any]) -> dict[str, Any]:
     drawn = np.zeros(C)
     for c in view["lights_drawn"] or ():
         drawn[c] += 1
@@ -160,7 +163,7 @@ def _view_pending(view: dict) -> dict:
     }
 
 
-def _view_gifts(view: dict) -> dict:
+def _view_gifts(view: dict[str, Any]) -> dict[str, Any]:
     laid = np.zeros((N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS))
     for chest, kinds in enumerate(view["gifts"]):
         laid[chest] = [_hot(N_GIFT_KINDS, k) for k in kinds] + [np.zeros(N_GIFT_KINDS)] * (
@@ -178,7 +181,7 @@ def _view_gifts(view: dict) -> dict:
     }
 
 
-def encode_view(view: dict) -> np.ndarray:
+def encode_view(view: dict[str, Any]) -> np.ndarray:
     """float32[OBS_DIM]: the observation of a reference `seat_view` dict."""
     pieces = {
         **_view_config(view),

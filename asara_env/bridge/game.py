@@ -5,6 +5,7 @@ save it, to explain why an action is illegal, and to draw a seat's view of it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ class TrackedGame:
     """One game in the core plus its chance origin (a PCG64 `bit_generator.state`)."""
 
     core: CoreState
-    chance_origin: dict[str, Any]
+    chance_origin: Mapping[str, Any]
 
     @classmethod
     def new(cls, config: GameConfig, seed: int) -> TrackedGame:

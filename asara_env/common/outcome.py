@@ -69,6 +69,19 @@ def margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray
     return ((p - others.max(axis=-1)) / margin_scale).astype(np.float32)
 
 
+def share_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+    """float32[..., P]: each of k winners 1/k, every other seat 0 (not zero-sum)."""
+    return win_shares(score).astype(np.float32)
+
+
+def mean_margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+    """float32[..., P]: (own score - the mean of the other seats') / margin_scale; zero-sum."""
+    p = score.astype(np.float64)
+    n = p.shape[-1]
+    others = (p.sum(axis=-1, keepdims=True) - p) / (n - 1)
+    return ((p - others) / margin_scale).astype(np.float32)
+
+
 RewardScheme = Callable[[Scores, float], NDArray[np.float32]]
 REWARD_SCHEMES: dict[str, RewardScheme] = {
     "win": win_rewards,
@@ -77,15 +90,21 @@ REWARD_SCHEMES: dict[str, RewardScheme] = {
 }
 
 
-def check_scheme(scheme: str) -> str:
+def check_scheme(scheme: str, schemes: dict[str, RewardScheme] | None = None) -> str:
     """`scheme` if it names a reward scheme, else a ValueError naming the choices."""
-    if scheme not in REWARD_SCHEMES:
-        raise ValueError(f"reward must be one of {sorted(REWARD_SCHEMES)}, got {scheme!r}")
+    known = REWARD_SCHEMES if schemes is None else schemes
+    if scheme not in known:
+        raise ValueError(f"reward must be one of {sorted(known)}, got {scheme!r}")
     return scheme
 
 
 def terminal_rewards(
-    score: ArrayLike, scheme: str = "win", margin_scale: float = MARGIN_SCALE
+    score: ArrayLike,
+    scheme: str = "win",
+    margin_scale: float = MARGIN_SCALE,
+    schemes: dict[str, RewardScheme] | None = None,
 ) -> NDArray[np.float32]:
-    """float32[..., P] rewards of finished games under `scheme` (see REWARD_SCHEMES)."""
-    return REWARD_SCHEMES[check_scheme(scheme)](np.asarray(score), margin_scale)
+    """float32[..., P] rewards of finished games under `scheme`, one of `schemes` (default:
+    REWARD_SCHEMES, ASARA's zero-sum schemes)."""
+    known = REWARD_SCHEMES if schemes is None else schemes
+    return known[check_scheme(scheme, known)](np.asarray(score), margin_scale)

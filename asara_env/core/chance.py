@@ -5,16 +5,19 @@ single draws take the item at flat position floor(u * total)."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .state import TAPE_LENGTH, CoreState
 
 
-def make_tapes(seeds: np.ndarray) -> np.ndarray:
+def make_tapes(seeds: np.ndarray) -> NDArray[np.float64]:
     """float64[B, TAPE_LENGTH]: the doubles `numpy.random.default_rng(seed)` yields first."""
     return np.stack([np.random.default_rng(int(s)).random(TAPE_LENGTH) for s in seeds])
 
 
-def _doubles(state: CoreState, rows: np.ndarray, start: np.ndarray, count: np.ndarray):
+def _doubles(
+    state: CoreState, rows: np.ndarray, start: np.ndarray, count: np.ndarray
+) -> NDArray[np.float64]:
     """float64[n, max(count)]: `count` doubles of game rows[i] from tape position start[i],
     2.0 past its count (so that they sort last)."""
     width = int(count.max(initial=0))
@@ -26,7 +29,9 @@ def _doubles(state: CoreState, rows: np.ndarray, start: np.ndarray, count: np.nd
     return np.where(j < count[:, None], np.take(state.tape, flat), 2.0)
 
 
-def _shuffled_piles(state: CoreState, rows: np.ndarray, counts: np.ndarray, use) -> np.ndarray:
+def _shuffled_piles(
+    state: CoreState, rows: np.ndarray, counts: np.ndarray, use: bool | np.ndarray
+) -> np.ndarray:
     """int[n, m, T]: each game's m piles (counts [n, m, K]) shuffled one after the other,
     items as indices into K, -1 past each pile's size; piles with use=False draw nothing."""
     n, m, k = counts.shape
@@ -54,7 +59,9 @@ def _items(edges: np.ndarray, width: int) -> np.ndarray:
     return found.reshape(r, width) - np.arange(r)[:, None] * k
 
 
-def shuffled(state: CoreState, rows: np.ndarray, counts: np.ndarray, use=True) -> np.ndarray:
+def shuffled(
+    state: CoreState, rows: np.ndarray, counts: np.ndarray, use: bool | np.ndarray = True
+) -> np.ndarray:
     """int[n, T]: the items (flat indices of `counts` [n, K]) of each game's pile in random
     order, -1 past its size; games with use=False draw nothing."""
     return _shuffled_piles(state, rows, counts[:, None, :], np.asarray(use)[..., None])[:, 0]
@@ -76,7 +83,9 @@ def take_top(state: CoreState, rows: np.ndarray, counts: np.ndarray, k: np.ndarr
     return taken
 
 
-def deal(state: CoreState, rows: np.ndarray, deck: np.ndarray, players: int, hand: int):
+def deal(
+    state: CoreState, rows: np.ndarray, deck: np.ndarray, players: int, hand: int
+) -> np.ndarray:
     """Shuffle each deck [n, colour] and deal `hand` cards per seat, seat 0 first; remove
     them from `deck` (in place) and return int[n, players, colour]."""
     items = shuffled(state, rows, deck)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..common.seeding import derived_seeds
+from ..common.validate import check_int, check_seed, check_seeds, check_type
 from ..config import GameConfig
 from ..constants import (
     LIGHTED_PER_COLOUR,
@@ -20,24 +22,27 @@ from .state import FIELD_SPECS, CoreState, blank
 from .tables import PHASE
 from .year import deal_and_refill
 
+MAX_BATCH = 2**31 - 1
 
-def seeds_for(seed, batch: int) -> np.ndarray:
-    """Reference seeds of a batch: an int s gives derived_seed(s, i) to game i; an array of
-    B ints is used as it is; None draws fresh entropy."""
+
+def seeds_for(seed: int | np.integer | ArrayLike | None, batch: int) -> NDArray[np.uint64]:
+    """Reference seeds of a batch: an int s (0..2**64-1) gives derived_seed(s, i) to game i;
+    a sequence or array of B such ints is used as it is; None draws fresh entropy."""
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    if np.ndim(seed) == 0:
-        return derived_seeds(int(seed) % 2**64, np.arange(batch))
-    seeds = np.asarray(seed)
-    if seeds.shape != (batch,):
-        raise ValueError(f"seeds must be an int or {batch} ints, got shape {seeds.shape}")
-    return seeds.astype(np.uint64)
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:
+        seed = seed[()]
+    if isinstance(seed, (list, tuple, range, np.ndarray)):
+        return check_seeds("seeds", seed, batch)
+    return derived_seeds(check_seed("seeds", seed), np.arange(batch))
 
 
-def init(config: GameConfig, batch: int, seeds=None) -> CoreState:
+def init(
+    config: GameConfig, batch: int, seeds: int | np.integer | ArrayLike | None = None
+) -> CoreState:
     """B games set up for year 1, game i identical to reference new_game(config, seed_i)."""
-    if batch < 1:
-        raise ValueError(f"batch must be at least 1, got {batch}")
+    check_type("config", config, GameConfig)
+    batch = check_int("batch", batch, 1, MAX_BATCH)
     state = blank(config, batch)
     reset_games(state, np.arange(batch), seeds_for(seeds, batch))
     return state

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..constants import (
     CHEST_SPACES,
@@ -44,6 +47,9 @@ from .tables import (
     sumset,
 )
 
+# what a mask function gives: group -> bool[n, group size], its allowed actions per game
+Masks = dict[int, np.ndarray]
+
 
 def of_seat(field: np.ndarray, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """field[rows, seat] of a per-player field [B, P, ...] (on many rows np.take of a flat
@@ -59,7 +65,13 @@ def _seat_rows(state: CoreState, rows: np.ndarray, field: np.ndarray) -> np.ndar
 
 
 # ------------------------------------------------------------------------------ builds
-def colour_features(parts, lit, n_towers, supply, lighted):
+def colour_features(
+    parts: np.ndarray,
+    lit: np.ndarray,
+    n_towers: np.ndarray,
+    supply: np.ndarray,
+    lighted: np.ndarray,
+) -> dict[str, np.ndarray]:
     """Build-relevant numbers of one player's colours. parts int[..., C, 4, part, gold],
     lit int[..., C, 4, gold], n_towers int[..., C], supply int[..., part, C, gold],
     lighted int[..., C]. Returns a dict of int[..., C]."""
@@ -86,7 +98,7 @@ _EXISTS = np.arange(MAX_TOWERS_PER_COLOUR) < np.arange(MAX_TOWERS_PER_COLOUR + 1
 _IS_NEW = np.arange(MAX_TOWERS_PER_COLOUR) == np.arange(MAX_TOWERS_PER_COLOUR + 1)[:, None]
 
 
-def colour_sizes(f: dict) -> np.ndarray:
+def colour_sizes(f: dict[str, np.ndarray]) -> np.ndarray:
     """uint8 bitmask of the build sizes each colour allows (reference build.colour_counts)."""
     feasible = (f["missing_base"] <= f["bases"]) & (f["missing_turret"] <= f["turrets"])
     max_new = np.minimum(
@@ -131,7 +143,9 @@ def _others(per_colour: np.ndarray) -> np.ndarray:
     return np.stack([sumset(prefix[c], suffix[last - c]) for c in range(N_TILE_COLOURS)], -1)
 
 
-def player_works(state: CoreState, rows: np.ndarray, seat: np.ndarray | None = None) -> tuple:
+def player_works(
+    state: CoreState, rows: np.ndarray, seat: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
     """The building materials of `seat` (default: the player to move) in games `rows`."""
     seat = state.seat[rows] if seat is None else seat
     fields = (state.tower_parts, state.tower_lit, state.n_towers, state.supply)
@@ -143,8 +157,8 @@ def build_sizes(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndar
     return total_sizes(colour_sizes(colour_features(*player_works(state, rows, seat))))
 
 
-_FEATURES = ("missing_base", "missing_turret", "bases", "trunks", "windows", "turrets")
-_FEATURES += ("lighted", "free", "towers")
+_FEATURES: tuple[str, ...] = ("missing_base", "missing_turret", "bases", "trunks", "windows")
+_FEATURES += ("turrets", "lighted", "free", "towers")
 _SUPPLY_FEATURE = ("bases", "trunks", "windows", "turrets")  # by part
 
 
@@ -173,7 +187,7 @@ def _placement_deltas() -> np.ndarray:
 _DELTAS = _placement_deltas()
 
 
-def mask_build(state: CoreState, rows: np.ndarray) -> dict:
+def mask_build(state: CoreState, rows: np.ndarray) -> Masks:
     """Build tiles: the tile is in the supply, fits its tower (R4.2.2, R7.2) and the build
     can still be finished with exactly the tiles left afterwards (R4.2.6)."""
     n = len(rows)
@@ -263,7 +277,9 @@ def space_taken(state: CoreState, rows: np.ndarray, target: np.ndarray) -> np.nd
     return np.argmax(vacant & TARGET_SPACES[target], axis=1)
 
 
-def _target_ok(state: CoreState, rows, seat, money) -> np.ndarray:
+def _target_ok(
+    state: CoreState, rows: np.ndarray, seat: np.ndarray, money: np.ndarray
+) -> np.ndarray:
     """bool[n, target]: a vacant space exists and its move can be carried out (R3.5)."""
     vacant = (state.space_seat[rows] < 0) @ _SPACE_BITS  # uint64[n]
     ok = (vacant[:, None] & _TARGET_BITS) != 0
@@ -275,18 +291,18 @@ def _target_ok(state: CoreState, rows, seat, money) -> np.ndarray:
     return ok
 
 
-def _markets_ok(state: CoreState, rows, money) -> np.ndarray:
+def _markets_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndarray:
     """bool[n, part]: the market's display shows a tile `money` (int[n, 1]) can pay for."""
     shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # uint8[n, part] colours shown
     return (shown & np.take(_AFFORDABLE, money, mode="clip")) != 0
 
 
-def _buildable(state: CoreState, rows, seat) -> np.ndarray:
+def _buildable(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """bool[n, build target]: `seat` can build exactly that many tiles (cached sizes)."""
     return np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
 
 
-def mask_place(state: CoreState, rows: np.ndarray) -> dict:
+def mask_place(state: CoreState, rows: np.ndarray) -> Masks:
     """Placements: the options (as bits) the hand holds and the colour rule allows, on
     targets whose move can be carried out."""
     n = len(rows)
@@ -333,7 +349,7 @@ _HOLDS_BITS = _holds_bits()
 
 
 # ------------------------------------------------------------------------------ other decisions
-def mask_buy(state: CoreState, rows: np.ndarray) -> dict:
+def mask_buy(state: CoreState, rows: np.ndarray) -> Masks:
     out = {}
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.market[rows][:, None])[:, :, None, None]
@@ -342,13 +358,13 @@ def mask_buy(state: CoreState, rows: np.ndarray) -> dict:
     return out
 
 
-def mask_bribe_stack(state: CoreState, rows: np.ndarray) -> dict:
+def mask_bribe_stack(state: CoreState, rows: np.ndarray) -> Masks:
     out = {}
     out[GROUP.BRIBE_STACK] = np.ones((len(rows), N_PARTS), bool)
     return out
 
 
-def mask_bribe_take(state: CoreState, rows: np.ndarray) -> dict:
+def mask_bribe_take(state: CoreState, rows: np.ndarray) -> Masks:
     out = {}
     money = _seat_rows(state, rows, state.money)[:, None, None, None]
     part_ok = (np.arange(N_PARTS)[None, :] == state.bribe_stack[rows][:, None])[:, :, None, None]
@@ -358,14 +374,14 @@ def mask_bribe_take(state: CoreState, rows: np.ndarray) -> dict:
     return out
 
 
-def mask_lights_option(state: CoreState, rows: np.ndarray) -> dict:
+def mask_lights_option(state: CoreState, rows: np.ndarray) -> Masks:
     out = {}
     money = _seat_rows(state, rows, state.money)[:, None]
     out[GROUP.LIGHTS_OPTION] = LIGHTS_COST[None, :] <= money
     return out
 
 
-def mask_lights_keep(state: CoreState, rows: np.ndarray) -> dict:
+def mask_lights_keep(state: CoreState, rows: np.ndarray) -> Masks:
     out = {}
     drawn = state.lights_drawn[rows]
     out[GROUP.LIGHTS_KEEP] = (drawn[:, :, None] == np.arange(N_TILE_COLOURS)).any(axis=1)
@@ -380,7 +396,7 @@ assert (GENIE_AREA[_GENIE_MARKETS] == np.arange(N_PARTS)).all()
 assert (GENIE_NEED[_GENIE_BUILDS] == _BUILD_N).all()
 
 
-def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
+def mask_genie(state: CoreState, rows: np.ndarray) -> Masks:
     """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
     seat = state.seat[rows]
     money = of_seat(state.money, rows, seat)[:, None]
@@ -391,7 +407,7 @@ def mask_genie(state: CoreState, rows: np.ndarray) -> dict:
     return {GROUP.GENIE_MOVE: ok}
 
 
-def mask_gift_card(state: CoreState, rows: np.ndarray) -> dict:
+def mask_gift_card(state: CoreState, rows: np.ndarray) -> Masks:
     return {GROUP.GIFT_CARD: state.draw_pile[rows] > 0}
 
 
@@ -400,7 +416,9 @@ _TARGET_PART = np.where(np.isin(TARGET_AREA, MARKET_AREAS), TARGET_AREA, -1)  # 
 assert all(a in (*MARKET_AREAS, Area.BUILDING, Area.LIGHTS) for a, _ in CHEST_SPACES)
 
 
-def _move_possible(state, rows, left, shown) -> np.ndarray:
+def _move_possible(
+    state: CoreState, rows: np.ndarray, left: np.ndarray, shown: np.ndarray
+) -> np.ndarray:
     """bool[n, K]: whether the move waiting behind the gifts (R9.2 with R3.5) can be
     carried out with `left` Asari [n, K]; `shown` [n, K, colour]: the tile colours its
     market's display would still show (used where the move is a market's)."""
@@ -411,14 +429,14 @@ def _move_possible(state, rows, left, shown) -> np.ndarray:
     return np.where((_TARGET_PART[target] >= 0)[:, None], market_ok, left >= need[:, None])
 
 
-def _pending_display(state, rows) -> np.ndarray:
+def _pending_display(state: CoreState, rows: np.ndarray) -> np.ndarray:
     """int[n, colour]: tiles by colour in the display of the waiting move's market (part 0
     where the move is not a market's)."""
     part = np.maximum(_TARGET_PART[state.pending_target[rows].astype(np.int64)], 0)
     return state.displays[rows, part].sum(axis=-1)
 
 
-def mask_gift_buy(state: CoreState, rows: np.ndarray) -> dict:
+def mask_gift_buy(state: CoreState, rows: np.ndarray) -> Masks:
     """R9.2: a tile of the gift's part the player can pay and still make their move."""
     n, part = len(rows), state.market[rows].astype(np.int64)
     money = _seat_rows(state, rows, state.money)
@@ -433,7 +451,7 @@ def mask_gift_buy(state: CoreState, rows: np.ndarray) -> dict:
     return {GROUP.BUY: out.reshape(n, -1)}
 
 
-def mask_gift_lights(state: CoreState, rows: np.ndarray) -> dict:
+def mask_gift_lights(state: CoreState, rows: np.ndarray) -> Masks:
     """R9.2: a window of the stack, paid with LIGHTED_GIFT_COST, leaving the move possible
     (the lighted windows' own move needs a window left in the stack)."""
     money = _seat_rows(state, rows, state.money)
@@ -446,7 +464,9 @@ def mask_gift_lights(state: CoreState, rows: np.ndarray) -> dict:
     return {GROUP.LIGHTS_KEEP: present & ok}
 
 
-PHASE_MASKS = {
+# a phase's mask: (state, rows) -> {group: bool[n, group size]}
+MaskFn = Callable[[CoreState, np.ndarray], Masks]
+PHASE_MASKS: dict[Phase, MaskFn] = {
     Phase.PLACE: mask_place,
     Phase.BUY: mask_buy,
     Phase.BRIBE_STACK: mask_bribe_stack,
@@ -459,8 +479,8 @@ PHASE_MASKS = {
     Phase.GIFT_BUY: mask_gift_buy,
     Phase.GIFT_LIGHTS: mask_gift_lights,
 }
-_FILL = tuple(PHASE_MASKS.get(p) for p in Phase)
-GIFT_MASKS = {
+_FILL: tuple[MaskFn | None, ...] = tuple(PHASE_MASKS.get(p) for p in Phase)
+GIFT_MASKS: dict[int, MaskFn] = {
     p: PHASE_MASKS[p] for p in (Phase.GIFT_CARD, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
 }  # [phase] mask function, None: no decision
 
@@ -487,7 +507,7 @@ def write_mask(state: CoreState, rows: np.ndarray, previous: np.ndarray | None =
                 state.legal[games, BLOCKS[group]] = allowed
 
 
-def legal_action_mask(state: CoreState) -> np.ndarray:
+def legal_action_mask(state: CoreState) -> NDArray[np.bool_]:
     """bool[B, NUM_ACTIONS]: the legal actions of the player to move in each game (all
     False in a finished game). The state's own array: read it, do not change it."""
     return state.legal

@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..actions import TARGETS
+from ..config import GameConfig
 from ..constants import (
     GIFT_SLOTS,
     MAX_PLAYERS,
@@ -236,7 +238,7 @@ def _source_positions(p: int) -> dict[str, np.ndarray]:
     positions, start = {}, 0
     for name, field in SOURCE.items():
         shape = field.shape
-        dims = tuple(p if d == "P" else d for d in shape)
+        dims = tuple(p if isinstance(d, str) else d for d in shape)  # "P": the players
         size = math.prod(dims)
         positions[name] = np.arange(start, start + size).reshape(dims)
         start += size
@@ -363,7 +365,9 @@ def _gather_tables(p: int) -> np.ndarray:
     return _TABLES[p]
 
 
-def _viewers(state: CoreState, seat) -> tuple[np.ndarray | int, int | None]:
+def _viewers(
+    state: CoreState, seat: int | np.integer | np.ndarray
+) -> tuple[np.ndarray | int, int | None]:
     """The viewer of each game (an int, or int[B, 1]) and, if all games share one, it."""
     p = state.config.num_players
     if isinstance(seat, np.ndarray) and seat.size == 1:
@@ -423,7 +427,7 @@ def _drawn_colours(drawn: np.ndarray, drawing: np.ndarray) -> np.ndarray:
     return (drawn[..., None] == _COLOURS).sum(axis=-2) * drawing[:, None]
 
 
-def _constants(cfg, batch: int) -> np.ndarray:
+def _constants(cfg: GameConfig, batch: int) -> NDArray[np.int8]:
     """int8[batch, 5]: the source's constants 0, 1, pro, genie, gifts (cached)."""
     key = (cfg, batch)
     if key not in _CONSTANTS:
@@ -434,12 +438,12 @@ def _constants(cfg, batch: int) -> np.ndarray:
     return _CONSTANTS[key]
 
 
-_CONSTANTS: dict[tuple, np.ndarray] = {}
+_CONSTANTS: dict[tuple[GameConfig, int], NDArray[np.int8]] = {}
 # numpy compares plain ints much faster than enums
 _LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)
 _GIFT_CARD, _GIFT_LIGHTS = int(Phase.GIFT_CARD), int(Phase.GIFT_LIGHTS)
 _COLOURS = np.arange(C)
-_SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)
+_SLOTS: NDArray[np.int64] = np.arange(MAX_TOWERS_PER_COLOUR)
 # int8[card, card, colour]: colour counts of a pair of cards; card -1 (index B) = none
 _PAIR_COUNTS = np.zeros((B + 1, B + 1, B), np.int8)
 for _a in range(B + 1):
@@ -458,7 +462,7 @@ def _hot_values(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
     return np.concatenate([relative, *others], axis=1)
 
 
-def observe(state: CoreState, seat) -> np.ndarray:
+def observe(state: CoreState, seat: int | np.integer | np.ndarray) -> NDArray[np.float32]:
     """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B])."""
     viewer, shared = _viewers(state, seat)
     source = _source(state, viewer)
@@ -466,6 +470,7 @@ def observe(state: CoreState, seat) -> np.ndarray:
     if shared is not None:
         out = np.take(source, tables[shared], axis=1)  # C-contiguous, unlike source[:, t]
     else:
+        assert isinstance(viewer, np.ndarray)  # games with different viewers
         out = source[np.arange(len(source))[:, None], tables[viewer[:, 0]]]
     values = _hot_values(state, viewer)
     positions = HOT_BASES + values

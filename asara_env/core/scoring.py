@@ -24,7 +24,7 @@ def year_end_points(state: CoreState, rows: np.ndarray) -> np.ndarray:
     return towers + gold + lit.sum(axis=(2, 3, 4)) + caliph
 
 
-def ranking_award(keys: np.ndarray, award) -> np.ndarray:
+def ranking_award(keys: np.ndarray, award: tuple[int | np.ndarray, int | np.ndarray]) -> np.ndarray:
     """R8.2 per ranked entry; keys int[n, E], higher is better, -1 = not ranked; award
     (first, second) as ints or as int[n, 1] columns."""
     first, second = award

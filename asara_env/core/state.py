@@ -9,8 +9,10 @@ spies, Caliph, tent, lighted windows, genie).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..actions import NUM_ACTIONS
 from ..config import GameConfig
@@ -37,56 +39,59 @@ class CoreState:
 
     config: GameConfig
     # game flow
-    year: np.ndarray  # int8[B] 1..4
-    phase: np.ndarray  # int8[B] reference.state.Phase value of the pending decision
-    seat: np.ndarray  # int8[B] seat to decide
-    caliph: np.ndarray  # int8[B] seat holding the Caliph tile
-    decisions: np.ndarray  # int32[B] decisions taken
+    year: NDArray[np.int8]  # int8[B] 1..4
+    phase: NDArray[np.int8]  # int8[B] reference.state.Phase value of the pending decision
+    seat: NDArray[np.int8]  # int8[B] seat to decide
+    caliph: NDArray[np.int8]  # int8[B] seat holding the Caliph tile
+    decisions: NDArray[np.int32]  # int32[B] decisions taken
     # players
-    money: np.ndarray  # int32[B, P] Asari
-    prestige: np.ndarray  # int32[B, P] prestige track (final scoring added at the end)
-    hands: np.ndarray  # int8[B, P, card colour] cards in hand
-    draw_pile: np.ndarray  # int8[B, card colour]
-    supply: np.ndarray  # int8[B, P, part, colour, gold] unbuilt tiles
-    lighted_supply: np.ndarray  # int8[B, P, colour] unbuilt lighted windows
+    money: NDArray[np.int32]  # int32[B, P] Asari
+    prestige: NDArray[np.int32]  # int32[B, P] prestige track (final scoring added at the end)
+    hands: NDArray[np.int8]  # int8[B, P, card colour] cards in hand
+    draw_pile: NDArray[np.int8]  # int8[B, card colour]
+    supply: NDArray[np.int8]  # int8[B, P, part, colour, gold] unbuilt tiles
+    lighted_supply: NDArray[np.int8]  # int8[B, P, colour] unbuilt lighted windows
     # towers: slot k of colour c is the k-th tower of that colour the player started
-    tower_parts: np.ndarray  # int8[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
-    tower_lit: np.ndarray  # int8[B, P, colour, slot 4, gold] lighted windows over plain/gold
-    n_towers: np.ndarray  # int8[B, P, colour] towers started
-    build_sizes: np.ndarray  # uint8[B, P] bit n set: the player can build exactly n tiles now
+    tower_parts: NDArray[np.int8]  # int8[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
+    tower_lit: NDArray[np.int8]  # int8[B, P, colour, slot 4, gold] lighted windows over plain/gold
+    n_towers: NDArray[np.int8]  # int8[B, P, colour] towers started
+    # uint8[B, P] bit n set: the player can build exactly n tiles now
+    build_sizes: NDArray[np.uint8]
     # tiles and cards outside the players
-    stacks: np.ndarray  # int8[B, part, colour, gold] face-down stacks (multisets)
-    displays: np.ndarray  # int8[B, part, colour, gold] face-up market tiles
-    lighted_stack: np.ndarray  # int8[B, 15] colours, top first; -1 past the end
-    lighted_owner: np.ndarray  # int8[B, 15] seat that put the window back, -1 nobody
-    lighted_len: np.ndarray  # int8[B] windows in the stack
+    stacks: NDArray[np.int8]  # int8[B, part, colour, gold] face-down stacks (multisets)
+    displays: NDArray[np.int8]  # int8[B, part, colour, gold] face-up market tiles
+    lighted_stack: NDArray[np.int8]  # int8[B, 15] colours, top first; -1 past the end
+    lighted_owner: NDArray[np.int8]  # int8[B, 15] seat that put the window back, -1 nobody
+    lighted_len: NDArray[np.int8]  # int8[B] windows in the stack
     # the board
-    area_colour: np.ndarray  # int8[B, area] required card colour, -1 none (R3.2)
-    space_seat: np.ndarray  # int8[B, space] seat of the buyer there, -1 vacant
-    space_cards: np.ndarray  # int8[B, space, 2] card colours (sorted), -1 none
-    space_face_up: np.ndarray  # bool[B, space]
-    coloured: np.ndarray  # int8[B, P, card colour] cards each seat laid on the coloured building
+    area_colour: NDArray[np.int8]  # int8[B, area] required card colour, -1 none (R3.2)
+    space_seat: NDArray[np.int8]  # int8[B, space] seat of the buyer there, -1 vacant
+    space_cards: NDArray[np.int8]  # int8[B, space, 2] card colours (sorted), -1 none
+    space_face_up: NDArray[np.bool_]  # bool[B, space]
+    # int8[B, P, card colour] cards each seat laid on the coloured building
+    coloured: NDArray[np.int8]
     # pending decision
-    market: np.ndarray  # int8[B] BUY: part of the market, else -1
-    bribe_stack: np.ndarray  # int8[B] BRIBE_TAKE: part of the searched stack, else -1
-    lights_drawn: np.ndarray  # int8[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
-    lights_keep: np.ndarray  # int8[B] LIGHTS_KEEP: windows still to keep
-    build_left: np.ndarray  # int8[B] BUILD: tiles still to place
+    market: NDArray[np.int8]  # int8[B] BUY: part of the market, else -1
+    bribe_stack: NDArray[np.int8]  # int8[B] BRIBE_TAKE: part of the searched stack, else -1
+    lights_drawn: NDArray[np.int8]  # int8[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
+    lights_keep: NDArray[np.int8]  # int8[B] LIGHTS_KEEP: windows still to keep
+    build_left: NDArray[np.int8]  # int8[B] BUILD: tiles still to place
     # R9.2 gifts (blank without the expansion)
-    gift_pile: np.ndarray  # int8[B, gift kind] gift cards left in the pile
-    gifts: np.ndarray  # int8[B, chest, 4] gift kinds on each chest in the order laid, -1 none
-    gift_queue: np.ndarray  # int8[B, 4] gifts still to carry out, in order, -1 none
-    gift_chest: np.ndarray  # int8[B] the chest being emptied, -1 none
-    pending_target: np.ndarray  # int8[B] the placement target whose move follows, -1 none
-    pending_space: np.ndarray  # int8[B] the space (SPACES index) it took, -1 none
+    gift_pile: NDArray[np.int8]  # int8[B, gift kind] gift cards left in the pile
+    gifts: NDArray[np.int8]  # int8[B, chest, 4] gift kinds on each chest in the order laid, -1 none
+    gift_queue: NDArray[np.int8]  # int8[B, 4] gifts still to carry out, in order, -1 none
+    gift_chest: NDArray[np.int8]  # int8[B] the chest being emptied, -1 none
+    pending_target: NDArray[np.int8]  # int8[B] the placement target whose move follows, -1 none
+    pending_space: NDArray[np.int8]  # int8[B] the space (SPACES index) it took, -1 none
     # the legal actions of the player to move, kept up to date by init and step
-    legal: np.ndarray  # bool[B, NUM_ACTIONS]; all False in a finished game
+    legal: NDArray[np.bool_]  # bool[B, NUM_ACTIONS]; all False in a finished game
     # outcome
-    final: np.ndarray  # int32[B, P, 8] final-scoring points: 5 colours, tallest, most towers, Asari
+    # int32[B, P, 8] final-scoring points: 5 colours, tallest, most towers, Asari
+    final: NDArray[np.int32]
     # chance: each game's reference seed and doubles, consumed in order
-    seed: np.ndarray  # uint64[B] reference seed of the game being played
-    tape: np.ndarray  # float64[B, TAPE_LENGTH]
-    tape_pos: np.ndarray  # int32[B] next unused double
+    seed: NDArray[np.uint64]  # uint64[B] reference seed of the game being played
+    tape: NDArray[np.float64]  # float64[B, TAPE_LENGTH]
+    tape_pos: NDArray[np.int32]  # int32[B] next unused double
 
 
 def batch_size(state: CoreState) -> int:
@@ -97,7 +102,7 @@ ARRAY_FIELDS = tuple(f.name for f in fields(CoreState) if f.name != "config")
 COUNT = np.int8  # small counts and indices; every one stays within -1..45
 
 # name -> (dtype, shape after the batch axis with "P" = players, value of a blank game)
-FIELD_SPECS: dict[str, tuple[type, tuple, object]] = {
+FIELD_SPECS: dict[str, tuple[type, tuple[int | str, ...], object]] = {
     "year": (COUNT, (), 1),
     "phase": (COUNT, (), 0),
     "seat": (COUNT, (), 0),
@@ -146,14 +151,14 @@ assert tuple(FIELD_SPECS) == ARRAY_FIELDS
 def blank(config: GameConfig, batch: int) -> CoreState:
     """B games with every field at its blank value (see FIELD_SPECS)."""
     p = config.num_players
-    arrays = {}
+    arrays: dict[str, NDArray[Any]] = {}
     for name, (dtype, shape, value) in FIELD_SPECS.items():
-        dims = tuple(p if d == "P" else d for d in shape)
+        dims = tuple(p if isinstance(d, str) else d for d in shape)  # "P": the players
         arrays[name] = np.full((batch, *dims), value, dtype)
     return CoreState(config=config, **arrays)
 
 
-def take(state: CoreState, index) -> CoreState:
+def take(state: CoreState, index: int | slice | NDArray[np.intp] | NDArray[np.bool_]) -> CoreState:
     """The games `index` of a batch, copied."""
     arrays = {name: getattr(state, name)[index].copy() for name in ARRAY_FIELDS}
     return CoreState(config=state.config, **arrays)

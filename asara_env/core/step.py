@@ -3,9 +3,14 @@ turn, end of year, scoring, the next year's set-up) up to its next decision."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..actions import NUM_ACTIONS, Group, describe_action
+from ..common.validate import check_indices, is_int
 from ..constants import (
     CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
@@ -47,22 +52,30 @@ from .tables import (
 from .year import end_turn
 
 
-def check_actions(state: CoreState, actions, games=None) -> np.ndarray:
+def check_actions(
+    state: CoreState, actions: ArrayLike, games: np.ndarray | None = None
+) -> NDArray[np.bool_]:
     """bool[len(actions)]: which actions are legal in their games (all B games, or `games`);
     finished games accept any action."""
     actions = np.asarray(actions)
-    games = np.arange(len(actions)) if games is None else games
+    batch = len(state.phase)
+    games = np.arange(len(actions)) if games is None else check_indices("games", games, batch)
     return _legal(state, actions, games) | (state.phase[games] == PHASE.GAME_OVER)
 
 
-def _legal(state: CoreState, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
+def _legal(state: CoreState, actions: np.ndarray, games: np.ndarray) -> NDArray[np.bool_]:
     """bool[len(games)]: the action is in its game's mask (never in a finished game, whose
     mask is empty)."""
     inside = (actions >= 0) & (actions < NUM_ACTIONS)
     return inside & state.legal[games, np.where(inside, actions, 0)]
 
 
-def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np.ndarray:
+def step(
+    state: CoreState,
+    actions: ArrayLike,
+    on_illegal: str = "raise",
+    games: ArrayLike | None = None,
+) -> NDArray[np.bool_]:
     """Apply one action per game, in place; finished games ignore theirs. Returns bool[B],
     the games whose action was illegal (all False unless on_illegal="report").
 
@@ -72,12 +85,9 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
     game and its action and no game changes. on_illegal="report": games with an illegal
     action are left unchanged and flagged; the others step.
     """
-    actions = np.asarray(actions)
-    games = np.arange(len(state.phase)) if games is None else np.asarray(games, np.int64)
-    if actions.shape != games.shape or actions.dtype.kind not in "iu":
-        shape = games.shape
-        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
-        raise IllegalActionError(actions, "?", -1, "-", reason)
+    batch = len(state.phase)
+    games = np.arange(batch) if games is None else check_indices("games", games, batch)
+    actions = _action_array(actions, games.shape)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
     live = _legal(state, actions, games)
@@ -91,6 +101,25 @@ def step(state: CoreState, actions, on_illegal: str = "raise", games=None) -> np
         raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
     apply_actions(state, games[live], actions[live].astype(np.int64))
     return ~ok
+
+
+def _action_array(actions: object, shape: tuple[int, ...]) -> NDArray[np.integer[Any]]:
+    """`actions` (an array or sequence of ints: no bools, floats or strings) as an integer
+    array of `shape`; IllegalActionError otherwise."""
+    if isinstance(actions, (list, tuple)):
+        bad = [a for a in actions if not is_int(a)]
+        if bad:
+            reason = f"an action id must be an int, got {type(bad[0]).__name__}"
+            raise IllegalActionError(bad[0], "?", -1, "-", reason)
+        huge = [int(a) for a in actions if not -(2**63) <= a < 2**63]
+        if huge:
+            raise IllegalActionError(huge[0], "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+        actions = np.array([int(a) for a in actions], np.int64)
+    actions = np.asarray(actions)
+    if actions.shape != shape or actions.dtype.kind not in "iu":
+        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
+        raise IllegalActionError(actions, "?", -1, "-", reason)
+    return actions
 
 
 def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:
@@ -250,7 +279,9 @@ _MARKET[list(MARKET_AREAS)] = MARKET_AREAS
 _MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1, GENIE=-1)
 
 
-def _start_move(state, rows, area, value, build_n) -> np.ndarray:
+def _start_move(
+    state: CoreState, rows: np.ndarray, area: np.ndarray, value: np.ndarray, build_n: np.ndarray
+) -> np.ndarray:
     """Carry out the move of a placement; return the games whose turn it ends. The pending
     fields it sets (market, build_left) are -1 / 0 at a placement, and stay so elsewhere."""
     seat = _seat(state, rows)
@@ -293,7 +324,7 @@ def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarr
     return rows
 
 
-def _buy(state, rows, f) -> np.ndarray:
+def _buy(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     _take_tile(state, rows, f, state.displays)
     gift = state.phase[rows] == PHASE.GIFT_BUY
     if not gift.any():
@@ -301,7 +332,7 @@ def _buy(state, rows, f) -> np.ndarray:
     return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
 
 
-def _genie_move(state, rows, f) -> np.ndarray:
+def _genie_move(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     move = f[:, 0]
     coloured = GENIE_AREA[move] < 0  # no card is placed (R9.1)
     c = rows[coloured]
@@ -311,14 +342,14 @@ def _genie_move(state, rows, f) -> np.ndarray:
     return _joined([c, ended])
 
 
-def _gift_card(state, rows, f) -> np.ndarray:
+def _gift_card(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     card = f[:, 0]
     state.draw_pile[rows, card] -= 1
     state.hands[rows, _seat(state, rows), card] += 1
     return _carry_out_gifts(state, rows)
 
 
-def _keep_gift_window(state, rows, colour) -> np.ndarray:
+def _keep_gift_window(state: CoreState, rows: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
     seat = _seat(state, rows)
     stack = state.lighted_stack[rows]
@@ -336,21 +367,21 @@ def _keep_gift_window(state, rows, colour) -> np.ndarray:
     return _carry_out_gifts(state, rows)
 
 
-def _bribe_stack(state, rows, f) -> np.ndarray:
+def _bribe_stack(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     state.bribe_stack[rows] = f[:, 0]
     state.phase[rows] = PHASE.BRIBE_TAKE
     return rows[:0]
 
 
-def _bribe_take(state, rows, f) -> np.ndarray:
+def _bribe_take(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _take_tile(state, rows, f, state.stacks)
 
 
-def _bribe_nothing(state, rows, f) -> np.ndarray:
+def _bribe_nothing(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return rows
 
 
-def _lights_option(state, rows, f) -> np.ndarray:
+def _lights_option(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     option = f[:, 0]
     state.money[rows, _seat(state, rows)] -= LIGHTS_COST[option]
     length = state.lighted_len[rows].astype(np.int64)
@@ -369,7 +400,7 @@ def _lights_option(state, rows, f) -> np.ndarray:
     return rows[:0]
 
 
-def _lights_keep(state, rows, f) -> np.ndarray:
+def _lights_keep(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     gift = state.phase[rows] == PHASE.GIFT_LIGHTS
     if gift.any():
         ended = _keep_gift_window(state, rows[gift], f[gift, 0])
@@ -379,7 +410,7 @@ def _lights_keep(state, rows, f) -> np.ndarray:
     return _keep_drawn(state, rows, f)
 
 
-def _keep_drawn(state, rows, f) -> np.ndarray:
+def _keep_drawn(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     colour, seat = f[:, 0], _seat(state, rows)
     drawn = state.lights_drawn[rows]
     first = np.argmax(drawn == colour[:, None], axis=1)
@@ -395,7 +426,7 @@ def _keep_drawn(state, rows, f) -> np.ndarray:
     return rows[done]
 
 
-def _return_lights(state, rows, seat, drawn) -> None:
+def _return_lights(state: CoreState, rows: np.ndarray, seat: np.ndarray, drawn: np.ndarray) -> None:
     """Windows not kept go to the bottom of the stack in drawn order, known to `seat`."""
     length = state.lighted_len[rows].astype(np.int64)
     for k in range(drawn.shape[1]):
@@ -407,7 +438,7 @@ def _return_lights(state, rows, seat, drawn) -> None:
     state.lights_drawn[rows] = -1
 
 
-def _build_tile(state, rows, f) -> np.ndarray:
+def _build_tile(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     seat = _seat(state, rows)
     part, colour, gold, slot = f[:, 0], f[:, 1], f[:, 2], f[:, 3]
     state.tower_parts[rows, seat, colour, slot, part, gold] += 1
@@ -417,7 +448,7 @@ def _build_tile(state, rows, f) -> np.ndarray:
     return _built_one(state, rows, seat)
 
 
-def _build_lighted(state, rows, f) -> np.ndarray:
+def _build_lighted(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     seat = _seat(state, rows)
     colour, slot, over_gold = f[:, 0], f[:, 1], f[:, 2]
     state.tower_lit[rows, seat, colour, slot, over_gold] += 1
@@ -425,13 +456,13 @@ def _build_lighted(state, rows, f) -> np.ndarray:
     return _built_one(state, rows, seat)
 
 
-def _built_one(state, rows, seat) -> np.ndarray:
+def _built_one(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
     state.prestige[rows, seat] += 1
     state.build_left[rows] -= 1
     return rows[state.build_left[rows] == 0]
 
 
-_APPLY = {
+_APPLY: dict[Group, Callable[[CoreState, np.ndarray, np.ndarray], np.ndarray]] = {
     Group.PLACE: _place,
     Group.PLACE_COLOURED: _place_coloured,
     Group.BUY: _buy,
@@ -445,7 +476,7 @@ _APPLY = {
     Group.GENIE_MOVE: _genie_move,
     Group.GIFT_CARD: _gift_card,
 }
-APPLY = tuple(_APPLY.get(g) for g in Group)  # [group] the function applying its actions
+APPLY = tuple(_APPLY[g] for g in Group)  # [group] the function applying its actions
 
 
 # decisions that change the acting player's supply, lighted windows or towers (gift cards

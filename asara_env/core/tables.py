@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 from enum import IntEnum
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..actions import (
     CARD_OPTIONS,
@@ -42,7 +44,7 @@ N_GROUPS = len(Group)
 ALL = slice(None)
 
 
-def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
+def by_value(values: np.ndarray, size: int) -> list[tuple[int, slice | NDArray[np.bool_]]]:
     """(value, selector) for each value 0..size-1 present in `values` (ints >= 0), where
     values[selector] == value: `ALL` when every entry shares it, else a bool mask."""
     if len(values) == 1:
@@ -61,17 +63,17 @@ def by_value(values: np.ndarray, size: int) -> list[tuple[int, object]]:
 SMALL = 256  # elements
 
 
-def any_gold(tiles: np.ndarray) -> np.ndarray:
+def any_gold(tiles: np.ndarray) -> NDArray[np.bool_]:
     """bool[...]: tile counts [..., gold 2] (>= 0) not both 0."""
     if tiles.size > SMALL and tiles.dtype.itemsize == 1 and tiles.strides[-1] == 1:
         return tiles.view(np.int16)[..., 0] != 0
-    return tiles.any(axis=-1)
+    return cast("NDArray[np.bool_]", tiles.any(axis=-1))
 
 
-def any_count(x: np.ndarray) -> np.ndarray:
+def any_count(x: np.ndarray) -> NDArray[np.bool_]:
     """bool[...]: whether counts [..., K] (>= 0) are not all 0."""
     if x.size <= SMALL:
-        return x.any(axis=-1)
+        return cast("NDArray[np.bool_]", x.any(axis=-1))
     return functools.reduce(np.bitwise_or, [x[..., k] for k in range(x.shape[-1])]) != 0
 
 
@@ -111,6 +113,7 @@ for _t, _target in enumerate(TARGETS):
         if _area != _target.area:
             continue
         if _target.area == Area.BUILDING:
+            assert _target.arg is not None  # a plot target names its plot
             TARGET_SPACES[_t, _s] = _i >= _target.arg - 1
         else:
             TARGET_SPACES[_t, _s] = _target.arg is None or _i == _target.arg
@@ -192,6 +195,7 @@ def _genie_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     need = np.zeros(len(GENIE_MOVES), np.int64)
     for k, m in enumerate(GENIE_MOVES):
         if m.area == Area.BUILDING:
+            assert m.arg is not None  # a build move names its size
             value[k] = build[k] = need[k] = m.arg
         elif m.area is not None and m.arg is not None:
             value[k] = SPACE_VALUE[SPACES.index((int(m.area), m.arg))]

@@ -83,7 +83,7 @@ assert all(sum(gift_pile(pro)) >= len(chests_in_play(pro)) * N_YEARS for pro in 
 
 def lay_gifts(state: CoreState, rows: np.ndarray) -> None:
     """R9.2: one gift from the shuffled pile on top of every chest in play, in chest order."""
-    chests = list(chests_in_play(state.config.pro))
+    chests = np.array(chests_in_play(state.config.pro), np.int64)
     pile = state.gift_pile[rows].astype(np.int64)
     top = chance.shuffled(state, rows, pile)[:, : len(chests)]
     state.gift_pile[rows] -= count_items(top, N_GIFT_KINDS).astype(COUNT)

@@ -12,6 +12,8 @@ of year, scoring, the next year's set-up) up to the next decision.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..actions import (
@@ -23,6 +25,7 @@ from ..actions import (
     decode,
     describe_action,
 )
+from ..common.validate import check_seed, check_type
 from ..config import GameConfig
 from ..constants import (
     CARDS_PER_COLOUR,
@@ -60,8 +63,11 @@ from .state import Buyer, State, empty_state
 def new_game(
     config: GameConfig | None = None, seed: int | np.random.Generator | None = None
 ) -> State:
-    """A game set up for year 1 (R6.1). `seed` seeds the game's `numpy.random.Generator`."""
-    config = config or GameConfig()
+    """A game set up for year 1 (R6.1). `seed` (an int from 0 to 2**64 - 1, a Generator, or
+    None for fresh entropy) seeds the game's `numpy.random.Generator`."""
+    config = GameConfig() if config is None else check_type("config", config, GameConfig)
+    if not (seed is None or isinstance(seed, np.random.Generator)):
+        seed = check_seed("seed", seed)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     state = empty_state(config, rng)
     p = config.num_players
@@ -92,6 +98,7 @@ def step(state: State, action: int) -> None:
 def _apply_place(state: State, t: int, option: int) -> None:
     target = TARGETS[t]
     space = target_space(state, target)
+    assert space is not None  # the action is legal: a vacant space exists
     colours = CARD_OPTIONS[option]
     face_up = len(colours) == 1
     for b in colours:
@@ -153,6 +160,7 @@ def _start_move(state: State, area: Area, space: int, arg: int | None) -> None:
     if area in MARKET_AREAS:
         state.market, state.phase = int(area), Phase.BUY
     elif area == Area.BUILDING:
+        assert arg is not None  # plot n builds n tiles
         state.money[s] -= value
         state.build_left, state.phase = arg, Phase.BUILD
     elif area == Area.BANK:
@@ -271,7 +279,7 @@ def _built_one(state: State) -> None:
         _end_turn(state)
 
 
-APPLY = {
+APPLY: dict[Group, Callable[..., None]] = {
     Group.PLACE: _apply_place,
     Group.PLACE_COLOURED: _apply_place_coloured,
     Group.BUY: _apply_buy,

@@ -24,19 +24,24 @@ from ..constants import (
 )
 from ..phases import PHASE_GROUPS, Phase, full_tile_counts
 from .rules import area_in_game, legal_actions, works
-from .state import State
+from .state import State, Tower
 
 
 def violations(state: State) -> list[str]:
     """Every broken invariant of `state`, as sentences (empty when the state is sound)."""
-    problems: list[str] = []
-    for check in (_scalars, _tiles, _cards, _lighted, _towers, _board, _phase, _gifts):
-        problems += check(state)
+    return [problem for _, problem in located_violations(state)]
+
+
+def located_violations(state: State) -> list[tuple[str, str]]:
+    """Every broken invariant of `state` as (the saved-state fields at fault, sentence),
+    from the first check that fails."""
+    for check, fields in CHECKS:
+        problems = check(state)
         if problems:
-            break
-    if not problems and not state.is_over and not legal_actions(state):
-        problems.append(f"seat {state.seat} has no legal action in phase {state.phase.name}")
-    return problems
+            return [(fields, problem) for problem in problems]
+    if not state.is_over and not legal_actions(state):
+        return [("phase", f"seat {state.seat} has no legal action in phase {state.phase.name}")]
+    return []
 
 
 def _scalars(state: State) -> list[str]:
@@ -66,7 +71,7 @@ def _towers_total(state: State) -> np.ndarray:
     return total
 
 
-def _all_towers(state: State):
+def _all_towers(state: State) -> list[Tower]:
     return [t for seat in state.towers for col in seat for t in col]
 
 
@@ -133,7 +138,7 @@ def _towers(state: State) -> list[str]:
     return out
 
 
-def _tower_problems(t, colour: int, where: str, building: bool) -> list[str]:
+def _tower_problems(t: Tower, colour: int, where: str, building: bool) -> list[str]:
     out = []
     if t.colour != colour:
         out.append(f"{where} has colour {t.colour}")
@@ -248,3 +253,16 @@ def _waiting_placement(state: State, chests: tuple[int, ...]) -> list[str]:
     if buyer is None or buyer.seat != state.seat or state.gifts[state.gift_chest]:
         return ["the chest being emptied needs the buyer of the seat to move and no gifts left"]
     return []
+
+
+# each check, and the saved-state fields it reads (named when a loaded state fails it)
+CHECKS = (
+    (_scalars, "year, seat, caliph, money, prestige"),
+    (_tiles, "stacks, displays, supply, towers"),
+    (_cards, "hands, draw_pile, spaces, coloured"),
+    (_lighted, "lighted_supply, lighted_stack, lights_drawn, towers"),
+    (_towers, "towers"),
+    (_board, "spaces, area_colour, coloured"),
+    (_phase, "phase"),
+    (_gifts, "gift_pile, gifts, gift_queue, gift_chest, pending_target, pending_space"),
+)

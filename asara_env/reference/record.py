@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..actions import NUM_ACTIONS
+from ..common.validate import check_int, check_seed, check_type
 from ..config import GameConfig
 from ..errors import CorruptStateError
 from .engine import new_game, step
-from .serialize import as_int
 from .state import State
+
+RECORD_KEYS = ("config", "seed", "actions")
 
 
 @dataclass
@@ -19,18 +23,34 @@ class GameRecord:
     seed: int
     actions: list[int] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def __post_init__(self) -> None:
+        check_type("config", self.config, GameConfig)
+        self.seed = check_seed("seed", self.seed)
+        if not isinstance(self.actions, (list, tuple)):
+            raise ValueError(f"actions must be a list of ints, got {type(self.actions).__name__}")
+        self.actions = [
+            check_int(f"actions[{i}]", a, 0, NUM_ACTIONS - 1) for i, a in enumerate(self.actions)
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
         return {"config": self.config.to_dict(), "seed": self.seed, "actions": list(self.actions)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameRecord:
-        try:
-            return cls(
-                GameConfig.from_dict(d["config"]),
-                as_int(d["seed"], "seed"),
-                [as_int(a, "action") for a in d["actions"]],
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
+        """The record saved by `to_dict`; CorruptStateError names the first bad field."""
+        if not isinstance(d, dict):
+            raise CorruptStateError(f"a game record is a dict, got {type(d).__name__}")
+        if set(d) != set(RECORD_KEYS):
+            raise CorruptStateError(
+                f"a game record has the keys {list(RECORD_KEYS)}, got {sorted(map(str, d))}"
             )
-        except (KeyError, TypeError) as exc:
+        try:
+            config = GameConfig.from_dict(d["config"])
+        except ValueError as exc:
+            raise CorruptStateError(f"malformed game record: config: {exc}") from exc
+        try:
+            return cls(config, d["seed"], d["actions"])
+        except ValueError as exc:
             raise CorruptStateError(f"malformed game record: {exc}") from exc
 
 

@@ -6,6 +6,8 @@ action both come from them, so the mask and the error messages cannot disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from ..actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, GenieMove, Group, Target, decode, encode
 from ..constants import (
     CARD_NAMES,
@@ -40,7 +42,9 @@ def area_in_game(state: State, area: Area) -> bool:
 def target_space(state: State, target: Target) -> int | None:
     """The space a placement on `target` takes, or None if there is none vacant (R4.2)."""
     spaces = state.spaces[target.area]
+    candidates: Iterable[int]
     if target.area == Area.BUILDING:
+        assert target.arg is not None  # plot n
         candidates = range(target.arg - 1, len(spaces))
     elif target.arg is None:
         candidates = range(len(spaces))
@@ -145,6 +149,7 @@ def genie_space(move: GenieMove) -> int:
     """The space (index within its area) whose move the Genie carries out: plot n for a
     build of n, the chosen space where spaces differ, else the first."""
     if move.area == Area.BUILDING:
+        assert move.arg is not None  # a build of n
         return move.arg - 1
     return move.arg if move.arg is not None else 0
 
@@ -247,7 +252,7 @@ def _always(state: State, *fields: int) -> None:
     return None
 
 
-REASONS = {
+REASONS: dict[Group, Callable[..., str | None]] = {
     Group.PLACE: place_reason,
     Group.PLACE_COLOURED: coloured_reason,
     Group.BUY: buy_reason,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from ..constants import (
     ASARI_PER_PRESTIGE,
@@ -63,7 +64,9 @@ def tower_key(tower: Tower, pro: bool) -> tuple[int, ...]:
     return (tower.height, tower.lit) if pro else (tower.height,)
 
 
-def final_scoring(towers: list[list[list[Tower]]], money: Sequence[int], pro: bool) -> list[dict]:
+def final_scoring(
+    towers: list[list[list[Tower]]], money: Sequence[int], pro: bool
+) -> list[dict[str, Any]]:
     """Final-scoring points per seat by category (R8). towers: [seat][colour] lists."""
     seats = range(len(towers))
     result = [dict.fromkeys(FINAL_CATEGORIES, 0) for _ in seats]

@@ -9,6 +9,7 @@ lighted-window stack keeps its order: returned windows go to the bottom (R7.2).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,8 @@ class State:
     pending_target: int = -1  # the placement target whose move follows the gifts
     pending_space: int = -1  # the space (index within its area) that placement took
     decisions: int = 0  # decisions taken so far
-    final: list[dict] | None = None  # final-scoring breakdown per seat, once the game is over
+    # final-scoring breakdown per seat, once the game is over
+    final: list[dict[str, Any]] | None = None
 
     @property
     def num_players(self) -> int:

@@ -6,12 +6,14 @@ differ only in what `seat` cannot know give equal views.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..constants import N_TILE_COLOURS
 from ..phases import Phase
-from .state import Buyer, State
+from .state import Buyer, State, Tower
 
 
-def _buyer(b: Buyer | None, seat: int) -> dict | None:
+def _buyer(b: Buyer | None, seat: int) -> dict[str, Any] | None:
     if b is None:
         return None
     shown = b.face_up or b.seat == seat  # R3.6: face-down colours are private to the owner
@@ -23,11 +25,11 @@ def _buyer(b: Buyer | None, seat: int) -> dict | None:
     }
 
 
-def _tower(t) -> dict:
+def _tower(t: Tower) -> dict[str, Any]:
     return {"parts": t.parts.tolist(), "lit_plain": t.lit_plain, "lit_gold": t.lit_gold}
 
 
-def public_view(state: State) -> dict:
+def public_view(state: State) -> dict[str, Any]:
     """R10.1: what every player knows."""
     return {
         "config": state.config.to_dict(),
@@ -60,7 +62,7 @@ def public_view(state: State) -> dict:
     }
 
 
-def seat_view(state: State, seat: int) -> dict:
+def seat_view(state: State, seat: int) -> dict[str, Any]:
     """R10: the public view plus `seat`'s hand, face-down cards, lighted windows and what
     it has seen of the lighted-window stack."""
     view = public_view(state)

@@ -13,7 +13,6 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 from asara_env import basari_v0
 from asara_env.basari.core import ranking_score
 from asara_env.basari.errors import CorruptStateError, IllegalActionError
-from asara_env.common.outcome import terminal_rewards
 from asara_env.common.seeding import derived_seed
 
 PLAYERS = [2, 3, 4]
@@ -97,6 +96,17 @@ def test_infos_have_the_same_keys_and_shapes_at_every_step(players):
     assert final["winners"].sum() >= 1
 
 
+def e5_rewards(scores: np.ndarray, key: np.ndarray, reward: str) -> list[float]:
+    """E5's rewards written out seat by seat."""
+    n = len(scores)
+    if reward == "win":
+        best = key == key.max()
+        return [1 / best.sum() if best[i] else 0.0 for i in range(n)]
+    if reward == "rank":
+        return [((key < key[i]).sum() - (key > key[i]).sum()) / (n - 1) for i in range(n)]
+    return [(scores[i] - (scores.sum() - scores[i]) / (n - 1)) / 50 for i in range(n)]
+
+
 @pytest.mark.parametrize("reward", ["win", "rank", "margin"])
 def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
     env = basari_v0.parallel_env(num_players=3, reward=reward)
@@ -107,7 +117,7 @@ def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
         if not any(terms.values()):
             assert not any(rewards.values())
     scores, key = infos["player_0"]["final_scores"], infos["player_0"]["ranking_score"]
-    expected = terminal_rewards(scores if reward == "margin" else key, reward)
+    expected = e5_rewards(np.asarray(scores, float), np.asarray(key), reward)
     assert np.allclose([rewards[f"player_{i}"] for i in range(3)], expected)
     core = env._core
     assert np.array_equal(key, ranking_score(core.score, core.gems)[0])

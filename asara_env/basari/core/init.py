@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...common.seeding import derived_seeds
 from .. import chance
@@ -20,8 +23,8 @@ def seeds_for(seed: object, batch: int) -> np.ndarray:
     """uint64[batch] game seeds: an int s gives game i the seed `derived_seed(s, i)`; an
     array of `batch` non-negative ints is used as it is; None draws fresh entropy."""
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**64)
-    if np.ndim(seed) == 0:
+        seed = int(cast(int, np.random.SeedSequence().entropy) % 2**64)  # an int when unseeded
+    if np.ndim(cast(ArrayLike, seed)) == 0:
         return derived_seeds(chance.check_seed(seed), np.arange(batch))
     seeds = np.asarray(seed)
     if seeds.shape != (batch,) or seeds.dtype.kind not in "iu":

@@ -24,7 +24,7 @@ import numpy as np
 from ..constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
 from ..phases import N_PHASES
 from .state import BasariState
-from .tables import tables
+from .tables import Tables, tables
 
 GEM_SCALE = float(GEMS_PER_COLOUR)
 POINTS_SCALE = 7.0
@@ -110,10 +110,10 @@ def obs_size(n: int) -> int:
 assert all(obs_size(n) == 112 + 9 * n for n in (1, 28, 34))
 
 
-_BOARD_FEATURES: dict[int, tuple[object, np.ndarray]] = {}
+_BOARD_FEATURES: dict[int, tuple[Tables, np.ndarray]] = {}
 
 
-def _board_features(t: object) -> np.ndarray:
+def _board_features(t: Tables) -> np.ndarray:
     """float64[N * 5]: every archway's points / 7 and gems / 25 (cached per tables)."""
     hit = _BOARD_FEATURES.get(id(t))
     if hit is None or hit[0] is not t:

@@ -37,10 +37,20 @@ def winners(state: BasariState) -> np.ndarray:
     return outcome.winners(state_ranking(state))
 
 
+# E5's schemes: `win` 1/k to each of k co-winners and 0 to the others; `rank` linear in the
+# place, +1 for a sole winner to -1 for a sole last; `margin` own score minus the mean of
+# the others', / MARGIN_SCALE
+REWARD_SCHEMES: dict[str, outcome.RewardScheme] = {
+    "win": outcome.share_rewards,
+    "rank": outcome.rank_rewards,
+    "margin": outcome.mean_margin_rewards,
+}
+MARGIN_SCALE = 50.0
+
+
 def terminal_rewards(state: BasariState, scheme: str = "win") -> np.ndarray:
     """float32[B, P] rewards under `scheme` from the current position (E5; meaningful once
     a game is over): `win` and `rank` follow the B10 order, `margin` the raw scores."""
-    outcome.check_scheme(scheme)
-    if scheme == "margin":
-        return outcome.terminal_rewards(state.score, scheme)
-    return outcome.terminal_rewards(state_ranking(state), scheme)
+    outcome.check_scheme(scheme, REWARD_SCHEMES)
+    score = state.score if scheme == "margin" else state_ranking(state)
+    return outcome.terminal_rewards(score, scheme, MARGIN_SCALE, REWARD_SCHEMES)

@@ -22,7 +22,7 @@ class FieldSpec:
     a blank game, with the field's meaning."""
 
     dtype: type
-    shape: tuple
+    shape: tuple[int | str, ...]
     blank: object
     meaning: str
 
@@ -97,12 +97,12 @@ assert tuple(FIELD_SPECS) == ARRAY_FIELDS, "FIELD_SPECS and BasariState disagree
 def field_shape(config: BasariConfig, name: str) -> tuple[int, ...]:
     """The shape of field `name` after the batch axis, for `config`."""
     sizes = {"P": config.num_players, "A": config.n_actions}
-    return tuple(sizes.get(d, d) for d in FIELD_SPECS[name].shape)
+    return tuple(sizes[d] if isinstance(d, str) else d for d in FIELD_SPECS[name].shape)
 
 
 def blank(config: BasariConfig, batch: int) -> BasariState:
     """B games with every field at its blank value."""
-    arrays = {
+    arrays: dict[str, np.ndarray] = {
         name: np.full((batch, *field_shape(config, name)), spec.blank, spec.dtype)
         for name, spec in FIELD_SPECS.items()
     }

@@ -9,6 +9,7 @@ openings, round-end scoring. Chance comes only from `chance` draws of the game s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -54,7 +55,7 @@ def check_actions(state: State, actions: Sequence[object]) -> list[int]:
         if reason is not None:
             name = action_name(state, action)
             raise IllegalActionError(seat, action, name, state.phase.name, reason)
-    return [as_action(a) for a in joint]
+    return cast("list[int]", [as_action(a) for a in joint])  # illegal_reason refused non-ints
 
 
 def step(state: State, actions: Sequence[object]) -> None:
@@ -64,7 +65,7 @@ def step(state: State, actions: Sequence[object]) -> None:
     if state.phase == Phase.SETUP:
         _place(state, np.array([layout.decode(a)[1] for a in joint], np.int64))
     elif state.phase == Phase.SELECT:
-        _reveal(state, [layout.decode(a)[1] for a in joint])
+        _reveal(state, cast("list[int]", [layout.decode(a)[1] for a in joint]))  # card ids
     else:
         group, arg = layout.decode(joint[state.to_act])
         _barter(state, group, arg)

@@ -36,13 +36,9 @@ def _conservation(state: State) -> list[str]:
 
 
 def _movement(state: State) -> list[str]:
-    n, out = state.n_archways, []
     if state.phase == Phase.SETUP:
-        if (state.position != -1).any() or (state.start != -1).any():
-            out.append("merchants are placed during SETUP")
-        if state.round or state.turn or state.progress.any() or state.move_roll.any():
-            out.append("the game has moved during SETUP")
-        return out
+        return _setup_movement(state)
+    n, out = state.n_archways, []
     if ((state.position < 0) | (state.position >= n) | (state.start < 0)).any():
         out.append("a merchant or start disk is off the board")
     elif ((state.start + state.progress) % n != state.position).any():
@@ -51,6 +47,21 @@ def _movement(state: State) -> list[str]:
         if state.progress.any() or state.round != ROUNDS - 1:
             out.append("the game ended before the last round's scoring (B9.5, B9.6)")
         return out
+    return out + _turn_movement(state, n)
+
+
+def _setup_movement(state: State) -> list[str]:
+    out = []
+    if (state.position != -1).any() or (state.start != -1).any():
+        out.append("merchants are placed during SETUP")
+    if state.round or state.turn or state.progress.any() or state.move_roll.any():
+        out.append("the game has moved during SETUP")
+    return out
+
+
+def _turn_movement(state: State, n: int) -> list[str]:
+    """The rolls and progress of a round under way."""
+    out = []
     if not 0 <= state.turn < n:
         out.append(f"turn {state.turn} is not in 0..{n - 1} (B10.4)")
     if ((state.move_roll < 1) | (state.move_roll > DIE_FACES)).any():

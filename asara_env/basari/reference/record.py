@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..chance import check_seed
 from ..config import BasariConfig
@@ -19,7 +20,7 @@ class GameRecord:
     seed: int
     actions: list[list[int]] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "config": self.config.to_dict(),
             "seed": self.seed,
@@ -27,7 +28,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameRecord:
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         try:
             actions = d["actions"]
             if not isinstance(actions, list) or not all(isinstance(j, list) for j in actions):

@@ -95,6 +95,7 @@ def _reason_forfeit(state: State, seat: int, arg: int | None) -> str | None:
 def _reason_add(state: State, seat: int, arg: int | None) -> str | None:
     if reason := _not_to_act(state, seat):
         return reason
+    assert arg is not None  # ADD names a colour
     held, built = int(state.gems[seat, arg]), int(state.pending[arg])
     if held <= built:
         return f"seat {seat} holds {held} {COLOUR_NAMES[arg]} gems, all already in the bundle"

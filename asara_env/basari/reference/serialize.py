@@ -8,7 +8,7 @@ invariant of `violations`, and raises `CorruptStateError` naming the first probl
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -29,6 +29,9 @@ from ..errors import CorruptStateError
 from ..phases import Phase
 from .invariants import violations
 from .state import ARRAY_FIELDS, State
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 SCHEMA = "basari-env/state"
 VERSION = 1
@@ -131,7 +134,7 @@ MEANING = {
 }
 
 
-def _range(prop: dict) -> str:
+def _range(prop: dict[str, Any]) -> str:
     """'int 0..25', 'int >= 0 [P]', 'int 0..25 [4] [P]' from a JSON-schema property."""
     if prop.get("type") == "array":
         size = f"[{prop['minItems']}]" if "minItems" in prop else "[P]"
@@ -165,9 +168,9 @@ def schema_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def state_to_dict(state: State) -> dict:
+def state_to_dict(state: State) -> dict[str, Any]:
     """A JSON-compatible dict holding the whole game (the seed is its only chance)."""
-    out: dict = {"schema": SCHEMA, "version": VERSION, "config": state.config.to_dict()}
+    out: dict[str, Any] = {"schema": SCHEMA, "version": VERSION, "config": state.config.to_dict()}
     out["seed"] = int(state.seed)
     out["phase"] = state.phase.name
     out["round"], out["turn"] = int(state.round), int(state.turn)
@@ -179,7 +182,7 @@ def state_to_dict(state: State) -> dict:
     return out
 
 
-def _path(error: dict) -> str:
+def _path(error: ErrorDetails) -> str:
     loc = ".".join(str(part) for part in error["loc"]) or "state"
     return loc.replace("schema_", "schema")
 

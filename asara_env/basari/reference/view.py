@@ -7,6 +7,8 @@ card is applied in the same step it is chosen, so the state never holds an unrev
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..phases import Phase
 from .rules import acting_seats, legal_actions
 from .state import State
@@ -17,7 +19,7 @@ def ego(state: State, viewer: int, seat: int) -> int:
     return -1 if seat < 0 else (seat - viewer) % state.num_players
 
 
-def seat_view(state: State, seat: int) -> dict:
+def seat_view(state: State, seat: int) -> dict[str, Any]:
     """The public facts about one seat."""
     pos = int(state.position[seat])
     return {
@@ -38,7 +40,7 @@ def seat_view(state: State, seat: int) -> dict:
     }
 
 
-def public_view(state: State, viewer: int) -> dict:
+def public_view(state: State, viewer: int) -> dict[str, Any]:
     """Everything `viewer` may see now, seats in ego order, with its mask and whether it
     acts. The pending bundle is zeros unless `viewer` is the one building it."""
     order = [(viewer + i) % state.num_players for i in range(state.num_players)]

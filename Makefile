@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # takes a CPU wheel from the configured mirrors or wheel folders.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: setup run test test-slow lint format docs bench clean
+.PHONY: setup run test test-slow test-integration lint format docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,24 @@ test: $(STAMP)
 	$(BIN)/mypy asara_env
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
+	$(MAKE) test-integration
+
+# The RL-library recipes of examples/ (Ray RLlib, Tianshou, AgileRL, SuperSuit, SB3) get a
+# venv of their own: RLlib pins gymnasium==1.2.2 and AgileRL pettingzoo<1.27, older than
+# the main venv's.
+INT_VENV := .venv-integration
+INT_STAMP := $(INT_VENV)/.installed
+
+$(INT_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(INT_VENV)
+	$(INT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(INT_VENV)/bin/python -m pip install --quiet --timeout 20 --retries 1 \
+		--extra-index-url $(TORCH_INDEX) torch==2.13.0
+	$(INT_VENV)/bin/python -m pip install --quiet -e ".[dev,train,integration]"
+	touch $(INT_STAMP)
+
+test-integration: $(INT_STAMP)
+	OMP_NUM_THREADS=1 $(INT_VENV)/bin/python -m pytest -n 0 -q -m integration tests/integration
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m slow
@@ -56,4 +74,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_basari.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(INT_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -1,16 +1,19 @@
-"""Baseline agents that act on observations and action masks (see agents/base.py), and
-search agents that simulate the game from what their seat knows (agents/search.py).
+"""Baseline agents that act on observations and action masks (see agents/base.py), the
+shipped models (agents/models.py), and search agents that simulate the game from what
+their seat knows (agents/search.py).
 
 `make_agent(spec, seed)` builds one from an agent spec: a registry name (`AGENTS`, the
-observation agents; `SEARCH_AGENTS`), optionally followed by `:key=value` options, e.g.
-`flatmc:sims=256:playout=greedy` (a bare number is `sims`: `flatmc:256`), or
-`policy:model=models/asara_2p.zip` for a saved MaskablePPO model (`PolicyAgent`).
+baselines; `MODELS`, the shipped models; `SEARCH_AGENTS`), optionally followed by
+`:key=value` options, e.g. `flatmc:sims=256:playout=greedy` (a bare number is `sims`:
+`flatmc:256`), or `policy:model=PATH` for any saved MaskablePPO model (`PolicyAgent`).
+`agent_names()` lists the registry names.
 """
 
 from collections.abc import Collection, Iterator
 
 from .base import Agent, pick_best
 from .heuristic import GreedyAgent, TallAgent, TowersAgent
+from .models import MODELS, make_model_agent
 from .policy_agent import PolicyAgent
 from .random_agent import RandomAgent
 from .search import FlatMCAgent, SearchAgent
@@ -20,8 +23,8 @@ AGENTS: dict[str, type[Agent]] = {
 }
 SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent,)}
 # options each spec accepts beyond the registry name
-_OPTIONS = {
-    **{name: set() for name in AGENTS},
+_OPTIONS: dict[str, set[str]] = {
+    **{name: set() for name in [*AGENTS, *MODELS]},
     "flatmc": {"sims", "seconds", "playout", "value", "batch", "horizon"},
     "policy": {"model", "deterministic"},
 }
@@ -40,7 +43,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """(registry name, options) of an agent spec; ValueError naming what is wrong."""
     name, *parts = spec.split(":")
     if name not in _OPTIONS:
-        raise ValueError(f"unknown agent {name!r}; known: {agent_names()}")
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {sorted(AGENTS)}, shipped models: "
+            f"{sorted(MODELS)}, search agents: {sorted(SEARCH_AGENTS)}, policy:model=PATH"
+        )
     options = {}
     for part in parts:
         key, eq, text = part.partition("=")
@@ -58,8 +64,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 
 
 def agent_names() -> list[str]:
-    """Every registry name a spec may start with."""
-    return sorted(AGENTS) + sorted(SEARCH_AGENTS) + ["policy"]
+    """Every registry name a spec may start with: the baselines, the shipped models, the
+    search agents, `policy`."""
+    return sorted(AGENTS) + sorted(MODELS) + sorted(SEARCH_AGENTS) + ["policy"]
 
 
 def check_agent(spec: str) -> str:
@@ -75,6 +82,19 @@ def is_agent(spec: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def unknown_agents_error(names: list[str]) -> str | None:
+    """None if every spec is known; otherwise a message naming the unknown ones and the
+    agents that exist."""
+    unknown = [n for n in names if not is_agent(n)]
+    if not unknown:
+        return None
+    return (
+        f"unknown agent(s) {unknown}; known agents: {sorted(AGENTS)}, "
+        f"shipped models: {sorted(MODELS)}, search agents: {sorted(SEARCH_AGENTS)} "
+        "(with :key=value options), policy:model=PATH"
+    )
 
 
 class _Specs(Collection[str]):
@@ -97,6 +117,8 @@ AGENT_SPECS: Collection[str] = _Specs()
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """The agent of `spec` (a registry name with optional options), seeded."""
     name, options = parse_spec(spec)
+    if name in MODELS:
+        return make_model_agent(name, seed)
     if name == "policy":
         return PolicyAgent(str(options.pop("model")), seed=seed, **options)
     return {**AGENTS, **SEARCH_AGENTS}[name](seed, **options)
@@ -105,6 +127,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 __all__ = [
     "AGENTS",
     "AGENT_SPECS",
+    "MODELS",
     "SEARCH_AGENTS",
     "Agent",
     "FlatMCAgent",
@@ -118,6 +141,8 @@ __all__ = [
     "check_agent",
     "is_agent",
     "make_agent",
+    "make_model_agent",
     "parse_spec",
     "pick_best",
+    "unknown_agents_error",
 ]

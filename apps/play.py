@@ -7,13 +7,14 @@ or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. 
 expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
 (the Genie needs the professional variant).
 
-You sit in `seat`; the opponents (agent specs of `agents.make_agent`) fill the other seats in
-order. At each of your decisions the board is drawn as your seat sees it (R10: the other
-hands stay hidden) and the legal moves are listed by number; each opponent move is printed
-as one line, as your seat may know it (R10.2: no face-down cards). When a year ends, its
-scoring (R6.2) is announced seat by seat. At the end the final scoring is printed and the
-game record (configuration, seed and actions, `asara_env.reference.record`) can be saved
-as JSON for `replay`.
+You sit in `seat`; the opponents (agent specs: the baselines, the shipped models, the
+search agents such as `flatmc:64`) fill the other seats in order. At each of your
+decisions the board is drawn as your seat sees it (R10: the other hands stay hidden) and
+the legal moves are listed by number; each opponent move is printed as one line, as your
+seat may know it (R10.2: no face-down cards). When a year ends, its scoring (R6.2) is
+announced seat by seat. At the end the final scoring is printed and the game record
+(configuration, seed and actions, `asara_env.reference.record`) can be saved as JSON for
+`replay`.
 
 The default `layout="compact"` fits a terminal of 80x24: the board in at most 80 columns
 and about 18 lines (`asara_env.render_compact`), the moves a page at a time below it (`+`
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 
 from pettingzoo import AECEnv
 
-from agents import agent_names, is_agent, make_agent
+from agents import make_agent, unknown_agents_error
 from agents.arena import act_in_env
 from asara_env import asara_v0
 from asara_env.actions import (
@@ -129,9 +130,9 @@ def lineup(
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = [name for name in names if not is_agent(name)]
+    unknown = unknown_agents_error(names)
     if unknown:
-        raise ValueError(f"unknown agent(s) {unknown}; known agents: {agent_names()}")
+        raise ValueError(unknown)
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     return config, names[:seat] + [None] + names[seat:]

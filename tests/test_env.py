@@ -391,3 +391,15 @@ def test_a_deep_copy_mid_game_continues_identically_and_independently():
         for c in copies:
             c.step(next(iter(actions)))
     assert copies[0].unwrapped.save_game() == copies[1].unwrapped.save_game()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_parallel_api_test_on_the_turn_based_conversion(players):
+    """PettingZoo's parallel API test on `turn_based_aec_to_parallel` (the conversion a
+    turn-based env takes; it samples unmasked actions, which end games with a penalty)."""
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the illegal actions it samples
+        parallel_api_test(turn_based_aec_to_parallel(make(num_players=players)), num_cycles=300)

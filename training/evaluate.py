@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import PolicyAgent, agent_names, is_agent, make_agent
+from agents import PolicyAgent, make_agent, unknown_agents_error
 from agents.arena import play_batch
 from apps.options import add_expansions_argument, check_rules
 from asara_env import GameConfig
@@ -29,16 +29,19 @@ from .tournament import rules_title, wilson_interval
 BASELINES = ("towers", "tall", "greedy", "random")
 
 
-def win_rate(model, config: GameConfig, opponent: str, games: int, seed: int) -> dict:
+def win_rate(
+    model, config: GameConfig, opponent: str, games: int, seed: int, progress=False
+) -> dict:
     """The policy (greedy actions) in one seat against copies of `opponent` in the others,
-    seats rotated; win shares (1/k for k winners) with a 95% Wilson interval."""
+    seats rotated; win shares (1/k for k winners) with a 95% Wilson interval. `progress`:
+    a tqdm bar advanced by one per game (or True for a bar of its own)."""
     p = config.num_players
     seating = np.zeros((games, p), np.int64) + 1
     learner_seat = np.arange(games) % p
     seating[np.arange(games), learner_seat] = 0
     seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
     agents = [PolicyAgent(model, seed), make_agent(opponent, seed + 1)]
-    prestige = play_batch(config, agents, seating, seeds)
+    prestige = play_batch(config, agents, seating, seeds, progress=progress)
     share = win_shares(prestige)[np.arange(games), learner_seat]
     low, high = wilson_interval(float(share.sum()), games)
     return {
@@ -52,11 +55,27 @@ def win_rate(model, config: GameConfig, opponent: str, games: int, seed: int) ->
 
 
 def evaluate(
-    model, players: int, variant: str, games: int, opponents, seed: int, expansions=()
+    model,
+    players: int,
+    variant: str,
+    games: int,
+    opponents,
+    seed: int,
+    expansions=(),
+    progress: bool = False,
 ) -> list[dict]:
-    """One row per opponent: win rate, its interval and mean prestige."""
+    """One row per opponent: win rate, its interval and mean prestige. `progress` shows a
+    tqdm bar over all the games (on stderr)."""
     config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
-    return [win_rate(model, config, name, games, seed) for name in opponents]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games * len(opponents), unit="game", desc="evaluate")
+    rows = [win_rate(model, config, name, games, seed, bar or False) for name in opponents]
+    if bar is not None:
+        bar.close()
+    return rows
 
 
 def table(rows: list[dict], players: int) -> str:
@@ -102,10 +121,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--out", type=Path, help="directory for evaluation_<P>p.json and the plot")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    unknown = [o for o in args.opponents if not is_agent(o)]
+    unknown = unknown_agents_error(args.opponents)
     if unknown:
-        p.error(f"unknown opponents {unknown}; known: {agent_names()} (with :key=value options)")
+        p.error(unknown)
     if not args.model.exists():
         p.error(f"no model at {args.model}")
     check_rules(p, args)
@@ -118,7 +138,14 @@ def main(argv=None) -> None:
 
     model = MaskablePPO.load(args.model, device="cpu")
     rows = evaluate(
-        model, args.players, args.variant, args.games, args.opponents, args.seed, args.expansions
+        model,
+        args.players,
+        args.variant,
+        args.games,
+        args.opponents,
+        args.seed,
+        args.expansions,
+        progress=not args.quiet,
     )
     rules = rules_title(args.variant, args.expansions)
     print(f"{args.model}: {args.players} players, {rules}, {args.games} games each")

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import AGENT_SPECS, AGENTS, make_agent
+from agents import AGENT_SPECS, AGENTS, agent_names, make_agent
 from agents.arena import play_batch
 from apps.options import add_expansions_argument, check_rules
 from asara_env.common.outcome import ranks, win_shares
@@ -190,7 +190,8 @@ class TournamentGame:
 
 
 def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
-    """ASARA with the baselines of `agents`, played in batches through the core."""
+    """ASARA with the baselines and shipped models of `agents`, played in batches through
+    the core."""
     configs = {
         p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions))
         for p in (2, 3, 4)
@@ -423,7 +424,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--agents",
         type=_agent_list,
         default=sorted(AGENTS),
-        help=f"comma-separated registered agents (default: all of {sorted(AGENTS)})",
+        help=f"comma-separated agents from {agent_names()} (default: the baselines "
+        f"{sorted(AGENTS)})",
     )
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
     parser.add_argument("--games", type=_positive, default=1000, help="games per player count")

@@ -1,0 +1,166 @@
+"""AgileRL: IPPO (one PPO learner per seat) on the turn-based parallel conversion.
+
+    python -m examples.agilerl_ippo --players 2 --envs 2 --steps 2048
+
+AgileRL reads the legal actions from `infos[agent]["action_mask"]` (the default env puts
+them there, with the same keys and shapes at every step) and refuses observations that
+still hold a mask, so SuperSuit's `observation_lambda_v0` keeps only
+`obs["observation"]`. The game is turn-based: `turn_based_aec_to_parallel` gives every
+seat an observation each step; only the seat to move acts, the others' mask is all zeros
+and their sampled action is ignored. AgileRL's `AsyncPettingZooVecEnv` steps several
+games in subprocesses; the loop is AgileRL's own on-policy loop
+(`agilerl.training.train_multi_agent_on_policy`) without its evolutionary population.
+
+AgileRL 2.58's IPPO fails on numpy action masks (`masked_ippo_class` works around it),
+and its PPO update recomputes log-probabilities without the masks. Needs the
+`integration` extra. AgileRL 2.58 also needs `peft` (imported by
+`agilerl.algorithms`, not declared as a dependency) and pins `pettingzoo<1.27`.
+
+Checked: no illegal action (`infos[...]["illegal"] == 0`), every finished game's rewards
+sum to zero over the seats, and each seat's return per game is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+
+def make_parallel_env(num_players: int):
+    """The default AEC env as a turn-based parallel env with plain array observations."""
+    import supersuit as ss
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    import asara_env
+
+    env = ss.observation_lambda_v0(
+        asara_env.env(num_players=num_players),
+        lambda obs, space: obs["observation"],
+        lambda space: space["observation"],
+    )
+    return turn_based_aec_to_parallel(env)
+
+
+def masked_ippo_class():
+    """AgileRL's IPPO with `extract_action_masks` fixed for numpy masks.
+
+    AgileRL 2.58 collects each agent's mask and asks `None in masks`, which compares a
+    numpy array with None and raises "The truth value of an array ... is ambiguous" for
+    any mask of more than one action (every vectorised masked env). This subclass stacks
+    the masks the same way, without that test."""
+    import torch
+    from agilerl.algorithms import IPPO
+
+    class MaskedIPPO(IPPO):
+        def extract_action_masks(self, infos: dict) -> dict:
+            found: dict[str, list[np.ndarray]] = {group: [] for group in self.observation_space}
+            for agent_id, info in infos.items():
+                if isinstance(info, dict) and info.get("action_mask") is not None:
+                    grouped = self.has_grouped_agents()
+                    group = self.get_group_id(agent_id) if grouped else agent_id
+                    found[group].append(np.asarray(info["action_mask"]))
+            return {
+                group: torch.Tensor(np.array(masks)) if masks else None
+                for group, masks in found.items()
+            }
+
+    return MaskedIPPO
+
+
+class _Factory:
+    """A picklable env factory for AgileRL's subprocess vector env."""
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+
+    def __call__(self):
+        return make_parallel_env(self.num_players)
+
+
+def run(
+    num_players: int = 2, envs: int = 2, steps: int = 2048, learn_step: int = 256, seed: int = 0
+) -> dict[str, Any]:
+    """IPPO for about `steps` env steps (games x vector steps), learning every
+    `learn_step`."""
+    import torch
+    from agilerl.vector.pz_async_vec_env import AsyncPettingZooVecEnv
+
+    torch.manual_seed(seed)
+    vec_env = AsyncPettingZooVecEnv([_Factory(num_players) for _ in range(envs)])
+    agent_ids = vec_env.possible_agents
+    agent = masked_ippo_class()(
+        observation_spaces=[vec_env.single_observation_space(a) for a in agent_ids],
+        action_spaces=[vec_env.single_action_space(a) for a in agent_ids],
+        agent_ids=agent_ids,
+        net_config={"head_config": {"hidden_size": [64]}},
+        batch_size=64,
+        learn_step=learn_step,
+        update_epochs=2,
+        device="cpu",
+    )
+    obs, info = vec_env.reset(seed=seed)
+    scores = np.zeros((envs, num_players))
+    game_returns: list[list[float]] = []
+    illegal, done_steps = 0, 0
+    while done_steps < steps:
+        states, actions, log_probs, rewards, dones, values = (
+            {a: [] for a in agent_ids} for _ in range(6)
+        )
+        done = {a: np.zeros(envs) for a in agent_ids}
+        for _ in range(-(learn_step // -envs)):
+            action, log_prob, _entropy, value = agent.get_action(obs=obs, infos=info)
+            next_obs, reward, termination, truncation, info = vec_env.step(action)
+            done_steps += envs
+            for a in agent_ids:
+                states[a].append(obs[a])
+                rewards[a].append(reward[a])
+                actions[a].append(action[a])
+                log_probs[a].append(log_prob[a])
+                values[a].append(value[a])
+                dones[a].append(done[a])
+            illegal += sum(int(np.sum(info[a]["illegal"])) for a in agent_ids if a in info)
+            seat_rewards = np.column_stack([np.nan_to_num(reward[a]) for a in agent_ids])
+            scores += seat_rewards
+            next_done = {
+                a: np.logical_or(termination[a], truncation[a]).astype(float) for a in agent_ids
+            }
+            for g in np.flatnonzero(np.all([next_done[a] for a in agent_ids], axis=0)):
+                game_returns.append(scores[g].tolist())
+                scores[g] = 0.0
+            obs, done = next_obs, next_done
+        agent.learn((states, actions, log_probs, rewards, dones, values, next_obs, next_done))
+    vec_env.close()
+    return {"env_steps": done_steps, "illegal": illegal, "game_returns": game_returns}
+
+
+def check(result: dict[str, Any]) -> None:
+    """What the recipe promises; raises AssertionError otherwise."""
+    assert result["illegal"] == 0, f"{result['illegal']} illegal actions were taken"
+    returns = np.asarray(result["game_returns"])
+    assert len(returns), "no game finished: train for more steps"
+    assert np.allclose(returns.sum(axis=1), 0.0), f"not zero-sum: {returns}"
+    assert np.all(np.abs(returns) <= 1.0), returns
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--envs", type=int, default=2, help="games in subprocesses")
+    p.add_argument("--steps", type=int, default=2048)
+    p.add_argument("--learn-step", type=int, default=256)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    result = run(args.players, args.envs, args.steps, args.learn_step, args.seed)
+    check(result)
+    returns = np.asarray(result["game_returns"])
+    print(
+        f"AgileRL IPPO: {result['env_steps']} env steps, {len(returns)} games (each zero-sum), "
+        f"mean return by seat {np.round(returns.mean(axis=0), 3).tolist()}, "
+        f"illegal actions {result['illegal']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The BASARI terminal game, played by a scripted person through input/print, and the
+`basari` command's argument checks."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from apps.basari_play import lineup, main, play
+
+BAD_ANSWERS = ["abc", "0", "99", "", "?", "b"]
+
+
+class Person:
+    """Answers the move prompts with BAD_ANSWERS first, then seeded legal numbers."""
+
+    def __init__(self, seed: int, bad: list[str] | None = None, quit_after: int | None = None):
+        self.rng = random.Random(seed)
+        self.bad = list(BAD_ANSWERS if bad is None else bad)
+        self.quit_after = quit_after
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if prompt.startswith("Really quit"):
+            return "y"
+        move = re.match(r"Your move \[1-(\d+)", prompt)
+        assert move, prompt
+        if self.quit_after is not None and len(self.prompts) > self.quit_after:
+            return "q"
+        if self.bad:
+            return self.bad.pop(0)
+        return str(self.rng.randint(1, int(move.group(1))))
+
+
+class Screen(list):
+    def __call__(self, text: str = "") -> None:
+        self.append(str(text))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self)
+
+
+@pytest.mark.parametrize("players,seat", [(2, 1), (3, 0), (4, 2)])
+def test_a_whole_game_is_played_through_the_terminal(players: int, seat: int) -> None:
+    person, screen = Person(players), Screen()
+    final = play(players, "value", seat, seed=11, input_fn=person, print_fn=screen)
+    assert final is not None and final["winners"].any()
+    text = screen.text
+    # bad answers re-prompted with what was wrong
+    assert "'abc' is not a move number" in text
+    assert "There is no move 0" in text and "There is no move 99" in text
+    assert "How to answer:" in text
+    # the board, the revealed cards and the final result are shown
+    assert "archway  pts  gems" in text and "cards: " in text
+    assert re.search(r"Final scores: player_0 \d+", text)
+    assert ("You won!" in text) != ("You did not win this time." in text)
+    # every answer the person gave after the bad ones was a legal move number
+    assert len(person.prompts) > 15
+
+
+def test_offers_are_shown_and_never_another_players_pending_bundle() -> None:
+    """Play until barters happen: offers appear as events; 'is building' appears only
+    while the person is the one to act (their own bundle)."""
+    screen = Screen()
+    play(2, "value", 0, seed=3, input_fn=Person(5, bad=[]), print_fn=screen)
+    boards = [s for s in screen if s.startswith("BASARI  round")]
+    assert any(" offers " in b for b in boards), "no offer shown in any board"
+    for b in boards:
+        for line in b.splitlines():
+            if "is building:" in line:
+                assert line.strip().startswith("player_0 is building")
+
+
+def test_quitting_ends_the_game() -> None:
+    screen = Screen()
+    assert (
+        play(3, "random", 0, seed=1, input_fn=Person(1, bad=[], quit_after=3), print_fn=screen)
+        is None
+    )
+    assert "Game abandoned." in screen.text
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        ((3, "value,nobody", 0), "unknown opponent"),
+        ((3, "value,value,value", 0), "need 2 opponents"),
+        ((5, "value", 0), "players must be 2, 3 or 4"),
+        ((3, "value", 3), "seat must be in 0..2"),
+    ],
+)
+def test_bad_requests_name_what_is_wrong(args: tuple, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        lineup(*args)
+
+
+def test_one_opponent_name_fills_every_other_seat() -> None:
+    assert lineup(4, "points_first", 1) == ["points_first", None, "points_first", "points_first"]
+
+
+def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture) -> None:
+    assert main(["play", "--players", "3", "--opponents", "nobody"]) == 2
+    assert "unknown opponent" in capsys.readouterr().err
+    assert main(["play", "--seed", "-1"]) == 2
+    assert "seed must be a non-negative int" in capsys.readouterr().err

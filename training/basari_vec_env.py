@@ -1,0 +1,189 @@
+"""A stable-baselines3 VecEnv for BASARI on the batched core: B games, one learner seat.
+
+In each game the learner plays one seat, drawn when the game starts; the other seats are
+played by opponents drawn uniformly from `opponents` (BASARI agents, by name or object),
+each acting on all its rows of the batch at once. The learner is asked only when it has a
+real decision: its simultaneous choices (start archway, card), made together with the
+opponents', and its barter steps. `step(actions)` applies the learner's action with the
+opponents' in one core step, then lets the opponents play on (in the games where the
+learner has only NOOP: the other barters) until every game waits for the learner or is
+over. Rewards are terminal (`core.terminal_rewards`, scheme `reward`); finished games
+restart at once with `terminal_observation`, `final_scores`, `learner_seat` and `win` (the
+learner's share of the win) in their info. `action_masks()` is for MaskablePPO.
+
+Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
+games start; seats and opponents from `default_rng(seed)`; opponent i is seeded seed + i.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents.basari import BasariAgent, make_basari_agent
+from agents.basari.arena import choose
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.core import (
+    ARRAY_FIELDS,
+    BasariState,
+    init,
+    obs_size,
+    observe,
+    reset_games,
+    step,
+    take,
+    terminal_rewards,
+)
+from asara_env.basari.core.outcome import state_ranking
+from asara_env.basari.phases import Phase
+from asara_env.common.outcome import win_shares
+from asara_env.common.seeding import derived_seeds
+
+NO_AGENT = -1  # seat_agent of the learner's seat
+
+
+class BasariVecEnv(VecEnv):
+    """See the module docstring."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        num_players: int = 4,
+        opponents: Sequence[BasariAgent | str] = ("value",),
+        reward: str = "win",
+        seed: int = 0,
+    ) -> None:
+        self.config = BasariConfig(num_players=num_players)
+        terminal_rewards(init(self.config, 1, seeds=0), reward)  # validates the scheme
+        if not opponents:
+            raise ValueError("at least one opponent is needed")
+        self.reward = reward
+        self.opponents = [
+            make_basari_agent(o, seed + i) if isinstance(o, str) else o
+            for i, o in enumerate(opponents)
+        ]
+        n = obs_size(self.config.n_archways)
+        observation_space = gym.spaces.Box(0.0, np.inf, (n,), np.float32)
+        self.render_mode = None
+        super().__init__(num_envs, observation_space, gym.spaces.Discrete(self.config.n_actions))
+        self._seed = seed
+        self._actions = np.zeros(num_envs, np.int64)
+        self.decisions = 0  # real decisions played: the learner's and the opponents'
+
+    # ------------------------------------------------------------------------ VecEnv API
+    def reset(self) -> np.ndarray:
+        self.rng = np.random.default_rng(self._seed)
+        self._games_started = 0
+        b = self.num_envs
+        self.core = init(self.config, b, seeds=self._next_seeds(b))
+        self.learner_seat = np.zeros(b, np.int64)
+        self.seat_agent = np.zeros((b, self.config.num_players), np.int64)
+        self.episode_steps = np.zeros(b, np.int64)
+        self._deal(np.arange(b))
+        self._advance()
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        joint = self._opponent_actions(self.core)
+        rows = np.arange(self.num_envs)
+        joint[rows, self.learner_seat] = self._actions
+        self.decisions += self.num_envs
+        step(self.core, joint)
+        self.episode_steps += 1
+        self._advance()
+        done = self.core.phase == Phase.OVER
+        over = np.flatnonzero(done)
+        rewards = np.zeros(self.num_envs, np.float32)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        if over.size:
+            rewards[over] = self._finish(over, infos)
+            reset_games(self.core, over, self._next_seeds(over.size))
+            self._deal(over)
+            self._advance()
+        return self._observe(), rewards, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool[B, A]: the learner's legal actions in every game."""
+        return self.core.legal[np.arange(self.num_envs), self.learner_seat].copy()
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name: str, indices: object = None) -> list:
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name: str, value: object, indices: object = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *args: object, indices: object = None, **kw: object):
+        rows = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        return [getattr(self, method_name)(*args, **kw)] * len(rows)
+
+    def env_is_wrapped(self, wrapper_class: object, indices: object = None) -> list[bool]:
+        return [False] * len(self._get_indices(indices))
+
+    def _get_indices(self, indices: object) -> list[int]:
+        return list(super()._get_indices(indices))
+
+    # ------------------------------------------------------------------------ games
+    def _next_seeds(self, n: int) -> np.ndarray:
+        start, self._games_started = self._games_started, self._games_started + n
+        return derived_seeds(self._seed, np.arange(start, start + n))
+
+    def _deal(self, rows: np.ndarray) -> None:
+        p, k = self.config.num_players, len(self.opponents)
+        self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
+        self.seat_agent[rows] = self.rng.integers(k, size=(len(rows), p))
+        self.seat_agent[rows, self.learner_seat[rows]] = NO_AGENT
+
+    def _opponent_actions(self, state: BasariState, rows: np.ndarray | None = None) -> np.ndarray:
+        seating = self.seat_agent if rows is None else self.seat_agent[rows]
+        actions = choose(state, self.opponents, seating)  # the learner's seat: NOOP
+        self.decisions += int(state.legal[:, :, 1:].any(axis=2).sum())
+        return actions
+
+    def _waiting(self) -> np.ndarray:
+        """Games not over where the learner has no decision."""
+        mine = self.core.legal[np.arange(self.num_envs), self.learner_seat]
+        return np.flatnonzero(~mine[:, 1:].any(axis=1) & (self.core.phase != Phase.OVER))
+
+    def _advance(self) -> None:
+        """Opponents play the games where the learner waits, until none is left."""
+        rows = self._waiting()
+        while rows.size:
+            sub = take(self.core, rows)
+            step(sub, self._opponent_actions(sub, rows))
+            for name in ARRAY_FIELDS:
+                getattr(self.core, name)[rows] = getattr(sub, name)
+            rows = self._waiting()
+
+    def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
+        seat = self.learner_seat[rows]
+        state = take(self.core, rows)
+        pick = np.arange(len(rows)), seat
+        rewards = terminal_rewards(state, self.reward)[pick]
+        share = win_shares(state_ranking(state))[pick]
+        last = observe(state)[pick]
+        for j, i in enumerate(rows):
+            infos[i].update(
+                terminal_observation=last[j],
+                final_scores=state.score[j].tolist(),
+                learner_seat=int(seat[j]),
+                win=float(share[j]),
+                episode={"r": float(rewards[j]), "l": int(self.episode_steps[i]), "t": 0.0},
+            )
+        self.episode_steps[rows] = 0
+        return rewards
+
+    def _observe(self) -> np.ndarray:
+        return observe(self.core)[np.arange(self.num_envs), self.learner_seat]

@@ -1,6 +1,8 @@
 """Game-agnostic machinery every game of the package uses (imports only numpy).
 
-- `outcome`: winners, win shares, ranks and the reward schemes, from final scores.
+- `outcome`: winners, win shares, places, ranks and the reward schemes, from final scores.
 - `seeding`: derived per-game seeds.
 - `validate`: the one check of configurations, seeds, batch sizes and game indices.
+- `opponents`: the one opponents' loop over any turn-based batch (agents passed in).
+- `layout`: observation layouts declared as named slices (`ObsSlice`, `slice_index`).
 """

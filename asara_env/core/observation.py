@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..actions import TARGETS
+from ..common.layout import ObsSlice, slice_index
 from ..config import GameConfig
 from ..constants import (
     GIFT_SLOTS,
@@ -45,17 +46,6 @@ MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 TOWER_FEATURES = N_PARTS * N_GOLD + 3  # part/gold counts, lit plain, lit gold, exists
 SPACE_FEATURES = MAX_PLAYERS + N_CARD_COLOURS + 1 + N_CARD_COLOURS
 P4, C, B = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
-
-
-@dataclass(frozen=True)
-class ObsSlice:
-    name: str
-    shape: tuple[int, ...]
-    meaning: str
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
 
 TILES = (N_PARTS, C, N_GOLD)
@@ -130,15 +120,7 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
 )
 
 
-def _index() -> dict[str, slice]:
-    index, start = {}, 0
-    for s in OBS_SLICES:
-        index[s.name] = slice(start, start + s.size)
-        start += s.size
-    return index
-
-
-OBS_INDEX: dict[str, slice] = _index()
+OBS_INDEX: dict[str, slice] = slice_index(OBS_SLICES)
 OBS_DIM: int = sum(s.size for s in OBS_SLICES)
 
 

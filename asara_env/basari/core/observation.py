@@ -15,12 +15,11 @@ encodes a reference state with plain loops and must agree with it.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ...common.layout import ObsSlice, slice_index
 from ..constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
 from ..phases import N_PHASES
 from .state import BasariState
@@ -30,17 +29,6 @@ GEM_SCALE = float(GEMS_PER_COLOUR)
 POINTS_SCALE = 7.0
 SCORE_SCALE = 100.0
 RAISES_SCALE = 10.0
-
-
-@dataclass(frozen=True)
-class ObsSlice:
-    name: str
-    shape: tuple[int, ...]
-    meaning: str
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
 
 _S = ObsSlice
@@ -81,24 +69,16 @@ def top_slices(n: int) -> tuple[ObsSlice, ...]:
     )
 
 
-def _index(slices: tuple[ObsSlice, ...]) -> dict[str, slice]:
-    out, at = {}, 0
-    for s in slices:
-        out[s.name] = slice(at, at + s.size)
-        at += s.size
-    return out
-
-
 @lru_cache(maxsize=16)
 def obs_index(n: int) -> dict[str, slice]:
     """name -> slice of every top-level slice of the observation."""
-    return _index(top_slices(n))
+    return slice_index(top_slices(n))
 
 
 @lru_cache(maxsize=16)
 def seat_index(n: int) -> dict[str, slice]:
     """name -> slice within one seat's block."""
-    return _index(seat_slices(n))
+    return slice_index(seat_slices(n))
 
 
 @lru_cache(maxsize=16)

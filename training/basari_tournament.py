@@ -33,6 +33,8 @@ from .tournament import (
     TournamentGame,
     plot_win_rates,
     rate_games,
+    ratings_table,
+    results_table,
     run_tournament,
     summarize,
     text_table,
@@ -102,21 +104,7 @@ def game_rows(names: list[str], results: list[Played]) -> list[dict]:
 
 def tables_text(summary: list[dict], ratings: list[dict], negotiation: list[dict]) -> str:
     """The results, negotiation and rating tables as text."""
-    results = text_table(
-        [
-            [
-                r["agent"],
-                r["players"],
-                r["games"],
-                f"{r['win_rate']:.3f}",
-                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                f"{r['mean_points']:.1f}",
-                f"{r['mean_rank']:.2f}",
-            ]
-            for r in summary
-        ],
-        ["agent", "players", "seats", "win rate", "95% Wilson", "points", "rank"],
-    )
+    results = results_table(summary, score="points", seats="seats")
     talk = text_table(
         [
             [
@@ -144,13 +132,7 @@ def tables_text(summary: list[dict], ratings: list[dict], negotiation: list[dict
             "steps/barter",
         ],
     )
-    rating = text_table(
-        [
-            [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", r["games"]]
-            for r in ratings
-        ],
-        ["agent", "mu", "sigma", "mu-3sigma", "games"],
-    )
+    rating = ratings_table(ratings)
     return (
         f"{results}\n\nNegotiation (won: share of its barters won; gems/win: gems paid per "
         f"barter won; contested: share of its cards played by 2+ seats; cancelled: share of "

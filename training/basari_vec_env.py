@@ -21,7 +21,6 @@ from collections.abc import Sequence
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
 from agents.basari import BasariAgent, make_basari_agent
 from agents.basari.arena import choose
@@ -42,10 +41,12 @@ from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
 from asara_env.common.seeding import derived_seeds
 
+from .sb3_vec_env import BatchedVecEnv
+
 NO_AGENT = -1  # seat_agent of the learner's seat
 
 
-class BasariVecEnv(VecEnv):
+class BasariVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
     metadata = {"render_modes": []}
@@ -113,27 +114,6 @@ class BasariVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """bool[B, A]: the learner's legal actions in every game."""
         return self.core.legal[np.arange(self.num_envs), self.learner_seat].copy()
-
-    def close(self) -> None:
-        pass
-
-    def get_attr(self, attr_name: str, indices: object = None) -> list:
-        return [getattr(self, attr_name)] * len(self._get_indices(indices))
-
-    def set_attr(self, attr_name: str, value: object, indices: object = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *args: object, indices: object = None, **kw: object):
-        rows = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return list(self.action_masks()[rows])
-        return [getattr(self, method_name)(*args, **kw)] * len(rows)
-
-    def env_is_wrapped(self, wrapper_class: object, indices: object = None) -> list[bool]:
-        return [False] * len(self._get_indices(indices))
-
-    def _get_indices(self, indices: object) -> list[int]:
-        return list(super()._get_indices(indices))
 
     # ------------------------------------------------------------------------ games
     def _next_seeds(self, n: int) -> np.ndarray:

@@ -365,9 +365,10 @@ def text_table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join([fmt(header), line, *(fmt(r) for r in rows)])
 
 
-def summary_text(summary: list[dict], ratings: list[dict]) -> str:
-    """The summary and rating tables as text."""
-    results = text_table(
+def results_table(summary: list[dict], score: str = "prestige", seats: str = "games") -> str:
+    """One row per agent and player count: win rate, Wilson interval, mean `score` (the
+    summary's `mean_<score>` column), mean rank; `seats` heads the seats-played column."""
+    return text_table(
         [
             [
                 r["agent"],
@@ -375,21 +376,33 @@ def summary_text(summary: list[dict], ratings: list[dict]) -> str:
                 r["games"],
                 f"{r['win_rate']:.3f}",
                 f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                f"{r['mean_prestige']:.1f}",
+                f"{r[f'mean_{score}']:.1f}",
                 f"{r['mean_rank']:.2f}",
             ]
             for r in summary
         ],
-        ["agent", "players", "games", "win rate", "95% Wilson", "prestige", "rank"],
+        ["agent", "players", seats, "win rate", "95% Wilson", score, "rank"],
     )
-    rating = text_table(
+
+
+def ratings_table(ratings: list[dict]) -> str:
+    """The OpenSkill ratings, best first."""
+    return text_table(
         [
             [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", r["games"]]
             for r in ratings
         ],
         ["agent", "mu", "sigma", "mu-3sigma", "games"],
     )
-    return f"{results}\n\nOpenSkill Plackett-Luce ratings (all games, seed order)\n{rating}"
+
+
+def summary_text(summary: list[dict], ratings: list[dict]) -> str:
+    """The summary and rating tables as text."""
+    rating = ratings_table(ratings)
+    return (
+        f"{results_table(summary)}\n\nOpenSkill Plackett-Luce ratings (all games, seed order)"
+        f"\n{rating}"
+    )
 
 
 # ---------------------------------------------------------------------------- command line

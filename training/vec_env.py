@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
 from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
@@ -33,8 +32,10 @@ from asara_env.common.seeding import derived_seeds
 from asara_env.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.core.observation import OBS_DIM, observe
 
+from .sb3_vec_env import BatchedVecEnv
 
-class AsaraVecEnv(VecEnv):
+
+class AsaraVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
     metadata = {"render_modes": []}
@@ -127,27 +128,6 @@ class AsaraVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """bool[B, NUM_ACTIONS]: the learner's legal actions in every game."""
         return self.core.legal.copy()
-
-    def close(self) -> None:
-        pass
-
-    def get_attr(self, attr_name, indices=None):
-        return [getattr(self, attr_name)] * len(self._get_indices(indices))
-
-    def set_attr(self, attr_name, value, indices=None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name, *args, indices=None, **kwargs):
-        rows = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return list(self.action_masks()[rows])
-        return [getattr(self, method_name)(*args, **kwargs)] * len(rows)
-
-    def env_is_wrapped(self, wrapper_class, indices=None):
-        return [False] * len(self._get_indices(indices))
-
-    def _get_indices(self, indices) -> list[int]:
-        return list(super()._get_indices(indices))
 
     # ------------------------------------------------------------------------ games
     def _next_seeds(self, n: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Baseline agents that act on observations and action masks (see agents/base.py), the
 shipped models (agents/models.py), and search agents that simulate the game from what
-their seat knows (agents/search.py).
+their seat knows (agents/search.py: flat Monte Carlo; agents/ismcts.py: information-set MCTS).
 
 `make_agent(spec, seed)` builds one from an agent spec: a registry name (`AGENTS`, the
 baselines; `MODELS`, the shipped models; `SEARCH_AGENTS`), optionally followed by
@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterator
 
 from .base import Agent, pick_best
 from .heuristic import GreedyAgent, TallAgent, TowersAgent
+from .ismcts import ISMCTSAgent
 from .models import MODELS, make_model_agent
 from .policy_agent import PolicyAgent
 from .random_agent import RandomAgent
@@ -21,11 +22,12 @@ from .search import FlatMCAgent, SearchAgent
 AGENTS: dict[str, type[Agent]] = {
     a.name: a for a in (RandomAgent, GreedyAgent, TowersAgent, TallAgent)
 }
-SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent,)}
+SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent, ISMCTSAgent)}
 # options each spec accepts beyond the registry name
 _OPTIONS: dict[str, set[str]] = {
     **{name: set() for name in [*AGENTS, *MODELS]},
     "flatmc": {"sims", "seconds", "playout", "value", "batch", "horizon"},
+    "ismcts": {"sims", "seconds", "playout", "value", "batch", "horizon", "c", "wave"},
     "policy": {"model", "deterministic"},
 }
 
@@ -132,6 +134,7 @@ __all__ = [
     "Agent",
     "FlatMCAgent",
     "GreedyAgent",
+    "ISMCTSAgent",
     "PolicyAgent",
     "RandomAgent",
     "SearchAgent",

@@ -1,0 +1,249 @@
+"""Information-set Monte Carlo tree search for ASARA on the batched core.
+
+ISMCTSAgent ("ismcts") is single-observer information-set MCTS (SO-ISMCTS, Cowling,
+Powley & Whitehouse 2012, with their treatment of partially observable moves): one tree
+per decision, over the information sets of the deciding seat (the "observer"), shared by
+every determinisation. Per decision with more than one legal action, each iteration
+
+1. draws a determinisation of what the observer cannot know
+   (`asara_env.hidden.determinise`: the others' hands, the draw pile, the face-down
+   buyers, the unknown lighted windows and all future chance, from the agent's generator);
+2. descends the tree from the root: at each node only the edges whose move is legal in
+   this determinisation are available; each available child's availability count goes up
+   by one, and while every available edge already has a child, the child maximising
+   `mean + c * sqrt(log(availability) / visits)` is taken (the subset-armed bandit of
+   ISMCTS), its mean reward being that of the seat that moves at the node;
+3. expands one untried available edge (chosen uniformly at random), or stops at the end
+   of the game;
+4. plays out from there with the playout policy, to the end or for `horizon` decisions
+   and then `estimate` (as flatmc: `FlatMCAgent.playout`);
+5. backs up the reward vector (one reward per seat, the `value` scheme of
+   asara_env.common.outcome) into every node of its path.
+
+The agent plays the most visited root action (ties: the best mean, then the agent's
+generator).
+
+Edges, and what the observer can see. The observer's own moves are keyed by their action
+id. Another seat's move is keyed by what the observer sees of it (R10.2,
+`asara_env.actions.public_description`): two face-down cards on a space, a face-down card
+on the coloured building, the lighted window kept, the buyer card taken as a gift are one
+edge each whatever the hidden cards or colour (`PUBLIC_KEY`: the smallest action id with
+the same public description). Keyed by the hidden action instead, the tree would branch on
+cards that exist only in some determinisations and the statistics of the observer's later
+moves would depend on them. As in Cowling et al.'s SO-ISMCTS with partially observable
+moves, the edge is chosen by the bandit (from the mover's point of view) and the concrete
+action behind it, when several legal ones share it, uniformly at random: the search
+assumes the others' hidden choices are random among those they could make.
+
+What is batched. Iterations run in waves of `wave` per game: all the wave's
+determinisations (of every game searched together) are one core batch
+(`from_reference`); the descent proceeds depth by depth, choosing each world's edge in
+Python (in batch order, one tree update at a time, so later worlds of a wave see the
+visits of the earlier ones: a virtual visit lowers the exploration bonus of a child
+already being explored, while its mean counts only backed-up rewards) and then stepping
+every world still in the tree by one decision with one core `step` on the batch; then all
+the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are backed up.
+Games asked together (`act_states`, `act_core`: the arena asks for all the games where
+the agent is to move) run their waves in one batch of at most `batch` worlds.
+
+Budget: `sims` iterations per decision (waves of `wave`; the last one smaller), or
+`seconds` per decision: waves until the time is spent, one game at a time. A decision with
+one legal action costs nothing (no search, no random numbers). With `sims` the agent is
+deterministic given its seed and the decisions it is asked (in the same groups).
+`iterations`, `simulations`, `searches`, `tree_decisions` and `playout_decisions` count
+the work done; `last_roots` holds the trees of the last call (None for a game without a
+choice).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from asara_env.actions import NUM_ACTIONS, public_description
+from asara_env.bridge import from_reference
+from asara_env.common.outcome import terminal_rewards
+from asara_env.core import is_terminal, legal_action_mask, step
+from asara_env.hidden import determinise
+from asara_env.reference.rules import legal_actions
+from asara_env.reference.state import State
+
+from .base import Agent, pick_best
+from .search import FlatMCAgent
+
+
+def _public_keys() -> np.ndarray:
+    """int64[NUM_ACTIONS]: per action id, the smallest id whose move another seat cannot
+    tell from it (the same `public_description`)."""
+    first: dict[str, int] = {}
+    names = (public_description(a, 0, 1) for a in range(NUM_ACTIONS))
+    return np.array([first.setdefault(name, a) for a, name in enumerate(names)], np.int64)
+
+
+PUBLIC_KEY = _public_keys()
+
+
+class Node:
+    """A node of the tree: the information set reached by an edge (a move as the observer
+    sees it) from its parent."""
+
+    __slots__ = ("avail", "backed", "children", "total", "visits")
+
+    def __init__(self, players: int):
+        self.children: dict[int, Node] = {}  # edge key -> child
+        self.visits = 0  # iterations through this node (counted when it is chosen)
+        self.backed = 0  # of them, the ones backed up already
+        self.avail = 0  # iterations that reached the parent with this edge legal
+        self.total = np.zeros(players)  # summed backed-up rewards, one per seat
+
+    def mean(self, seat: int, default: float = 0.0) -> float:
+        """The mean backed-up reward of `seat`, or `default` before any."""
+        return self.total[seat] / self.backed if self.backed else default
+
+
+class ISMCTSAgent(FlatMCAgent):
+    """SO-ISMCTS on the core; see the module docstring. Options as flatmc's (`sims`,
+    `seconds`, `playout`, `value`, `batch`, `horizon`) plus `c`, the exploration constant
+    of the bandit, and `wave`, the iterations per game stepped as one batch."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        sims: int = 128,
+        seconds: float | None = None,
+        playout: str | Agent = "random",
+        value: str = "win",
+        batch: int = 512,
+        horizon: int | None = None,
+        c: float = 0.7,
+        wave: int = 32,
+    ):
+        if not (math.isfinite(c) and c >= 0):
+            raise ValueError(f"c (the exploration constant) must be >= 0, got {c}")
+        if wave < 1:
+            raise ValueError(f"wave must be at least 1 iteration, got {wave}")
+        self.c, self.wave = float(c), int(wave)
+        self.iterations = 0  # tree iterations run so far (one playout each)
+        self.tree_decisions = 0  # core decisions stepped while descending the trees
+        self.last_roots: list[Node | None] = []
+        super().__init__(seed, sims, seconds, playout, value, batch, horizon)
+
+    # ---------------------------------------------------------------- the decision
+    def act_states(self, states: list[State]) -> np.ndarray:
+        """int64[len(states)]: the action of the seat to move in each state. With a `sims`
+        budget the games' waves share core batches of up to `batch` worlds; with `seconds`
+        each game is searched in turn."""
+        if any(s.is_over for s in states):
+            raise ValueError("a game is over: there is no decision to take")
+        legal = [legal_actions(s) for s in states]
+        chosen = np.array([a[0] for a in legal], np.int64)
+        roots: dict[int, Node] = {
+            i: Node(s.num_players) for i, s in enumerate(states) if len(legal[i]) > 1
+        }
+        if self.seconds is not None:
+            for i, root in roots.items():
+                start = time.perf_counter()
+                while root.visits == 0 or time.perf_counter() - start < self.seconds:
+                    self._wave([(states[i], root, self.wave)])
+        else:
+            games = max(1, self.batch // self.wave)  # games per core batch
+            todo = list(roots)
+            for done in range(0, self.sims, self.wave):
+                k = min(self.wave, self.sims - done)
+                for g in range(0, len(todo), games):
+                    self._wave([(states[i], roots[i], k) for i in todo[g : g + games]])
+        for i, root in roots.items():
+            chosen[i] = self._most_visited(root, states[i].seat)
+        self.last_roots = [roots.get(i) for i in range(len(states))]
+        return chosen
+
+    def _most_visited(self, root: Node, observer: int) -> int:
+        """The root action with the most visits (ties: best mean, then the generator)."""
+        self.searches += 1
+        actions = np.array(sorted(root.children), np.int64)
+        kids = [root.children[int(a)] for a in actions]
+        visits = np.array([k.visits for k in kids])
+        means = np.array([k.mean(observer) for k in kids])
+        scores = np.where(visits == visits.max(), means, -np.inf)
+        return int(actions[pick_best(scores[None], self.rng.random(1))[0]])
+
+    # ---------------------------------------------------------------- one wave
+    def _wave(self, jobs: list[tuple[State, Node, int]]) -> None:
+        """k iterations for each job (state, its tree's root, k), all in one core batch."""
+        viewers = [s.seat for s, _, k in jobs for _ in range(k)]
+        worlds = from_reference(
+            [determinise(s, s.seat, self.rng) for s, _, k in jobs for _ in range(k)]
+        )
+        nodes = [root for _, root, k in jobs for _ in range(k)]
+        paths = [[root] for root in nodes]
+        for root in nodes:
+            root.visits += 1
+        active = np.arange(len(nodes))
+        while len(active):
+            active = active[~is_terminal(worlds)[active]]  # a finished game is a leaf
+            if not len(active):
+                break
+            masks = legal_action_mask(worlds)
+            actions = np.zeros(len(active), np.int64)
+            inside = np.ones(len(active), bool)
+            for j, w in enumerate(active):
+                legal = np.flatnonzero(masks[w])
+                seat = int(worlds.seat[w])
+                actions[j], node, inside[j] = self._select(nodes[w], legal, seat, viewers[w])
+                nodes[w] = node
+                paths[w].append(node)
+            step(worlds, actions, games=active)
+            self.tree_decisions += len(active)
+            active = active[inside]
+        rewards = terminal_rewards(self.playout(worlds), self.value)
+        for path, reward in zip(paths, rewards):
+            for node in path:
+                node.backed += 1
+                node.total += reward
+        self.iterations += len(nodes)
+        self.simulations += len(nodes)
+
+    def _select(
+        self, node: Node, legal: np.ndarray, seat: int, observer: int
+    ) -> tuple[int, Node, bool]:
+        """(action, child, whether the descent goes on) at `node` for a world whose legal
+        actions are `legal` and whose seat `seat` is to move (the search being `observer`'s):
+        a new child for an untried available edge, else the bandit's choice among the
+        available children."""
+        keys = legal if seat == observer else PUBLIC_KEY[legal]
+        available = np.unique(keys)
+        untried = []
+        for key in available.tolist():
+            child = node.children.get(key)
+            if child is None:
+                untried.append(key)
+            else:
+                child.avail += 1
+        if untried:
+            key = untried[int(self.rng.integers(len(untried)))]
+            child = node.children[key] = Node(len(node.total))
+            child.avail = 1
+        else:
+            key = self._ucb(node, available, seat)
+            child = node.children[key]
+        child.visits += 1
+        behind = legal[keys == key]
+        action = behind[0] if len(behind) == 1 else behind[self.rng.integers(len(behind))]
+        return int(action), child, not untried
+
+    def _ucb(self, node: Node, available: np.ndarray, seat: int) -> int:
+        """The available edge maximising the seat's mean plus the exploration bonus over
+        its availability (a child not yet backed up counts the node's mean)."""
+        parent = node.mean(seat)
+        best, score = -1, -math.inf
+        for key in available.tolist():
+            child = node.children[key]
+            bonus = self.c * math.sqrt(math.log(child.avail) / child.visits)
+            value = child.mean(seat, parent) + bonus
+            if value > score:
+                best, score = key, value
+        return best

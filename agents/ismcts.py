@@ -89,9 +89,10 @@ class Node:
     """A node of the tree: the information set reached by an edge (a move as the observer
     sees it) from its parent."""
 
-    __slots__ = ("avail", "backed", "children", "total", "visits")
+    __slots__ = ("avail", "backed", "children", "mover", "total", "visits")
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, mover: int = -1):
+        self.mover = mover  # the seat whose move the edge to it is (-1: the root)
         self.children: dict[int, Node] = {}  # edge key -> child
         self.visits = 0  # iterations through this node (counted when it is chosen)
         self.backed = 0  # of them, the ones backed up already
@@ -225,7 +226,7 @@ class ISMCTSAgent(FlatMCAgent):
                 child.avail += 1
         if untried:
             key = untried[int(self.rng.integers(len(untried)))]
-            child = node.children[key] = Node(len(node.total))
+            child = node.children[key] = Node(len(node.total), seat)
             child.avail = 1
         else:
             key = self._ucb(node, available, seat)

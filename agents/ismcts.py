@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ from asara_env.hidden import determinise
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.state import State
 
-from .base import Agent, pick_best
+from .base import pick_best
 from .search import FlatMCAgent
 
 
@@ -111,18 +112,9 @@ class ISMCTSAgent(FlatMCAgent):
 
     name = "ismcts"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        sims: int = 128,
-        seconds: float | None = None,
-        playout: str | Agent = "random",
-        value: str = "win",
-        batch: int = 512,
-        horizon: int | None = None,
-        c: float = 0.7,
-        wave: int = 32,
-    ):
+    def __init__(self, seed: int | None = None, c: float = 0.7, wave: int = 32, **options: Any):
+        """`options`: flatmc's (`FlatMCAgent`: sims, seconds, playout, value, batch,
+        horizon), with its defaults."""
         if not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c (the exploration constant) must be >= 0, got {c}")
         if wave < 1:
@@ -131,7 +123,7 @@ class ISMCTSAgent(FlatMCAgent):
         self.iterations = 0  # tree iterations run so far (one playout each)
         self.tree_decisions = 0  # core decisions stepped while descending the trees
         self.last_roots: list[Node | None] = []
-        super().__init__(seed, sims, seconds, playout, value, batch, horizon)
+        super().__init__(seed, **options)
 
     # ---------------------------------------------------------------- the decision
     def act_states(self, states: list[State]) -> np.ndarray:

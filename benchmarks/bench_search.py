@@ -5,9 +5,10 @@
 Positions: states with more than one legal action taken along random 2-player basic
 games (fixed seeds). Each search spec decides every position alone (one game at a time,
 as in `asara play` or the ladder); printed per spec: wall and CPU ms per decision (mean and
-max), simulations per CPU second, and the core decisions per CPU second its playouts
-stepped. Beside it: the core's raw speed, random legal actions at B = 256 and B = 4096
-(`legal_action_mask` + `step`, actions sampled untimed as in bench_core.py).
+max), simulations (ismcts: tree iterations, one playout each) per CPU second, and the
+core decisions per CPU second its playouts (and tree descents) stepped. Beside it: the
+core's raw speed, random legal actions at B = 256 and B = 4096 (`legal_action_mask` +
+`step`, actions sampled untimed as in bench_core.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ SPECS = [
     "flatmc:64:playout=towers:horizon=10:value=margin",
     "flatmc:128:playout=towers:horizon=10:value=margin",
     "flatmc:64",
+    "ismcts:16:playout=towers:horizon=10:value=margin",
+    "ismcts:64:playout=towers:horizon=10:value=margin",
+    "ismcts:128:playout=towers:horizon=10:value=margin",
+    "ismcts:256:playout=towers:horizon=10:value=margin",
 ]
 CONFIG = GameConfig(num_players=2)
 
@@ -57,6 +62,7 @@ def search_speed(spec: str, states: list) -> dict:
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     cpu = sum(cpus)
+    stepped = agent.playout_decisions + getattr(agent, "tree_decisions", 0)  # ismcts: descents
     return {
         "spec": spec,
         "wall_ms_mean": 1e3 * float(np.mean(walls)),
@@ -64,7 +70,7 @@ def search_speed(spec: str, states: list) -> dict:
         "cpu_ms_mean": 1e3 * float(np.mean(cpus)),
         "cpu_ms_max": 1e3 * float(np.max(cpus)),
         "sims_per_cpu_s": agent.simulations / cpu,
-        "core_decisions_per_cpu_s": agent.playout_decisions / cpu,
+        "core_decisions_per_cpu_s": stepped / cpu,
     }
 
 
@@ -91,9 +97,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--specs", nargs="+", default=SPECS, help="search specs (all)")
     args = parser.parse_args()
     states = positions(args.positions)
-    rows = [search_speed(spec, states) for spec in SPECS]
+    rows = [search_speed(spec, states) for spec in args.specs]
     core = {b: core_speed(b) for b in (256, 4096)}
     if args.json:
         print(json.dumps({"search": rows, "core": core}, indent=1))

@@ -8,7 +8,7 @@ expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions ge
 (the Genie needs the professional variant).
 
 You sit in `seat`; the opponents (agent specs: the baselines, the shipped models, the
-search agents such as `flatmc:64`) fill the other seats in order. At each of your
+search agents such as `flatmc:64` or `ismcts:64`) fill the other seats in order. At each of your
 decisions the board is drawn as your seat sees it (R10: the other hands stay hidden) and
 the legal moves are listed by number; each opponent move is printed as one line, as your
 seat may know it (R10.2: no face-down cards). When a year ends, its scoring (R6.2) is

@@ -8,7 +8,14 @@ import pytest
 from games import ALL_CONFIGS, ALL_IDS, game_states
 from test_search import _late_choices
 
-from agents import ISMCTSAgent, SearchAgent, make_agent
+from agents import (
+    AGENT_SPECS,
+    ISMCTSAgent,
+    SearchAgent,
+    agent_names,
+    make_agent,
+    unknown_agents_error,
+)
 from agents.arena import play_batch, play_game
 from agents.ismcts import PUBLIC_KEY, Node
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, Group, decode, encode, public_description
@@ -20,6 +27,7 @@ from asara_env.hidden import resample_hidden
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.state import State
+from training.ladder import DEFAULT_LADDER, Entry, parse_entry
 
 CHEAP = "ismcts:2:horizon=0"  # two iterations scored by `estimate` after the tree
 
@@ -235,3 +243,13 @@ def test_ismcts_with_a_time_budget_and_through_the_env():
     config = GameConfig(num_players=2)
     final = play_game(config, [make_agent(CHEAP, 1), make_agent("greedy", 2)], seed=8)
     assert final.shape == (2,)
+
+
+def test_ismcts_is_named_wherever_agents_are_named():
+    """The tournament's and `asara play`'s spec checks, the ladder's entries."""
+    spec = "ismcts:64:playout=towers:horizon=10:value=margin"
+    assert spec in AGENT_SPECS and "ismcts" in agent_names()
+    assert unknown_agents_error([spec, "ismcts:8:c=0.5:wave=4"]) is None
+    assert "ismcts:8:depth=1" in unknown_agents_error(["ismcts:8:depth=1"])
+    assert parse_entry(f"is={spec}") == Entry("is", spec)
+    assert any(parse_entry(e).spec.startswith("ismcts") for e in DEFAULT_LADDER)

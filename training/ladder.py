@@ -4,8 +4,8 @@
 
 Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec
 of `agents.make_agent` (`towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The
-default lineup is `DEFAULT_LADDER`: the four baselines, the shipped 2-player model and the
-flat Monte Carlo search agent at three budgets.
+default lineup is `DEFAULT_LADDER`: the four baselines, the shipped 2-player model, the
+flat Monte Carlo search agent at three budgets and information-set MCTS at 128 iterations.
 
 Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
 blocks of P games in which one lineup of P agents plays all P rotations of its seats,
@@ -74,6 +74,7 @@ DEFAULT_LADDER = [
     f"flatmc16={SEARCH}:sims=16",
     f"flatmc64={SEARCH}:sims=64",
     f"flatmc128={SEARCH}:sims=128",
+    "ismcts128=ismcts:128:playout=towers:horizon=10:value=margin",
 ]
 
 

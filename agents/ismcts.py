@@ -66,7 +66,7 @@ import numpy as np
 from asara_env.actions import NUM_ACTIONS, public_description
 from asara_env.bridge import from_reference
 from asara_env.common.outcome import terminal_rewards
-from asara_env.core import is_terminal, legal_action_mask, step
+from asara_env.core import CoreState, is_terminal, legal_action_mask, step, take
 from asara_env.hidden import determinise
 from asara_env.reference.rules import legal_actions
 from asara_env.reference.state import State
@@ -84,6 +84,7 @@ def _public_keys() -> np.ndarray:
 
 
 PUBLIC_KEY = _public_keys()
+EXPANSIONS = ("policy", "random")  # which untried edge a node expands first
 
 
 class Node:
@@ -112,14 +113,23 @@ class ISMCTSAgent(FlatMCAgent):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, c: float = 0.7, wave: int = 32, **options: Any):
+    def __init__(
+        self,
+        seed: int | None = None,
+        c: float = 0.7,
+        wave: int = 32,
+        expand: str = "policy",
+        **options: Any,
+    ):
         """`options`: flatmc's (`FlatMCAgent`: sims, seconds, playout, value, batch,
         horizon), with its defaults."""
+        if expand not in EXPANSIONS:
+            raise ValueError(f"expand must be one of {EXPANSIONS}, got {expand!r}")
         if not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c (the exploration constant) must be >= 0, got {c}")
         if wave < 1:
             raise ValueError(f"wave must be at least 1 iteration, got {wave}")
-        self.c, self.wave = float(c), int(wave)
+        self.c, self.wave, self.expand = float(c), int(wave), expand
         self.iterations = 0  # tree iterations run so far (one playout each)
         self.tree_decisions = 0  # core decisions stepped while descending the trees
         self.last_roots: list[Node | None] = []
@@ -183,10 +193,13 @@ class ISMCTSAgent(FlatMCAgent):
             masks = legal_action_mask(worlds)
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
+            guides = self._guides(worlds, active)
             for j, w in enumerate(active):
                 legal = np.flatnonzero(masks[w])
                 seat = int(worlds.seat[w])
-                actions[j], node, inside[j] = self._select(nodes[w], legal, seat, viewers[w])
+                actions[j], node, inside[j] = self._select(
+                    nodes[w], legal, seat, viewers[w], int(guides[j])
+                )
                 nodes[w] = node
                 paths[w].append(node)
             step(worlds, actions, games=active)
@@ -200,13 +213,20 @@ class ISMCTSAgent(FlatMCAgent):
         self.iterations += len(nodes)
         self.simulations += len(nodes)
 
+    def _guides(self, worlds: CoreState, active: np.ndarray) -> np.ndarray:
+        """int64[len(active)]: the playout policy's action in each active world (one batched
+        call), or -1 where expansions are random."""
+        if self.expand == "random" or self.policy is None:
+            return np.full(len(active), -1, np.int64)
+        return self._playout_actions(take(worlds, active))
+
     def _select(
-        self, node: Node, legal: np.ndarray, seat: int, observer: int
+        self, node: Node, legal: np.ndarray, seat: int, observer: int, guide: int = -1
     ) -> tuple[int, Node, bool]:
         """(action, child, whether the descent goes on) at `node` for a world whose legal
         actions are `legal` and whose seat `seat` is to move (the search being `observer`'s):
-        a new child for an untried available edge, else the bandit's choice among the
-        available children."""
+        a new child for an untried available edge (the policy's move `guide` if its edge is
+        untried), else the bandit's choice among the available children."""
         keys = legal if seat == observer else PUBLIC_KEY[legal]
         available = np.unique(keys)
         untried = []
@@ -216,14 +236,20 @@ class ISMCTSAgent(FlatMCAgent):
                 untried.append(key)
             else:
                 child.avail += 1
-        if untried:
+        guided = guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
+        if guided:  # the policy's move itself, whatever else shares its edge
+            key = int(keys[np.searchsorted(legal, guide)])
+        elif untried:
             key = untried[int(self.rng.integers(len(untried)))]
-            child = node.children[key] = Node(len(node.total), seat)
-            child.avail = 1
         else:
             key = self._ucb(node, available, seat)
-            child = node.children[key]
+        if untried:
+            child = node.children[key] = Node(len(node.total), seat)
+            child.avail = 1
+        child = node.children[key]
         child.visits += 1
+        if guided:
+            return guide, child, False
         behind = legal[keys == key]
         action = behind[0] if len(behind) == 1 else behind[self.rng.integers(len(behind))]
         return int(action), child, not untried

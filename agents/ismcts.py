@@ -13,8 +13,10 @@ every determinisation. Per decision with more than one legal action, each iterat
    by one, and while every available edge already has a child, the child maximising
    `mean + c * sqrt(log(availability) / visits)` is taken (the subset-armed bandit of
    ISMCTS), its mean reward being that of the seat that moves at the node;
-3. expands one untried available edge (chosen uniformly at random), or stops at the end
-   of the game;
+3. expands one untried available edge, or stops at the end of the game: with
+   `expand="policy"` (the default) the edge of the playout policy's move in this world if
+   it is untried (asked for all the wave's worlds at that depth in one batched call), else
+   (and with `expand="random"`, or random playouts) an untried edge uniformly at random;
 4. plays out from there with the playout policy, to the end or for `horizon` decisions
    and then `estimate` (as flatmc: `FlatMCAgent.playout`);
 5. backs up the reward vector (one reward per seat, the `value` scheme of
@@ -43,6 +45,10 @@ visits of the earlier ones: a virtual visit lowers the exploration bonus of a ch
 already being explored, while its mean counts only backed-up rewards) and then stepping
 every world still in the tree by one decision with one core `step` on the batch; then all
 the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are backed up.
+Why the policy's move first: with a small budget most nodes below the root are visited a
+few times, so their first expansion decides what the reply to a move is taken to be; a
+random reply makes every move look better than it is, and by different amounts (heads-up
+against towers, 128 iterations with random expansions won 21 of 40 games).
 Games asked together (`act_states`, `act_core`: the arena asks for all the games where
 the agent is to move) run their waves in one batch of at most `batch` worlds.
 

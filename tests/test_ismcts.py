@@ -12,6 +12,7 @@ from agents import (
     AGENT_SPECS,
     ISMCTSAgent,
     SearchAgent,
+    TowersAgent,
     agent_names,
     make_agent,
     unknown_agents_error,
@@ -22,7 +23,8 @@ from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, Group, decode, encode, 
 from asara_env.bridge import from_reference
 from asara_env.common.outcome import terminal_rewards
 from asara_env.config import GameConfig
-from asara_env.core import final_prestige
+from asara_env.core import final_prestige, legal_action_mask
+from asara_env.core.observation import observe
 from asara_env.hidden import resample_hidden
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
@@ -136,6 +138,7 @@ def test_ismcts_refuses_bad_options_naming_them():
         "ismcts:seconds=-1": "seconds",
         "ismcts:horizon=-2": "horizon",
         "ismcts:depth=3": "depth",
+        "ismcts:expand=best": "expand",
         "ismcts:c=": "c=",
     }
     for spec, named in bad.items():
@@ -253,3 +256,20 @@ def test_ismcts_is_named_wherever_agents_are_named():
     assert "ismcts:8:depth=1" in unknown_agents_error(["ismcts:8:depth=1"])
     assert parse_entry(f"is={spec}") == Entry("is", spec)
     assert any(parse_entry(e).spec.startswith("ismcts") for e in DEFAULT_LADDER)
+
+
+def test_expansions_try_the_playout_policy_move_first():
+    """With a towers playout, the first root edge expanded is one of towers' best moves
+    (towers reads only the seat's observation, the same in every determinisation)."""
+    tried = 0
+    for state in _late_choices(GameConfig(num_players=2), 81, 4):
+        core = from_reference([state])
+        mask = legal_action_mask(core)
+        scores = np.where(mask, TowersAgent().scores(observe(core, core.seat), mask), -np.inf)
+        best = np.flatnonzero(scores[0] == scores[0].max())
+        agent = ISMCTSAgent(seed=1, sims=4, wave=4, playout="towers", horizon=1)
+        agent.act_state(state)
+        first = next(iter(agent.last_roots[0].children))
+        assert first in best
+        tried += len(best) < len(legal_actions(state))
+    assert tried > 0  # towers preferred some moves: the check could fail

@@ -27,7 +27,18 @@ SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent, 
 _OPTIONS: dict[str, set[str]] = {
     **{name: set() for name in [*AGENTS, *MODELS]},
     "flatmc": {"sims", "seconds", "playout", "value", "batch", "horizon"},
-    "ismcts": {"sims", "seconds", "playout", "value", "batch", "horizon", "c", "wave", "expand"},
+    "ismcts": {
+        "sims",
+        "seconds",
+        "playout",
+        "value",
+        "batch",
+        "horizon",
+        "c",
+        "wave",
+        "expand",
+        "widen",
+    },
     "policy": {"model", "deterministic"},
 }
 

@@ -125,6 +125,7 @@ class ISMCTSAgent(FlatMCAgent):
         c: float = 0.7,
         wave: int = 32,
         expand: str = "policy",
+        widen: float = 0.5,
         **options: Any,
     ):
         """`options`: flatmc's (`FlatMCAgent`: sims, seconds, playout, value, batch,
@@ -133,9 +134,11 @@ class ISMCTSAgent(FlatMCAgent):
             raise ValueError(f"expand must be one of {EXPANSIONS}, got {expand!r}")
         if not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c (the exploration constant) must be >= 0, got {c}")
+        if not 0 < widen <= 1:
+            raise ValueError(f"widen must be in (0, 1], got {widen}")
         if wave < 1:
             raise ValueError(f"wave must be at least 1 iteration, got {wave}")
-        self.c, self.wave, self.expand = float(c), int(wave), expand
+        self.c, self.wave, self.expand, self.widen = float(c), int(wave), expand, float(widen)
         self.iterations = 0  # tree iterations run so far (one playout each)
         self.tree_decisions = 0  # core decisions stepped while descending the trees
         self.last_roots: list[Node | None] = []
@@ -234,22 +237,23 @@ class ISMCTSAgent(FlatMCAgent):
         a new child for an untried available edge (the policy's move `guide` if its edge is
         untried), else the bandit's choice among the available children."""
         keys = legal if seat == observer else PUBLIC_KEY[legal]
-        available = np.unique(keys)
-        untried = []
-        for key in available.tolist():
+        untried, tried = [], []
+        for key in np.unique(keys).tolist():
             child = node.children.get(key)
             if child is None:
                 untried.append(key)
             else:
                 child.avail += 1
-        guided = guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
+                tried.append(key)
+        grow = bool(untried) and (not tried or self._may_grow(node))
+        guided = grow and guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
         if guided:  # the policy's move itself, whatever else shares its edge
             key = int(keys[np.searchsorted(legal, guide)])
-        elif untried:
+        elif grow:
             key = untried[int(self.rng.integers(len(untried)))]
         else:
-            key = self._ucb(node, available, seat)
-        if untried:
+            key = self._ucb(node, tried, seat)
+        if grow:
             child = node.children[key] = Node(len(node.total), seat)
             child.avail = 1
         child = node.children[key]
@@ -258,14 +262,22 @@ class ISMCTSAgent(FlatMCAgent):
             return guide, child, False
         behind = legal[keys == key]
         action = behind[0] if len(behind) == 1 else behind[self.rng.integers(len(behind))]
-        return int(action), child, not untried
+        return int(action), child, not grow
 
-    def _ucb(self, node: Node, available: np.ndarray, seat: int) -> int:
+    def _may_grow(self, node: Node) -> bool:
+        """Whether `node` may take a new child (progressive widening): the root always, any
+        node with `widen` >= 1, else while it has fewer than floor((visits - 1) ** widen)
+        children."""
+        if node.mover < 0 or self.widen >= 1:
+            return True
+        return len(node.children) < math.floor((node.visits - 1) ** self.widen)
+
+    def _ucb(self, node: Node, available: list[int], seat: int) -> int:
         """The available edge maximising the seat's mean plus the exploration bonus over
         its availability (a child not yet backed up counts the node's mean)."""
         parent = node.mean(seat)
         best, score = -1, -math.inf
-        for key in available.tolist():
+        for key in available:
             child = node.children[key]
             bonus = self.c * math.sqrt(math.log(child.avail) / child.visits)
             value = child.mean(seat, parent) + bonus

@@ -139,6 +139,8 @@ def test_ismcts_refuses_bad_options_naming_them():
         "ismcts:horizon=-2": "horizon",
         "ismcts:depth=3": "depth",
         "ismcts:expand=best": "expand",
+        "ismcts:widen=0": "widen",
+        "ismcts:widen=1.5": "widen",
         "ismcts:c=": "c=",
     }
     for spec, named in bad.items():
@@ -273,3 +275,21 @@ def test_expansions_try_the_playout_policy_move_first():
         assert first in best
         tried += len(best) < len(legal_actions(state))
     assert tried > 0  # towers preferred some moves: the check could fail
+
+
+def test_progressive_widening_keeps_nodes_below_the_root_narrow():
+    """Below the root a node has at most max(1, floor((visits - 1) ** widen)) children
+    (one more only when none of them is legal in a world); the root tries every move;
+    widen=1 lets every visit expand (plain SO-ISMCTS), which grows wider trees."""
+    state = _late_choices(GameConfig(num_players=2), 91, 1)[0]
+    widths = {}
+    for widen in (0.5, 1.0):
+        agent = ISMCTSAgent(seed=6, sims=96, wave=8, horizon=2, widen=widen)
+        agent.act_state(state)
+        root = agent.last_roots[0]
+        assert set(root.children) == set(legal_actions(state))
+        below = [c for _, _, c in _edges(root) if c.children]
+        widths[widen] = max(len(c.children) for c in below)
+        if widen < 1:
+            assert all(len(c.children) <= max(1, int((c.visits - 1) ** widen)) for c in below)
+    assert widths[1.0] > widths[0.5]

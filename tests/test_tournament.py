@@ -187,6 +187,7 @@ def test_bad_arguments_are_argparse_errors(args, message, capsys):
     [
         (["random", "x"], [2], "unknown agent"),
         (["random"], [5], r"players must be among \(2, 3, 4\)"),
+        (["random"], [2, 2], r"a player count is given twice in \[2, 2\]"),
     ],
 )
 def test_bad_settings_raise_value_errors(names, players, message):

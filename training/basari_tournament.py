@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,14 @@ def basari_game(start_mode: str = "choose") -> TournamentGame:
     chunk records its barters (`Played.record`: the chunks' NegotiationStats added up)."""
     configs = {p: BasariConfig(num_players=p, start_mode=start_mode) for p in PLAYER_COUNTS}
 
-    def play(players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, bar, record):
+    def play(
+        players: int,
+        agents: list,
+        seating: np.ndarray,
+        seeds: np.ndarray,
+        bar: Any,
+        record: NegotiationStats,
+    ) -> np.ndarray:
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar, record)
 
     return TournamentGame(

@@ -38,6 +38,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,7 +205,7 @@ def run_ladder(
     return sorted(read_games(path), key=lambda r: (r["players"], r["game"]))
 
 
-def _games(settings: dict, todo: list, use_ray: bool, address: str | None):
+def _games(settings: dict, todo: list, use_ray: bool, address: str | None) -> Iterator[dict]:
     """The rows of the games `todo`, played here in order or as Ray tasks (yielded as they
     finish, in any order)."""
     if not use_ray:

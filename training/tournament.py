@@ -214,7 +214,9 @@ def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> Tourna
         for p in (2, 3, 4)
     }
 
-    def play(players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, bar, record):
+    def play(
+        players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, bar: Any, record: None
+    ) -> np.ndarray:
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
 
     rules = configs[2]
@@ -234,7 +236,7 @@ def play_chunk(
     chunk: int,
     seating: np.ndarray,
     seeds: np.ndarray,
-    bar=None,
+    bar: Any = None,
 ) -> tuple[np.ndarray, Any]:
     """(scores int[G, P], record) of one chunk of games, played by freshly made agents
     seeded `chunk_agent_seed(seed, players, k, chunk)`: a chunk's results depend on
@@ -296,7 +298,7 @@ def chunks(games: int, chunk_size: int) -> list[slice]:
     return [slice(lo, min(lo + chunk_size, games)) for lo in range(0, games, chunk_size)]
 
 
-def _ray_chunks(jobs: list[tuple], address: str | None, bar) -> list[tuple[np.ndarray, Any]]:
+def _ray_chunks(jobs: list[tuple], address: str | None, bar: Any) -> list[tuple[np.ndarray, Any]]:
     """The chunks' results played as Ray tasks, in the order of `jobs`; `bar` advances as
     each chunk finishes."""
     from .distribute import ray_jobs
@@ -320,6 +322,7 @@ def _check_settings(
     problems = [
         (bool(agent_problem(game.agent_names, names)), agent_problem(game.agent_names, names)),
         (not players, "no player counts given"),
+        (len(set(players)) < len(players), f"a player count is given twice in {players}"),
         (
             any(p not in game.player_counts for p in players),
             f"players must be among {game.player_counts}, got {players}",

@@ -37,6 +37,7 @@ from .tournament import (
     Report,
     TournamentCommand,
     TournamentGame,
+    parse_command_args,
     rate_games,
     ratings_table,
     results_table,
@@ -44,9 +45,6 @@ from .tournament import (
     run_tournament,
     summarize,
     text_table,
-)
-from .tournament import (
-    parse_args as parse_tournament_args,
 )
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -225,7 +223,7 @@ BASARI_COMMAND = TournamentCommand(
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    return parse_tournament_args(argv, BASARI_COMMAND)
+    return parse_command_args(BASARI_COMMAND, argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -599,8 +599,8 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def parse_args(
-    argv: list[str] | None = None, command: TournamentCommand = ASARA_COMMAND
+def parse_command_args(
+    command: TournamentCommand, argv: list[str] | None = None
 ) -> argparse.Namespace:
     """The arguments of `command`'s tournament; `args.settings` holds what the results
     depend on (written into results.json)."""
@@ -648,7 +648,7 @@ def parse_args(
 
 def run_command(command: TournamentCommand, argv: list[str] | None = None) -> int:
     """Parse the arguments, play the tournament, write and print its report."""
-    args = parse_args(argv, command)
+    args = parse_command_args(command, argv)
     results = run_tournament(
         args.agents,
         args.players,
@@ -666,6 +666,10 @@ def run_command(command: TournamentCommand, argv: list[str] | None = None) -> in
     print(report.text)
     print(f"\nresults written to {args.out}/")
     return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    return parse_command_args(ASARA_COMMAND, argv)
 
 
 def main(argv: list[str] | None = None) -> int:

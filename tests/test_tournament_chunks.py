@@ -4,6 +4,7 @@ BASARI, and a clear error without Ray."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -44,10 +45,28 @@ def test_a_chunk_does_not_depend_on_the_other_chunks_or_player_counts():
     assert both[0].prestige[:2].tolist() == first_chunk.prestige.tolist()
 
 
-def test_without_ray_use_ray_is_a_clear_error(monkeypatch):
+def test_without_ray_use_ray_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
     with pytest.raises(RuntimeError, match=r"need Ray.*pip install"):
         T.run_tournament(["random"], [2], 2, use_ray=True)
+    for argv in (["--ray"], ["--address", "10.0.0.1:6379"]):
+        with pytest.raises(SystemExit) as exc:
+            BT.parse_args(argv)
+        assert exc.value.code == 2
+        assert "--ray / --address need Ray, which is not installed" in capsys.readouterr().err
+    assert not T.parse_args([]).ray  # local by default, Ray not imported
+
+
+def test_a_local_tournament_does_not_import_ray():
+    code = (
+        "import sys; from training import basari_tournament as BT, tournament as T; "
+        "T.run_tournament(['random'], [2], 2); BT.tournament(['random'], [2], 2); "
+        "print('ray' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
 
 
 # ---------------------------------------------------------------------------- Ray

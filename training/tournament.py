@@ -634,6 +634,9 @@ def parse_command_args(
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     rules = command.rules(parser, args)
+    args.ray = args.ray or bool(args.address)
+    if args.ray:
+        _require_ray(parser)
     args.players = sorted(set(args.players))
     args.settings = {
         "agents": args.agents,
@@ -644,6 +647,15 @@ def parse_command_args(
         "chunk_size": args.chunk_size,
     }
     return args
+
+
+def _require_ray(parser: argparse.ArgumentParser) -> None:
+    from .distribute import import_ray
+
+    try:
+        import_ray()
+    except RuntimeError as e:
+        parser.error(str(e))
 
 
 def run_command(command: TournamentCommand, argv: list[str] | None = None) -> int:
@@ -657,7 +669,7 @@ def run_command(command: TournamentCommand, argv: list[str] | None = None) -> in
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
         game=command.game(args),
-        use_ray=args.ray or bool(args.address),
+        use_ray=args.ray,
         address=args.address,
     )
     report = command.report(args.settings, args.agents, results)

@@ -14,23 +14,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 from pathlib import Path
 
 from tqdm import tqdm
 
+from apps.browser import LAUNCH_ARGS, find_chromium
 from apps.serve import running
-
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def start(page, players: int, variant: str, expansions: tuple[str, ...], opponents, seed: int):
@@ -94,7 +83,7 @@ def take(out: Path, chromium: str) -> list[Path]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the PNGs")
-    parser.add_argument("--chromium", default=shutil.which("chromium"), help="the browser")
+    parser.add_argument("--chromium", default=find_chromium(), help="the browser")
     args = parser.parse_args(argv)
     if args.chromium is None:
         parser.error("Chromium is not installed (apt-get install -y chromium)")

@@ -3,12 +3,14 @@
     asara-serve --port 8000          # then open http://127.0.0.1:8000
 
 The page starts a game (players, variant, expansions, the opponents: the baseline agents
-of `agents.AGENTS` and the shipped models `models/*.zip` as `model:NAME`, a seed), draws
-the board as the person's seat sees it (R10, `asara_env.render_svg`), lets the person
-choose among the legal moves (clicking on the board where a move has a place there, and
-always from the list of the moves' names), shows the opponents' moves and the end-of-year
-and final scoring, and offers the game record for download and replay. The server holds
-any number of games at once, each under its own id, in memory.
+of `agents.AGENTS` and the shipped models of `agents.MODELS`, `ppo_2p` and `ppo_4p`, a
+seed), draws the board as the person's seat sees it (R10, `asara_env.render_svg`), lets
+the person choose among the legal moves (clicking on the board where a move has a place
+there, and always from the list of the moves' names), shows the opponents' moves and the
+end-of-year and final scoring, and offers the game record for download and replay. The
+server holds any number of games at once, each under its own id, in memory. The models'
+former names here, `model:asara_2p` and `model:asara_4p`, are still accepted, with a
+DeprecationWarning.
 
 Nothing the person may not know (R10) reaches the page: the board is their seat's view,
 the opponents' moves are named without their hidden cards
@@ -40,10 +42,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +56,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from agents import AGENTS, Agent, PolicyAgent, make_agent
+from agents import AGENTS, MODELS, Agent, make_agent
 from apps.options import add_serve_arguments
 from apps.play import AGENT_SEED_OFFSET, move_head
 from asara_env.actions import (
@@ -76,7 +78,6 @@ from asara_env.reference.view import seat_view
 from asara_env.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 
 WEB_DIR = Path(__file__).parent / "web"
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 MAX_SEED = 2**63
 
 
@@ -87,7 +88,7 @@ class NewGame(BaseModel):
     players: int = Field(2, description="2..4")
     variant: str = "basic"
     expansions: list[str] = []
-    opponents: list[str] = Field(["random"], description="agent names or model:NAME")
+    opponents: list[str] = Field(["random"], description="agent or shipped model names")
     seat: int = 0
     seed: int | None = Field(None, ge=0, lt=MAX_SEED)
 
@@ -100,31 +101,35 @@ class Move(BaseModel):
 
 
 # ------------------------------------------------------------------------ opponents
-def model_names() -> list[str]:
-    """The shipped models as opponent names: `model:asara_2p`, ..."""
-    return [f"model:{path.stem}" for path in sorted(MODELS_DIR.glob("*.zip"))]
+# the web page's names for the shipped models until they were named as everywhere else
+# (`agents.MODELS`): `model:asara_2p` is `ppo_2p`, `model:asara_4p` is `ppo_4p`
+DEPRECATED_MODEL_NAMES = {f"model:{Path(f).stem}": name for name, f in MODELS.items()}
 
 
-@functools.cache
-def load_model(name: str):
-    """The MaskablePPO model `models/NAME.zip`, loaded once."""
-    try:
-        from sb3_contrib import MaskablePPO
-    except ImportError as exc:  # pragma: no cover - the train extra is installed in CI
-        raise ValueError("model opponents need the 'train' extra (sb3-contrib)") from exc
-    return MaskablePPO.load(MODELS_DIR / f"{name}.zip", device="cpu")
+def opponent_name(name: str) -> str:
+    """`name` as the registry names it: a deprecated `model:NAME` becomes its shipped
+    model's name (with a DeprecationWarning); ValueError for an unknown opponent."""
+    if name in DEPRECATED_MODEL_NAMES:
+        new = DEPRECATED_MODEL_NAMES[name]
+        warnings.warn(
+            f"the opponent name {name!r} is deprecated; use {new!r}", DeprecationWarning, 2
+        )
+        return new
+    if name.startswith("model:"):
+        raise ValueError(f"unknown model {name!r}; shipped models: {sorted(MODELS)}")
+    if name not in AGENTS and name not in MODELS:
+        known = sorted(AGENTS) + sorted(MODELS)
+        raise ValueError(f"unknown opponent {name!r}; known: {known}")
+    return name
 
 
 def opponent(name: str, seed: int) -> Agent:
-    """The agent playing as `name` (an agent name or model:NAME), seeded."""
-    if name.startswith("model:"):
-        if name not in model_names():
-            raise ValueError(f"unknown model {name!r}; shipped models: {model_names()}")
-        return PolicyAgent(load_model(name[len("model:") :]), seed)
-    if name not in AGENTS:
-        known = sorted(AGENTS) + model_names()
-        raise ValueError(f"unknown opponent {name!r}; known: {known}")
-    return make_agent(name, seed)
+    """The agent playing as `name` (a baseline agent's or a shipped model's name), seeded."""
+    name = opponent_name(name)
+    try:
+        return make_agent(name, seed)
+    except ImportError as exc:  # pragma: no cover - the train extra is installed in CI
+        raise ValueError("model opponents need the 'train' extra (sb3-contrib)") from exc
 
 
 # ------------------------------------------------------------------------ what others see
@@ -266,7 +271,7 @@ def start_game(request: NewGame) -> Game:
     seed = request.seed
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % MAX_SEED)
-    names: list[str | None] = list(request.opponents)
+    names: list[str | None] = [opponent_name(name) for name in request.opponents]
     names.insert(request.seat, None)
     agents = {
         s: opponent(name, derived_seed(seed, AGENT_SEED_OFFSET + s))
@@ -320,7 +325,7 @@ def create_app() -> FastAPI:  # noqa: C901
     def options() -> dict:
         return {
             "agents": sorted(AGENTS),
-            "models": model_names(),
+            "models": sorted(MODELS),
             "variants": list(VARIANTS),
             "expansions": list(KNOWN_EXPANSIONS),
             "players": [2, 3, 4],

@@ -85,14 +85,20 @@ def section(title: str) -> str:
 
 
 # ------------------------------------------------------------------------ small pieces
-def tiles_text(counts: Sequence[Sequence[int]]) -> str:
-    """int[colour][gold] tile counts as 'brown 2, red 3(1g)'; '-' when empty."""
+def tiles_text(
+    counts: Sequence[Sequence[int]],
+    names: Sequence[str] = COLOUR_NAMES,
+    space: str = " ",
+    sep: str = ", ",
+) -> str:
+    """int[colour][gold] tile counts as 'brown 2, red 3(1g)' (`names`, `space` before the
+    count and `sep` between colours as given); '-' when empty."""
     items = [
-        f"{COLOUR_NAMES[c]} {plain + gold}" + (f"({gold}g)" if gold else "")
+        f"{names[c]}{space}{plain + gold}" + (f"({gold}g)" if gold else "")
         for c, (plain, gold) in enumerate(counts)
         if plain + gold
     ]
-    return ", ".join(items) or "-"
+    return sep.join(items) or "-"
 
 
 def colour_counts_text(counts: Sequence[int], names: Sequence[str]) -> str:

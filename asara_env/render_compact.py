@@ -48,7 +48,16 @@ from .constants import (
     Part,
 )
 from .phases import Phase
-from .render import AREA_NAMES, PENDING, area_in_game, chests, known_counts, seat_name, wrap
+from .render import (
+    AREA_NAMES,
+    PENDING,
+    area_in_game,
+    chests,
+    known_counts,
+    seat_name,
+    tiles_text,
+    wrap,
+)
 
 COMPACT_WIDTH = 80
 COMPACT_LINES = 18  # the board's lines at most, in the games tested (tests/test_render_compact)
@@ -88,12 +97,7 @@ def flow(items: Sequence[str], head: str = "", sep: str = " | ") -> list[str]:
 # ------------------------------------------------------------------------ small pieces
 def tiles_short(counts: Sequence[Sequence[int]]) -> str:
     """int[colour][gold] tile counts as 'bro2 red3(1g)'; '-' when empty."""
-    items = [
-        f"{TILE_SHORT[c]}{plain + gold}" + (f"({gold}g)" if gold else "")
-        for c, (plain, gold) in enumerate(counts)
-        if plain + gold
-    ]
-    return " ".join(items) or "-"
+    return tiles_text(counts, TILE_SHORT, space="", sep=" ")
 
 
 def tower_short(colour: int, tower: dict[str, Any]) -> str:

@@ -4,8 +4,9 @@
 
 A step is one joint action (one id per seat, NOOP for seats without a decision); a
 decision is one acting seat's choice (every seat in SETUP and SELECT, one in a BARTER).
-The time to compute every seat's mask and to step is reported apart, per configuration.
-`measure` is what benchmarks/bench_basari.py runs side by side with the vectorised core.
+The time to compute every seat's mask and to step is reported apart, per configuration
+(choosing the random actions is not timed). benchmarks/bench_basari.py runs the reference
+engine side by side with the vectorised core and the parallel env.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import argparse
 import json
 import os
 import platform
-import time
 
 import numpy as np
+from random_play import ReferenceLoop, time_reference_games
 from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
@@ -27,29 +28,23 @@ from asara_env.basari.reference import acting_seats, legal_actions, new_game, st
 def measure(config: BasariConfig, games: int, seed: int = 0) -> dict:
     """Rates of `games` random games: joint steps, acting decisions and agent actions
     (one per seat per step) per second of mask + step time."""
-    t_mask = t_step = 0.0
-    steps = decisions = 0
-    for g in range(games):
-        state = new_game(config, seed + g)
-        chooser = np.random.default_rng(seed + g)
-        while state.phase != Phase.OVER:
-            t0 = time.perf_counter()
-            masks = [legal_actions(state, s) for s in range(config.num_players)]
-            t1 = time.perf_counter()
-            decisions += len(acting_seats(state))
-            joint = [int(chooser.choice(np.flatnonzero(m))) for m in masks]
-            t2 = time.perf_counter()
-            step(state, joint)
-            t3 = time.perf_counter()
-            t_mask, t_step, steps = t_mask + t1 - t0, t_step + t3 - t2, steps + 1
-    total = t_mask + t_step
+    loop = ReferenceLoop(
+        new_game=lambda game_seed: new_game(config, game_seed),
+        is_over=lambda state: state.phase == Phase.OVER,
+        legal=lambda state: [legal_actions(state, s) for s in range(config.num_players)],
+        choose=lambda chooser, masks: [int(chooser.choice(np.flatnonzero(m))) for m in masks],
+        step=step,
+        decisions=lambda state: len(acting_seats(state)),
+    )
+    t = time_reference_games(loop, games, seed)
+    total = t.mask_s + t.step_s
     return {
-        "steps_per_s": steps / total,
-        "decisions_per_s": decisions / total,
-        "agent_actions_per_s": steps * config.num_players / total,
-        "masks_per_s": steps / t_mask,
-        "step_per_s": steps / t_step,
-        "steps_per_game": steps / games,
+        "steps_per_s": t.steps / total,
+        "decisions_per_s": t.decisions / total,
+        "agent_actions_per_s": t.steps * config.num_players / total,
+        "masks_per_s": t.steps / t.mask_s,
+        "step_per_s": t.steps / t.step_s,
+        "steps_per_game": t.steps / games,
     }
 
 

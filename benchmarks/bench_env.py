@@ -19,9 +19,9 @@ import json
 import os
 import platform
 import random
-import time
 
 import numpy as np
+from random_play import aec_decisions_per_second
 from tqdm import tqdm
 
 from asara_env import asara_v0
@@ -42,19 +42,12 @@ OTHERS = {
 
 def decisions_per_second(env, seconds: float, seed: int = 0) -> float:
     rng = random.Random(seed)  # cheaper per call than numpy's Generator.choice
-    env.reset(seed=seed)
-    decisions, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _agent in env.agent_iter():
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            decisions += 1
-        env.reset()
-    return decisions / (time.perf_counter() - start)
+
+    def choose(mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[rng.randrange(len(legal))])
+
+    return aec_decisions_per_second(env, seconds, choose, seed)
 
 
 def other_env(module: str):

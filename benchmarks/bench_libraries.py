@@ -32,6 +32,7 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
+from random_play import aec_decisions_per_second
 from tqdm import tqdm
 
 import asara_env
@@ -44,18 +45,7 @@ def _choose(rng: np.random.Generator, mask: np.ndarray) -> int:
 
 def plain_aec(players: int, seconds: float) -> float:
     env, rng = asara_env.env(num_players=players), np.random.default_rng(0)
-    env.reset(seed=0)
-    decisions, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _agent in env.agent_iter():
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(_choose(rng, obs["action_mask"]))
-            decisions += 1
-        env.reset()
-    return decisions / (time.perf_counter() - start)
+    return aec_decisions_per_second(env, seconds, lambda mask: _choose(rng, mask))
 
 
 def turn_based_parallel(players: int, seconds: float) -> float:

@@ -3,7 +3,8 @@
     python benchmarks/bench_reference.py [--games 20] [--json]
 
 The time to list legal actions and to step is reported apart from the whole loop, per
-configuration. benchmarks/bench_core.py runs it side by side with the vectorised core.
+configuration (choosing the random action is not timed). benchmarks/bench_core.py runs the
+reference engine side by side with the vectorised core.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import argparse
 import json
 import os
 import platform
-import time
 
-import numpy as np
+from random_play import ReferenceLoop, time_reference_games
 from tqdm import tqdm
 
 from asara_env import GameConfig
@@ -23,23 +23,19 @@ from asara_env.reference.rules import legal_actions
 
 
 def measure(config: GameConfig, games: int) -> dict:
-    t_mask = t_step = 0.0
-    decisions = 0
-    for seed in range(games):
-        state = engine.new_game(config, seed)
-        chooser = np.random.default_rng(seed)
-        while not state.is_over:
-            t0 = time.perf_counter()
-            actions = legal_actions(state)
-            t1 = time.perf_counter()
-            engine.step(state, actions[int(chooser.integers(len(actions)))])
-            t2 = time.perf_counter()
-            t_mask, t_step, decisions = t_mask + t1 - t0, t_step + t2 - t1, decisions + 1
+    loop = ReferenceLoop(
+        new_game=lambda seed: engine.new_game(config, seed),
+        is_over=lambda state: state.is_over,
+        legal=legal_actions,
+        choose=lambda chooser, actions: actions[int(chooser.integers(len(actions)))],
+        step=engine.step,
+    )
+    t = time_reference_games(loop, games)
     return {
-        "decisions_per_s": decisions / (t_mask + t_step),
-        "legal_actions_per_s": decisions / t_mask,
-        "step_per_s": decisions / t_step,
-        "decisions_per_game": decisions / games,
+        "decisions_per_s": t.decisions / (t.mask_s + t.step_s),
+        "legal_actions_per_s": t.decisions / t.mask_s,
+        "step_per_s": t.decisions / t.step_s,
+        "decisions_per_game": t.decisions / games,
     }
 
 

@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from examples.checks import check_games
+
 
 def make_parallel_env(num_players: int):
     """The default AEC env as a turn-based parallel env with plain array observations."""
@@ -137,11 +139,7 @@ def run(
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    assert result["illegal"] == 0, f"{result['illegal']} illegal actions were taken"
-    returns = np.asarray(result["game_returns"])
-    assert len(returns), "no game finished: train for more steps"
-    assert np.allclose(returns.sum(axis=1), 0.0), f"not zero-sum: {returns}"
-    assert np.all(np.abs(returns) <= 1.0), returns
+    check_games(result["illegal"], result["game_returns"])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,6 +19,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from examples.checks import check_games
+
 
 def make_env(num_players: int, seed: int) -> gymnasium.Env:
     """The registered single-agent env, wrapped in SB3's Monitor (episode returns)."""
@@ -70,9 +72,7 @@ def run(num_players: int = 2, steps: int = 2048, seed: int = 0) -> dict[str, Any
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    assert result["illegal"] == 0, f"{result['illegal']} illegal actions were taken"
-    assert result["returns"], "no game finished: train for more steps"
-    assert all(-1.0 <= r <= 1.0 for r in result["returns"]), result["returns"]
+    check_games(result["illegal"], result["returns"])
 
 
 def main(argv: list[str] | None = None) -> None:

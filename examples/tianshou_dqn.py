@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from examples.checks import check_games
+
 
 def make_env(num_players: int) -> Any:
     """The default AEC env in Tianshou's PettingZoo wrapper."""
@@ -101,11 +103,7 @@ def run(
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    assert result["illegal"] == 0, f"{result['illegal']} illegal actions were taken"
-    returns = np.asarray(result["returns"])
-    assert len(returns), "no test game finished"
-    assert np.all(np.abs(returns[:, 0]) <= 1.0), returns
-    assert np.allclose(returns.sum(axis=1), 0.0), f"not zero-sum: {returns}"
+    check_games(result["illegal"], result["returns"], what="test game")
 
 
 def main(argv: list[str] | None = None) -> None:

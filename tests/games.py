@@ -8,6 +8,7 @@ from players import choose
 from asara_env import GameConfig
 from asara_env.reference import engine
 from asara_env.reference.rules import legal_actions
+from asara_env.reference.serialize import state_to_dict
 from asara_env.reference.state import State
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
@@ -37,3 +38,15 @@ def game_states(config: GameConfig, seed: int) -> list[State]:
         engine.step(state, choose(legal_actions(state), chooser, style))
         states.append(state.copy())
     return states
+
+
+def play_on_side_by_side(state: State, loaded: State, chooser: np.random.Generator) -> None:
+    """Random legal actions played on `state` and on `loaded` (a saved and loaded copy) to
+    the end: both offer the same actions at every step and end as the same saved game."""
+    while not state.is_over:
+        actions = legal_actions(state)
+        assert legal_actions(loaded) == actions
+        action = actions[int(chooser.integers(len(actions)))]
+        engine.step(state, action)
+        engine.step(loaded, action)
+    assert state_to_dict(loaded) == state_to_dict(state)

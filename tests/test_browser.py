@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+from apps.browser import LAUNCH_ARGS, find_chromium
+
+CHROMIUM = find_chromium()
 if CHROMIUM is None and os.environ.get("ASARA_REQUIRE_BROWSER"):
     raise RuntimeError("ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing")
 if CHROMIUM is None:
@@ -26,16 +27,6 @@ from apps.serve import running  # noqa: E402
 from asara_env.reference.record import GameRecord, replay  # noqa: E402
 
 pytestmark = pytest.mark.browser
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MAX_CLICKS = 600  # a 2-player game asks the person for far fewer decisions
 
 

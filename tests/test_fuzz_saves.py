@@ -1,6 +1,8 @@
 """The fuzzing batteries of issue 13: mutated saved states (refused naming a field, or loaded
 and played to the end identically by both engines), bad actions through every API (refused,
-the state byte-identical), bad configurations and seeds (refused naming the argument)."""
+the state byte-identical; under the AEC env's default illegal_action="penalize" an int id
+ends the game instead, the offender -1 and the others sharing +1, with a warning naming it,
+the game itself unchanged), bad configurations and seeds (refused naming the argument)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from games import ALL_CONFIGS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from asara_env.actions import NUM_ACTIONS
+from asara_env.actions import NUM_ACTIONS, as_int, describe_action
 from asara_env.aec import raw_env
 from asara_env.bridge import from_reference
 from asara_env.core import step, take
@@ -194,6 +196,53 @@ def _aec_bad_action(k: int, action) -> None:
     _refuses("AEC env", lambda: _env_snapshot(env), lambda: env.step(action))
 
 
+def _game_snapshot(env) -> tuple:
+    """The game itself: saved game, global state and every seat's observation array."""
+    observations = tuple(env.observe(a)["observation"].tobytes() for a in env.agents)
+    return json.dumps(env.save_game()), env.state().tobytes(), observations
+
+
+def _aec_penalized_action(k: int, action) -> None:
+    """The default illegal_action="penalize": an int id that is not legal ends the game,
+    the offender gets -1 and the others share +1, one warning names the action, and the
+    game itself is unchanged (the masks emptied); anything but an int is refused."""
+    saved, state = _position(k)
+    if _legal_int(state, action):
+        return
+    config = saved["config"]
+    env = raw_env(config["num_players"], config["variant"], config["expansions"])
+    assert env.illegal_action == "penalize"
+    env.reset(options={"state": saved})
+    try:
+        a = as_int(action)
+    except IllegalActionError:
+        _refuses("AEC env, penalize", lambda: _env_snapshot(env), lambda: env.step(action))
+        return
+    TALLY["AEC env, penalize: tried"] += 1
+    offender, before, others = env.agent_selection, _game_snapshot(env), env.num_agents - 1
+    cumulative = {agent: env._cumulative_rewards[agent] for agent in env.agents}
+    with pytest.warns(UserWarning) as caught:
+        env.step(action)
+    (message,) = [str(w.message) for w in caught]
+    name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+    assert message.startswith(f"illegal action {a} ({name}) by {offender} in phase ")
+    assert message.endswith(f"; the game ends and {offender} is penalised (-1.0)")
+    shares = {agent: 1.0 / others for agent in env.agents if agent != offender}
+    assert env.rewards == pytest.approx({offender: -1.0, **shares})
+    assert env._cumulative_rewards == pytest.approx(
+        {offender: -1.0, **{agent: cumulative[agent] + s for agent, s in shares.items()}}
+    )
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert {agent: info["illegal"] for agent, info in env.infos.items()} == {
+        agent: int(agent == offender) for agent in env.agents
+    }
+    assert not any(env.infos[agent]["action_mask"].any() for agent in env.agents)
+    assert not any(env.observe(agent)["action_mask"].any() for agent in env.agents)
+    assert env.agent_selection == offender
+    assert _game_snapshot(env) == before
+    TALLY["AEC env, penalize: penalised, unchanged"] += 1
+
+
 def _gym_snapshot(env: AsaraGymEnv) -> tuple:
     game = json.dumps(env.game.save_game())
     return game, env._observation().tobytes(), env.action_masks().tobytes()
@@ -216,6 +265,7 @@ ACTION_BATTERIES = {
     "core step": (_core_bad_action, 120, (POSITION, BAD_ACTIONS)),
     "core step games=": (_core_bad_games, 80, (POSITION, BAD_GAMES)),
     "AEC env": (_aec_bad_action, 80, (POSITION, BAD_ACTIONS)),
+    "AEC env, penalize": (_aec_penalized_action, 80, (POSITION, BAD_ACTIONS)),
     "gym env": (
         _gym_bad_action,
         60,
@@ -249,4 +299,6 @@ def test_thousands_of_bad_actions_are_refused_and_change_nothing():
         battery(check, 10 * examples, *strategies)()
     _tally("bad-action battery")
     for api in ACTION_BATTERIES:
-        assert TALLY[f"{api}: refused, unchanged"] == TALLY[f"{api}: tried"] > 0
+        done = TALLY[f"{api}: refused, unchanged"] + TALLY[f"{api}: penalised, unchanged"]
+        assert done == TALLY[f"{api}: tried"] > 0
+    assert TALLY["AEC env, penalize: penalised, unchanged"] > 0

@@ -11,6 +11,7 @@ import jsonschema
 import numpy as np
 import pytest
 from fuzzing import positions
+from games import play_on_side_by_side
 
 from asara_env import GameConfig
 from asara_env.aec import raw_env
@@ -196,13 +197,7 @@ def test_a_loaded_position_plays_on_like_the_game_it_was_saved_from():
     for _ in range(80):
         engine.step(state, legal_actions(state)[0])
     loaded = state_from_dict(json.loads(json.dumps(state_to_dict(state))))
-    while not state.is_over:
-        actions = legal_actions(state)
-        assert legal_actions(loaded) == actions
-        action = actions[int(chooser.integers(len(actions)))]
-        engine.step(state, action)
-        engine.step(loaded, action)
-    assert state_to_dict(loaded) == state_to_dict(state)
+    play_on_side_by_side(state, loaded, chooser)
     assert loaded.phase == Phase.GAME_OVER
 
 

@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from games import play_on_side_by_side
 
 from asara_env import CorruptStateError, GameConfig
 from asara_env.reference import engine
@@ -56,14 +57,7 @@ def test_a_loaded_state_plays_on_exactly_like_the_original():
     config = GameConfig(num_players=3, variant="pro")
     state, record, _ = random_game(config, 5, stop_after=60)
     loaded = state_from_dict(state_to_dict(state))
-    chooser = np.random.default_rng(1)
-    while not state.is_over:
-        actions = legal_actions(state)
-        assert legal_actions(loaded) == actions
-        action = actions[int(chooser.integers(len(actions)))]
-        engine.step(state, action)
-        engine.step(loaded, action)
-    assert state_to_dict(loaded) == state_to_dict(state)
+    play_on_side_by_side(state, loaded, np.random.default_rng(1))
 
 
 def test_same_seed_same_game_and_different_seeds_different_games():

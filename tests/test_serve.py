@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from apps.serve import create_app  # noqa: E402
+from apps.serve import create_app, opponent_name  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
 from asara_env.actions import public_description as public_name  # noqa: E402
@@ -51,7 +52,7 @@ def play_out(client: TestClient, game: dict) -> dict:
 def test_options_list_the_agents_and_the_shipped_models(client):
     options = client.get("/api/options").json()
     assert {"random", "greedy"} <= set(options["agents"])
-    assert {"model:asara_2p", "model:asara_4p"} <= set(options["models"])
+    assert options["models"] == ["ppo_2p", "ppo_4p"]  # agents.MODELS: no BASARI model
     assert options["expansions"] == ["genie", "gifts"]
 
 
@@ -229,8 +230,27 @@ def test_r10_the_page_never_sees_an_opponents_hand(client):
 
 @pytest.mark.slow
 def test_a_shipped_model_plays_as_an_opponent(client):
-    game = play_out(client, start(client, opponents=["model:asara_2p"]))
+    game = play_out(client, start(client, opponents=["ppo_2p"]))
     assert game["final"]["rows"][0]["player"] == "P0 (you)"
+    assert game["final"]["rows"][1]["player"] == "P1 (ppo_2p)"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("model:asara_2p", "ppo_2p"), ("model:asara_4p", "ppo_4p")]
+)
+def test_the_models_former_names_are_accepted_with_a_deprecation_warning(old, new):
+    with pytest.warns(DeprecationWarning, match=f"{old!r} is deprecated; use {new!r}"):
+        assert opponent_name(old) == new
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the registry's own names warn of nothing
+        assert opponent_name(new) == new
+
+
+def test_an_unknown_opponent_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match=r"unknown opponent 'wizard'.*'ppo_2p', 'ppo_4p'"):
+        opponent_name("wizard")
+    with pytest.raises(ValueError, match=r"unknown model 'model:basari_4p'"):
+        opponent_name("model:basari_4p")
 
 
 def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):

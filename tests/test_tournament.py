@@ -137,6 +137,7 @@ def test_cli_writes_csv_json_and_png(tmp_path):
     assert games[0]["seat_2"] == "" and games[-1]["seat_2"] == "random"
     document = json.loads((out / "results.json").read_text())
     assert document["settings"]["seed"] == 5
+    assert document["settings"]["chunk_size"] == T.CHUNK_SIZE == 256
     assert len(document["games"]) == 7 and len(document["summary"]) == 2
     assert [int(g["seed"]) for g in games] == [g["seed"] for g in document["games"]]
     assert (out / "summary.csv").read_text().startswith("players,agent,games,wins,win_rate")
@@ -169,6 +170,7 @@ def test_same_seed_same_csv_other_seed_other_games(tmp_path):
         (["--players", "5"], "invalid choice: 5"),
         (["--games", "0"], "at least 1"),
         (["--seed", "-3"], "non-negative"),
+        (["--chunk-size", "0"], "--chunk-size: must be at least 1"),
         (["--expansions", "gifts,dragons"], r"unknown expansion\(s\) \['dragons'\]"),
         (["--expansions", "genie"], "'genie' expansion needs the professional variant"),
     ],
@@ -185,11 +187,17 @@ def test_bad_arguments_are_argparse_errors(args, message, capsys):
     [
         (["random", "x"], [2], "unknown agent"),
         (["random"], [5], r"players must be among \(2, 3, 4\)"),
+        (["random"], [2, 2], r"a player count is given twice in \[2, 2\]"),
     ],
 )
 def test_bad_settings_raise_value_errors(names, players, message):
     with pytest.raises(ValueError, match=message):
         T.run_tournament(names, players, games=2)
+
+
+def test_a_chunk_size_below_one_is_refused():
+    with pytest.raises(ValueError, match="chunk size must be at least 1, got 0"):
+        T.run_tournament(["random"], [2], games=2, chunk_size=0)
 
 
 # ---------------------------------------------------------------------------- expansions (R9)
@@ -240,7 +248,7 @@ def test_the_tournament_machinery_plays_any_game_given_as_a_tournament_game():
 
     strength = {"weak": 1, "middling": 2, "strong": 3}
 
-    def play(players, agents, seating, seeds, batch_size, bar):
+    def play(players, agents, seating, seeds, bar, record):
         return np.array([[agents[k] for k in row] for row in seating], np.int64)
 
     toy = TournamentGame(strength, lambda name, seed: strength[name], play, (2, 3))

@@ -1,7 +1,8 @@
 """Tournament: registered agents play many seeded games; win rates, ranks and ratings.
 
     python -m training.tournament --agents random,greedy --players 2 3 4 --games 1000 \\
-        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts]
+        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts] \\
+        [--chunk-size 256] [--ray | --address A]
 
 For each player count P the games are played in blocks of P: a lineup of P agents plays
 all P cyclic rotations of its seats, so within every block each agent of the lineup sits
@@ -20,10 +21,17 @@ Plackett-Luce model updated game by game over every game of every player count, 
 by game seed (a fixed, well-mixed order); an agent in several seats of one game takes the
 mean of its seats' updated ratings.
 
-Seeds: the schedule of player count P uses `default_rng([seed, P, 0])`, agent k is
-seeded `sub_seed(seed, P, 1, k)`, and game g is the reference game
-`derived_seed(sub_seed(seed, P, 2), g)` (recorded per game). Agents are fresh per player
-count and draw their random numbers in batch order, so results depend on `--batch-size`.
+Chunks and seeds: the games of player count P are cut into chunks of `--chunk-size`
+games (default 256; the last chunk shorter), game g in chunk g // chunk-size. A chunk is
+played by freshly made agents, agent k seeded `sub_seed(seed, P, 1, k, c)` in chunk c,
+its games stepped together as one batch of the core; so a chunk's results depend only on
+the settings and its index. The schedule of player count P uses `default_rng([seed, P,
+0])`, and game g is the reference game `derived_seed(sub_seed(seed, P, 2), g)` (recorded
+per game). Chunks are played one after the other, or as Ray tasks with `--ray` (a local
+Ray instance) or `--address A` (the cluster at A), with identical results: the results
+depend on the seed and the chunk size, not on where the chunks run. Agents draw their
+random numbers in the order of the games of their chunk, so another chunk size gives other
+(equally valid) games.
 
 Every game is played with the rules of `--variant` and `--expansions` (R9; the Genie needs
 the professional variant). Writes into --out: games.csv (one row per game), summary.csv
@@ -41,13 +49,13 @@ import json
 import math
 import sys
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents import AGENT_SPECS, AGENTS, agent_names, make_agent
+from agents import AGENT_SPECS, AGENTS, make_agent
 from agents.arena import play_batch
 from apps.options import add_expansions_argument, check_rules
 from asara_env.common.outcome import ranks, win_shares
@@ -56,6 +64,7 @@ from asara_env.config import VARIANTS, GameConfig
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 MAX_PLAYERS = 4
+CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task
 
 
 @dataclass
@@ -68,6 +77,7 @@ class Played:
     prestige: np.ndarray  # int64[G, P] final score of each seat (ASARA: prestige)
     variant: str = "basic"  # the rules the games were played with
     expansions: tuple[str, ...] = ()
+    record: Any = None  # what the game measured besides the scores (TournamentGame.new_record)
 
     @property
     def rules(self) -> dict:
@@ -177,9 +187,14 @@ def _seats_played(num_agents: int, results: list[Played]) -> list[int]:
 @dataclass(frozen=True)
 class TournamentGame:
     """What the tournament needs of a game: everything else here (scheduling, seeds,
-    statistics, ratings, output) is game-agnostic. `play(players, agents, seating, seeds,
-    batch_size, bar)` returns the final scores int[G, P] (higher is better; ties share
-    the win) of G games, game g seeded `seeds[g]` with `agents[seating[g, s]]` in seat s."""
+    chunks, Ray, statistics, ratings, output) is game-agnostic.
+
+    `play(players, agents, seating, seeds, bar, record)` returns the final scores int[G, P]
+    (higher is better; ties share the win) of G games, game g seeded `seeds[g]` with
+    `agents[seating[g, s]]` in seat s, all G stepped together; it advances `bar` (a tqdm
+    bar or None) by one per game. `record` is None, or with `new_record` a fresh
+    `new_record(players, num_agents)` that `play` fills with whatever else it measures
+    (BASARI: the negotiation figures); `merge_records` sums the chunks' records."""
 
     agent_names: Collection[str]
     make_agent: Callable[[str, int], Any]
@@ -187,6 +202,8 @@ class TournamentGame:
     player_counts: tuple[int, ...]
     variant: str = "basic"  # the rules the games are played with (table columns)
     expansions: tuple[str, ...] = ()
+    new_record: Callable[[int, int], Any] | None = None
+    merge_records: Callable[[list], Any] | None = None
 
 
 def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
@@ -197,11 +214,38 @@ def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> Tourna
         for p in (2, 3, 4)
     }
 
-    def play(players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, batch, bar):
-        return play_batch(configs[players], agents, seating, seeds, batch, bar)
+    def play(
+        players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, bar: Any, record: None
+    ) -> np.ndarray:
+        return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
 
     rules = configs[2]
     return TournamentGame(AGENT_SPECS, make_agent, play, (2, 3, 4), rules.variant, rules.expansions)
+
+
+def chunk_agent_seed(seed: int, players: int, agent: int, chunk: int) -> int:
+    """The seed of agent `agent` in chunk `chunk` of player count `players`."""
+    return sub_seed(seed, players, 1, agent, chunk)
+
+
+def play_chunk(
+    game: TournamentGame,
+    names: list[str],
+    players: int,
+    seed: int,
+    chunk: int,
+    seating: np.ndarray,
+    seeds: np.ndarray,
+    bar: Any = None,
+) -> tuple[np.ndarray, Any]:
+    """(scores int[G, P], record) of one chunk of games, played by freshly made agents
+    seeded `chunk_agent_seed(seed, players, k, chunk)`: a chunk's results depend on
+    nothing else, so chunks can be played in any order, anywhere."""
+    agents = [
+        game.make_agent(n, chunk_agent_seed(seed, players, k, chunk)) for k, n in enumerate(names)
+    ]
+    record = game.new_record(players, len(names)) if game.new_record else None
+    return game.play(players, agents, seating, seeds, bar, record), record
 
 
 def run_tournament(
@@ -210,50 +254,98 @@ def run_tournament(
     games: int,
     seed: int = 0,
     variant: str = "basic",
-    batch_size: int = 256,
+    chunk_size: int = CHUNK_SIZE,
     progress: bool = False,
     expansions: tuple[str, ...] = (),
     game: TournamentGame | None = None,
+    use_ray: bool = False,
+    address: str | None = None,
 ) -> list[Played]:
     """Play `games` (rounded up to a multiple of P) games per player count P, of `game`
-    (default: ASARA with the rules of `variant` and `expansions`)."""
+    (default: ASARA with the rules of `variant` and `expansions`), in chunks of
+    `chunk_size` games: one after the other here, or as Ray tasks with `use_ray` (on the
+    cluster at `address`; None: a local instance), with the same results."""
     game = game or asara_game(variant, expansions)
-    _check_settings(game, names, players, games, seed)
+    _check_settings(game, names, players, games, seed, chunk_size)
     seatings = {
         p: schedule(len(names), p, games, np.random.default_rng([seed, p, 0])) for p in players
     }
+    seeds = {p: game_seeds(seed, p, len(seatings[p])) for p in players}
+    jobs = [
+        (game, names, p, seed, c, seatings[p][part], seeds[p][part])
+        for p in players
+        for c, part in enumerate(chunks(len(seatings[p]), chunk_size))
+    ]
     bar = _progress_bar(progress, sum(len(s) for s in seatings.values()))
-    results = []
-    for p in players:
-        agents = [game.make_agent(n, sub_seed(seed, p, 1, k)) for k, n in enumerate(names)]
-        seeds = game_seeds(seed, p, len(seatings[p]))
-        scores = game.play(p, agents, seatings[p], seeds, batch_size, bar)
-        results.append(Played(p, seeds, seatings[p], scores, game.variant, game.expansions))
+    if use_ray:
+        done = _ray_chunks(jobs, address, bar)
+    else:
+        done = [play_chunk(*job, bar=bar) for job in jobs]
     if bar is not None:
         bar.close()
+    results = []
+    for p in players:
+        mine = [result for job, result in zip(jobs, done) if job[2] == p]
+        scores = np.concatenate([scores for scores, _ in mine])
+        record = game.merge_records([r for _, r in mine]) if game.merge_records else None
+        played = Played(p, seeds[p], seatings[p], scores, game.variant, game.expansions, record)
+        results.append(played)
     return results
 
 
+def chunks(games: int, chunk_size: int) -> list[slice]:
+    """The chunks of `games` games: consecutive slices of `chunk_size` (the last shorter)."""
+    return [slice(lo, min(lo + chunk_size, games)) for lo in range(0, games, chunk_size)]
+
+
+def _ray_chunks(jobs: list[tuple], address: str | None, bar: Any) -> list[tuple[np.ndarray, Any]]:
+    """The chunks' results played as Ray tasks, in the order of `jobs`; `bar` advances as
+    each chunk finishes."""
+    from .distribute import ray_jobs
+
+    done: list = [None] * len(jobs)
+    for i, result in ray_jobs(play_chunk, jobs, address):
+        done[i] = result
+        if bar is not None:
+            bar.update(len(jobs[i][-1]))
+    return done
+
+
 def _check_settings(
-    game: TournamentGame, names: list[str], players: list[int], games: int, seed: int
+    game: TournamentGame,
+    names: list[str],
+    players: list[int],
+    games: int,
+    seed: int,
+    chunk_size: int = CHUNK_SIZE,
 ) -> None:
-    known = sorted(game.agent_names)
-    unknown = [n for n in names if n not in game.agent_names]
     problems = [
-        (not names, "no agents given"),
-        (bool(unknown), f"unknown agent(s) {unknown}; known: {known}"),
-        (len(set(names)) < len(names), f"an agent is named twice in {names}"),
+        (bool(agent_problem(game.agent_names, names)), agent_problem(game.agent_names, names)),
         (not players, "no player counts given"),
+        (len(set(players)) < len(players), f"a player count is given twice in {players}"),
         (
             any(p not in game.player_counts for p in players),
             f"players must be among {game.player_counts}, got {players}",
         ),
         (games < 1, f"games must be at least 1, got {games}"),
         (seed < 0, f"seed must be a non-negative int, got {seed}"),
+        (chunk_size < 1, f"chunk size must be at least 1, got {chunk_size}"),
     ]
     for bad, message in problems:
         if bad:
             raise ValueError(message)
+
+
+def agent_problem(known: Collection[str], names: list[str]) -> str:
+    """What is wrong with the agent list `names` ('' if nothing)."""
+    unknown = [n for n in names if n not in known]
+    if not names:
+        return "no agents given"
+    if unknown:
+        return f"unknown agent(s) {unknown}; known: {sorted(known)}"
+    if len(set(names)) < len(names):
+        return f"an agent is named twice in {names}"
+    return ""
 
 
 def _progress_bar(progress: bool, total: int):
@@ -340,19 +432,6 @@ def plot_win_rates(path: Path, summary: list[dict], title: str | None = None) ->
     plt.close(fig)
 
 
-def write_results(out: Path, settings: dict, names: list[str], results, summary, ratings):
-    """games.csv, summary.csv, ratings.csv, results.json and win_rates.png in `out`."""
-    out.mkdir(parents=True, exist_ok=True)
-    games = game_rows(names, results)
-    write_csv(out / "games.csv", [_flat_game_row(g) for g in games], GAME_FIELDS)
-    write_csv(out / "summary.csv", summary, list(summary[0]))
-    write_csv(out / "ratings.csv", ratings, list(ratings[0]))
-    document = {"settings": settings, "summary": summary, "ratings": ratings, "games": games}
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
-    title = rules_title(settings.get("variant", "basic"), settings.get("expansions", ()))
-    plot_win_rates(out / "win_rates.png", summary, title)
-
-
 def text_table(rows: list[list[str]], header: list[str]) -> str:
     """A plain aligned table: first column left-aligned, the others right-aligned."""
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
@@ -405,14 +484,105 @@ def summary_text(summary: list[dict], ratings: list[dict]) -> str:
     )
 
 
+@dataclass
+class Report:
+    """What a tournament command prints and writes (`write_report`)."""
+
+    title: str  # printed first; the plot's title
+    text: str  # the tables, as printed
+    summary: list[dict]  # summary.csv: one row per player count and agent
+    ratings: list[dict]  # ratings.csv: OpenSkill, best first
+    games: list[dict]  # results.json's "games": one per game
+    games_csv: list[dict]  # games.csv's rows
+    games_fields: list[str]  # games.csv's columns
+    tables: dict[str, list[dict]] = field(default_factory=dict)  # NAME.csv and results.json[NAME]
+
+
+def write_report(out: Path, settings: dict, report: Report) -> None:
+    """games.csv, summary.csv, one CSV per extra table, ratings.csv, results.json (settings,
+    summary, the extra tables, ratings, games) and win_rates.png in `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(out / "games.csv", report.games_csv, report.games_fields)
+    write_csv(out / "summary.csv", report.summary, list(report.summary[0]))
+    for name, rows in report.tables.items():
+        write_csv(out / f"{name}.csv", rows, list(rows[0]))
+    write_csv(out / "ratings.csv", report.ratings, list(report.ratings[0]))
+    document = {
+        "settings": settings,
+        "summary": report.summary,
+        **report.tables,
+        "ratings": report.ratings,
+        "games": report.games,
+    }
+    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
+    plot_win_rates(out / "win_rates.png", report.summary, report.title)
+
+
+def asara_report(settings: dict, names: list[str], results: list[Played]) -> Report:
+    """ASARA's tables: win rates, mean prestige and ranks, ratings, one row per game."""
+    summary = [row for r in results for row in summarize(names, r)]
+    ratings = rate_games(names, results)
+    games = game_rows(names, results)
+    title = rules_title(settings.get("variant", "basic"), settings.get("expansions", ()))
+    text = summary_text(summary, ratings)
+    flat = [_flat_game_row(g) for g in games]
+    return Report(title, text, summary, ratings, games, flat, GAME_FIELDS)
+
+
 # ---------------------------------------------------------------------------- command line
-def _agent_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    try:
-        _check_settings(asara_game(), names, [2], 1, 0)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return names
+@dataclass(frozen=True)
+class TournamentCommand:
+    """What a game's tournament command line has of its own; the arguments (agents,
+    players, games, seed, chunk size, output, Ray, progress), the run and the files are
+    shared (`parse_args`, `run_command`)."""
+
+    prog: str
+    description: str
+    agent_names: Collection[str]  # the agents it knows
+    default_agents: list[str]
+    default_games: int
+    default_out: Path
+    player_counts: tuple[int, ...]
+    add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
+    rules: Callable[[argparse.ArgumentParser, argparse.Namespace], dict]  # checked, as settings
+    game: Callable[[argparse.Namespace], TournamentGame]
+    report: Callable[[dict, list[str], list[Played]], Report]  # (settings, agents, results)
+
+
+def _asara_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    add_expansions_argument(parser)
+
+
+def _asara_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
+    check_rules(parser, args)
+    return {"game": "asara", "variant": args.variant, "expansions": list(args.expansions)}
+
+
+ASARA_COMMAND = TournamentCommand(
+    prog="asara-tournament",
+    description="Play agents against each other in ASARA.",
+    agent_names=AGENT_SPECS,
+    default_agents=sorted(AGENTS),
+    default_games=1000,
+    default_out=Path("results"),
+    player_counts=(2, 3, 4),
+    add_rules=_asara_rules_options,
+    rules=_asara_rules,
+    game=lambda args: asara_game(args.variant, args.expansions),
+    report=asara_report,
+)
+
+
+def _agent_list(known: Collection[str]) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        problem = agent_problem(known, names)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return names
+
+    return parse
 
 
 def _positive(text: str) -> int:
@@ -429,59 +599,93 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="asara-tournament", description="Play agents against each other in ASARA."
-    )
+def parse_command_args(
+    command: TournamentCommand, argv: list[str] | None = None
+) -> argparse.Namespace:
+    """The arguments of `command`'s tournament; `args.settings` holds what the results
+    depend on (written into results.json)."""
+    parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
     parser.add_argument(
         "--agents",
-        type=_agent_list,
-        default=sorted(AGENTS),
-        help=f"comma-separated agents from {agent_names()} (default: the baselines "
-        f"{sorted(AGENTS)})",
+        type=_agent_list(command.agent_names),
+        default=list(command.default_agents),
+        help=f"comma-separated agents among {sorted(command.agent_names)} "
+        f"(default: {','.join(command.default_agents)})",
     )
-    parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
-    parser.add_argument("--games", type=_positive, default=1000, help="games per player count")
+    counts = command.player_counts
+    parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
+    parser.add_argument(
+        "--games", type=_positive, default=command.default_games, help="games per player count"
+    )
     parser.add_argument("--seed", type=_non_negative, default=0)
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    add_expansions_argument(parser)
-    parser.add_argument("--batch-size", type=_positive, default=256)
-    parser.add_argument("--out", type=Path, default=Path("results"))
+    command.add_rules(parser)
+    parser.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=CHUNK_SIZE,
+        help="games per chunk, played together by freshly seeded agents (one Ray task); "
+        "the results depend on it (default: %(default)s)",
+    )
+    parser.add_argument("--out", type=Path, default=command.default_out)
+    parser.add_argument(
+        "--ray", action="store_true", help="play the chunks as Ray tasks (same results)"
+    )
+    parser.add_argument("--address", help="the Ray cluster's address (implies --ray)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
-    check_rules(parser, args)
+    rules = command.rules(parser, args)
+    args.ray = args.ray or bool(args.address)
+    if args.ray:
+        _require_ray(parser)
+    args.players = sorted(set(args.players))
+    args.settings = {
+        "agents": args.agents,
+        "players": args.players,
+        "games": args.games,
+        "seed": args.seed,
+        **rules,
+        "chunk_size": args.chunk_size,
+    }
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    players = sorted(set(args.players))
+def _require_ray(parser: argparse.ArgumentParser) -> None:
+    from .distribute import import_ray
+
+    try:
+        import_ray()
+    except RuntimeError as e:
+        parser.error(str(e))
+
+
+def run_command(command: TournamentCommand, argv: list[str] | None = None) -> int:
+    """Parse the arguments, play the tournament, write and print its report."""
+    args = parse_command_args(command, argv)
     results = run_tournament(
         args.agents,
-        players,
+        args.players,
         args.games,
         args.seed,
-        args.variant,
-        args.batch_size,
+        chunk_size=args.chunk_size,
         progress=not args.no_progress,
-        expansions=args.expansions,
+        game=command.game(args),
+        use_ray=args.ray,
+        address=args.address,
     )
-    summary = [row for r in results for row in summarize(args.agents, r)]
-    ratings = rate_games(args.agents, results)
-    settings = {
-        "agents": args.agents,
-        "players": players,
-        "games": args.games,
-        "seed": args.seed,
-        "variant": args.variant,
-        "expansions": list(args.expansions),
-        "batch_size": args.batch_size,
-    }
-    write_results(args.out, settings, args.agents, results, summary, ratings)
-    print(rules_title(args.variant, args.expansions))
-    print(summary_text(summary, ratings))
+    report = command.report(args.settings, args.agents, results)
+    write_report(args.out, args.settings, report)
+    print(report.title)
+    print(report.text)
     print(f"\nresults written to {args.out}/")
     return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    return parse_command_args(ASARA_COMMAND, argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_command(ASARA_COMMAND, argv)
 
 
 if __name__ == "__main__":

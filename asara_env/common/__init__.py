@@ -5,4 +5,6 @@
 - `validate`: the one check of configurations, seeds, batch sizes and game indices.
 - `opponents`: the one opponents' loop over any turn-based batch (agents passed in).
 - `layout`: observation layouts declared as named slices (`ObsSlice`, `slice_index`).
+- `record`: replaying a game record's actions (`replay_actions`), the first refused one a
+  corrupt-record error.
 """

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import NUM_ACTIONS
+from ..common.record import replay_actions
 from ..common.validate import check_int, check_seed, check_type
 from ..config import GameConfig
 from ..errors import CorruptStateError
@@ -56,10 +57,6 @@ class GameRecord:
 
 def replay(record: GameRecord) -> State:
     """The state reached by playing the record's actions from its seed."""
-    state = new_game(record.config, record.seed)
-    for i, action in enumerate(record.actions):
-        try:
-            step(state, action)
-        except ValueError as exc:
-            raise CorruptStateError(f"record action #{i} cannot be replayed: {exc}") from exc
-    return state
+    return replay_actions(
+        new_game(record.config, record.seed), record.actions, step, CorruptStateError
+    )

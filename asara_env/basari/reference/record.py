@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...common.record import replay_actions
 from ..chance import check_seed
 from ..config import BasariConfig
 from ..errors import CorruptStateError
@@ -41,10 +42,6 @@ class GameRecord:
 
 def replay(record: GameRecord) -> State:
     """The state reached by playing the record's joint actions from its seed."""
-    state = new_game(record.config, record.seed)
-    for i, joint in enumerate(record.actions):
-        try:
-            step(state, joint)
-        except ValueError as exc:
-            raise CorruptStateError(f"record action #{i} cannot be replayed: {exc}") from exc
-    return state
+    return replay_actions(
+        new_game(record.config, record.seed), record.actions, step, CorruptStateError
+    )

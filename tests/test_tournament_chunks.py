@@ -13,6 +13,7 @@ import pytest
 
 from training import basari_tournament as BT
 from training import tournament as T
+from training import tournament_cli as C
 
 
 def arrays(results: list[T.Played]) -> list[tuple]:
@@ -54,7 +55,7 @@ def test_without_ray_use_ray_is_a_clear_error(monkeypatch, capsys):
             BT.parse_args(argv)
         assert exc.value.code == 2
         assert "--ray / --address need Ray, which is not installed" in capsys.readouterr().err
-    assert not T.parse_args([]).ray  # local by default, Ray not imported
+    assert not C.parse_args([]).ray  # local by default, Ray not imported
 
 
 def test_a_local_tournament_does_not_import_ray():

@@ -31,21 +31,10 @@ from agents.basari.arena import NegotiationStats, play_batch
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 
-from .tournament import (
-    CHUNK_SIZE,
-    Played,
-    Report,
-    TournamentCommand,
-    TournamentGame,
-    parse_command_args,
-    rate_games,
-    ratings_table,
-    results_table,
-    run_command,
-    run_tournament,
-    summarize,
-    text_table,
-)
+from .tournament import CHUNK_SIZE, Played, TournamentGame, run_tournament
+from .tournament_cli import TournamentCommand, parse_command_args, run_command
+from .tournament_report import Report, ratings_table, results_table, text_table
+from .tournament_stats import rate_games, summarize
 
 PLAYER_COUNTS = (2, 3, 4)
 DEFAULT_AGENTS = ("random", "points_first", "value")

@@ -38,7 +38,8 @@ from .basari_imitation import collect
 from .basari_vec_env import BasariVecEnv
 from .imitation import Samples
 from .policy import Log1pFeatures
-from .tournament import game_seeds, wilson_interval
+from .tournament import game_seeds
+from .tournament_stats import wilson_interval
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 3e-4,

@@ -51,17 +51,9 @@ from asara_env.common.outcome import win_shares
 from asara_env.config import VARIANTS, GameConfig
 from asara_env.core import legal_action_mask
 
-from .tournament import (
-    Played,
-    game_seeds,
-    rate_games,
-    rules_title,
-    schedule,
-    sub_seed,
-    text_table,
-    wilson_interval,
-    write_csv,
-)
+from .tournament import Played, game_seeds, schedule, sub_seed
+from .tournament_report import rules_title, text_table, write_csv
+from .tournament_stats import rate_games, wilson_interval
 
 ELO = 400 / np.log(10)  # Elo points per natural-log unit of odds
 BOOTSTRAP = 200  # resamples of the games for the Elo intervals

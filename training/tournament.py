@@ -1,8 +1,8 @@
-"""Tournament: registered agents play many seeded games; win rates, ranks and ratings.
+"""Tournament: registered agents play many seeded games, seats rotated, in seeded chunks.
 
-    python -m training.tournament --agents random,greedy --players 2 3 4 --games 1000 \\
-        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts] \\
-        [--chunk-size 256] [--ray | --address A]
+Statistics are in training/tournament_stats.py, tables and files in
+training/tournament_report.py, the command line (`asara-tournament`) in
+training/tournament_cli.py.
 
 For each player count P the games are played in blocks of P: a lineup of P agents plays
 all P cyclic rotations of its seats, so within every block each agent of the lineup sits
@@ -12,14 +12,6 @@ order; every round gives each agent the same number of games. With K < P an agen
 several seats: the K lineups are agents i, i+1, ... (mod K). `--games` is rounded up to
 a multiple of P, so every agent sits in every seat equally often; agents also play equally
 many games when the games fill whole rounds.
-
-Statistics count seats: an agent in two seats of one game counts twice. With k winners
-(R8.5: ties all win) each winner scores 1/k of a win; the win rate is the mean score,
-with a 95% Wilson interval over the seats played (an approximation for fractional wins).
-Rank 1 is first; tied seats share the mean of their places. Ratings: OpenSkill's
-Plackett-Luce model updated game by game over every game of every player count, sorted
-by game seed (a fixed, well-mixed order); an agent in several seats of one game takes the
-mean of its seats' updated ratings.
 
 Chunks and seeds: the games of player count P are cut into chunks of `--chunk-size`
 games (default 256; the last chunk shorter), game g in chunk g // chunk-size. A chunk is
@@ -32,37 +24,22 @@ Ray instance) or `--address A` (the cluster at A), with identical results: the r
 depend on the seed and the chunk size, not on where the chunks run. Agents draw their
 random numbers in the order of the games of their chunk, so another chunk size gives other
 (equally valid) games.
-
-Every game is played with the rules of `--variant` and `--expansions` (R9; the Genie needs
-the professional variant). Writes into --out: games.csv (one row per game), summary.csv
-(one row per agent and player count), ratings.csv, results.json (settings, summary,
-ratings, games) and win_rates.png; games.csv and summary.csv name the variant and the
-expansions ('genie+gifts', empty for none) in every row, the plot in its title.
 """
 
 from __future__ import annotations
 
-import argparse
-import csv
 import itertools
-import json
-import math
-import sys
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from agents import AGENT_SPECS, AGENTS, make_agent
+from agents import AGENT_SPECS, make_agent
 from agents.arena import play_batch
-from apps.options import add_expansions_argument, check_rules
-from asara_env.common.outcome import ranks, win_shares
 from asara_env.common.seeding import derived_seeds
-from asara_env.config import VARIANTS, GameConfig
+from asara_env.config import GameConfig
 
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 MAX_PLAYERS = 4
 CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task
 
@@ -111,76 +88,6 @@ def schedule(num_agents: int, players: int, games: int, rng: np.random.Generator
 def game_seeds(seed: int, players: int, games: int) -> np.ndarray:
     """uint64[G]: the reference seed of each game of player count `players`."""
     return derived_seeds(sub_seed(seed, players, 2), np.arange(games, dtype=np.uint64))
-
-
-# ---------------------------------------------------------------------------- statistics
-def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a success rate of `wins` out of `n` (0..1 if n = 0)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low, high = max(0.0, centre - half), min(1.0, centre + half)
-    return min(p, low), max(p, high)  # contains p despite rounding
-
-
-def summarize(names: list[str], played: Played) -> list[dict]:
-    """One row per agent: seats played, win score, Wilson interval, mean prestige, rank."""
-    shares, places = win_shares(played.prestige), ranks(played.prestige)
-    rows = []
-    for k, name in enumerate(names):
-        mine = played.seating == k
-        n, wins = int(mine.sum()), float(shares[mine].sum())
-        low, high = wilson_interval(wins, n)
-        rows.append(
-            {
-                "players": played.players,
-                "agent": name,
-                "games": n,
-                "wins": wins,
-                "win_rate": wins / n if n else float("nan"),
-                "ci_low": low,
-                "ci_high": high,
-                "mean_prestige": float(played.prestige[mine].mean()) if n else float("nan"),
-                "mean_rank": float(places[mine].mean()) if n else float("nan"),
-            }
-            | played.rules
-        )
-    return rows
-
-
-# ---------------------------------------------------------------------------- ratings
-def rate_games(names: list[str], results: list[Played]) -> list[dict]:
-    """Plackett-Luce ratings over all games sorted by seed, best ordinal first."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = [model.rating() for _ in names]
-    games = [(s, seating, p) for r in results for s, seating, p in zip(*_columns(r))]
-    for _, seating, prestige in sorted(games, key=lambda g: g[0]):
-        # one rating object per seat: openskill mixes up an object passed in twice
-        teams = [[model.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in seating]
-        new = model.rate(teams, scores=[float(x) for x in prestige])
-        for k in set(seating.tolist()):
-            seats = [new[s][0] for s in np.flatnonzero(seating == k)]
-            mu, sigma = np.mean([r.mu for r in seats]), np.mean([r.sigma for r in seats])
-            ratings[k] = model.rating(mu=float(mu), sigma=float(sigma))
-    played = _seats_played(len(names), results)
-    rows = [
-        {"agent": n, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(), "games": played[k]}
-        for k, (n, r) in enumerate(zip(names, ratings))
-    ]
-    return sorted(rows, key=lambda row: -row["ordinal"])
-
-
-def _columns(played: Played):
-    return played.seeds.tolist(), played.seating, played.prestige
-
-
-def _seats_played(num_agents: int, results: list[Played]) -> list[int]:
-    return [int(sum((r.seating == k).sum() for r in results)) for k in range(num_agents)]
 
 
 # ---------------------------------------------------------------------------- running
@@ -354,339 +261,3 @@ def _progress_bar(progress: bool, total: int):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="game", desc="tournament")
-
-
-# ---------------------------------------------------------------------------- output
-GAME_FIELDS = ["players", "game", "seed", "variant", "expansions"] + [
-    f"{what}_{s}" for what in ("seat", "prestige") for s in range(MAX_PLAYERS)
-]
-
-
-def game_rows(names: list[str], results: list[Played]) -> list[dict]:
-    """One dict per game: player count, index, seed, variant, expansions, agent per seat,
-    prestige per seat."""
-    rows = []
-    for r in results:
-        for g, (seed, seating, prestige) in enumerate(zip(*_columns(r))):
-            rows.append(
-                {
-                    "players": r.players,
-                    "game": g,
-                    "seed": seed,
-                    **r.rules,
-                    "seating": [names[k] for k in seating],
-                    "prestige": prestige.tolist(),
-                }
-            )
-    return rows
-
-
-def _flat_game_row(row: dict) -> dict:
-    flat = {key: row[key] for key in ("players", "game", "seed", "variant", "expansions")}
-    for s, (name, points) in enumerate(zip(row["seating"], row["prestige"])):
-        flat[f"seat_{s}"], flat[f"prestige_{s}"] = name, points
-    return flat
-
-
-def write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
-def rules_title(variant: str, expansions) -> str:
-    """'ASARA, pro rules + genie + gifts'."""
-    return f"ASARA, {variant} rules" + "".join(f" + {e}" for e in expansions)
-
-
-def plot_win_rates(path: Path, summary: list[dict], title: str | None = None) -> None:
-    """Grouped bars: win rate with its 95% interval per agent per player count."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    counts = sorted({r["players"] for r in summary})
-    agents = list(dict.fromkeys(r["agent"] for r in summary))
-    width = 0.8 / len(agents)
-    fig, ax = plt.subplots(figsize=(1.5 + 1.2 * len(counts) * max(1, len(agents) / 2), 4))
-    for i, agent in enumerate(agents):
-        rows = [
-            next(r for r in summary if r["players"] == p and r["agent"] == agent) for p in counts
-        ]
-        rate = np.array([r["win_rate"] for r in rows])
-        err = np.array([[x - r["ci_low"], r["ci_high"] - x] for x, r in zip(rate, rows)]).T
-        x = np.arange(len(counts)) + (i - (len(agents) - 1) / 2) * width
-        ax.bar(x, rate, width, yerr=err, capsize=3, label=agent)
-    for j, p in enumerate(counts):
-        ax.hlines(1 / p, j - 0.45, j + 0.45, colors="grey", linestyles="dashed")
-    ax.set_xticks(range(len(counts)), [f"{p} players" for p in counts])
-    ax.set_ylabel("win rate (shared wins split; 95% Wilson)")
-    ax.set_ylim(0, 1)
-    if title:
-        ax.set_title(title)
-    ax.legend(loc="upper left", bbox_to_anchor=(1, 1))
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def text_table(rows: list[list[str]], header: list[str]) -> str:
-    """A plain aligned table: first column left-aligned, the others right-aligned."""
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    line = "  ".join("-" * w for w in widths)
-
-    def fmt(cells):
-        first, *rest = (str(c) for c in cells)
-        return "  ".join([first.ljust(widths[0])] + [c.rjust(w) for c, w in zip(rest, widths[1:])])
-
-    return "\n".join([fmt(header), line, *(fmt(r) for r in rows)])
-
-
-def results_table(summary: list[dict], score: str = "prestige", seats: str = "games") -> str:
-    """One row per agent and player count: win rate, Wilson interval, mean `score` (the
-    summary's `mean_<score>` column), mean rank; `seats` heads the seats-played column."""
-    return text_table(
-        [
-            [
-                r["agent"],
-                r["players"],
-                r["games"],
-                f"{r['win_rate']:.3f}",
-                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                f"{r[f'mean_{score}']:.1f}",
-                f"{r['mean_rank']:.2f}",
-            ]
-            for r in summary
-        ],
-        ["agent", "players", seats, "win rate", "95% Wilson", score, "rank"],
-    )
-
-
-def ratings_table(ratings: list[dict]) -> str:
-    """The OpenSkill ratings, best first."""
-    return text_table(
-        [
-            [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", r["games"]]
-            for r in ratings
-        ],
-        ["agent", "mu", "sigma", "mu-3sigma", "games"],
-    )
-
-
-def summary_text(summary: list[dict], ratings: list[dict]) -> str:
-    """The summary and rating tables as text."""
-    rating = ratings_table(ratings)
-    return (
-        f"{results_table(summary)}\n\nOpenSkill Plackett-Luce ratings (all games, seed order)"
-        f"\n{rating}"
-    )
-
-
-@dataclass
-class Report:
-    """What a tournament command prints and writes (`write_report`)."""
-
-    title: str  # printed first; the plot's title
-    text: str  # the tables, as printed
-    summary: list[dict]  # summary.csv: one row per player count and agent
-    ratings: list[dict]  # ratings.csv: OpenSkill, best first
-    games: list[dict]  # results.json's "games": one per game
-    games_csv: list[dict]  # games.csv's rows
-    games_fields: list[str]  # games.csv's columns
-    tables: dict[str, list[dict]] = field(default_factory=dict)  # NAME.csv and results.json[NAME]
-
-
-def write_report(out: Path, settings: dict, report: Report) -> None:
-    """games.csv, summary.csv, one CSV per extra table, ratings.csv, results.json (settings,
-    summary, the extra tables, ratings, games) and win_rates.png in `out`."""
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(out / "games.csv", report.games_csv, report.games_fields)
-    write_csv(out / "summary.csv", report.summary, list(report.summary[0]))
-    for name, rows in report.tables.items():
-        write_csv(out / f"{name}.csv", rows, list(rows[0]))
-    write_csv(out / "ratings.csv", report.ratings, list(report.ratings[0]))
-    document = {
-        "settings": settings,
-        "summary": report.summary,
-        **report.tables,
-        "ratings": report.ratings,
-        "games": report.games,
-    }
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
-    plot_win_rates(out / "win_rates.png", report.summary, report.title)
-
-
-def asara_report(settings: dict, names: list[str], results: list[Played]) -> Report:
-    """ASARA's tables: win rates, mean prestige and ranks, ratings, one row per game."""
-    summary = [row for r in results for row in summarize(names, r)]
-    ratings = rate_games(names, results)
-    games = game_rows(names, results)
-    title = rules_title(settings.get("variant", "basic"), settings.get("expansions", ()))
-    text = summary_text(summary, ratings)
-    flat = [_flat_game_row(g) for g in games]
-    return Report(title, text, summary, ratings, games, flat, GAME_FIELDS)
-
-
-# ---------------------------------------------------------------------------- command line
-@dataclass(frozen=True)
-class TournamentCommand:
-    """What a game's tournament command line has of its own; the arguments (agents,
-    players, games, seed, chunk size, output, Ray, progress), the run and the files are
-    shared (`parse_args`, `run_command`)."""
-
-    prog: str
-    description: str
-    agent_names: Collection[str]  # the agents it knows
-    default_agents: list[str]
-    default_games: int
-    default_out: Path
-    player_counts: tuple[int, ...]
-    add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
-    rules: Callable[[argparse.ArgumentParser, argparse.Namespace], dict]  # checked, as settings
-    game: Callable[[argparse.Namespace], TournamentGame]
-    report: Callable[[dict, list[str], list[Played]], Report]  # (settings, agents, results)
-
-
-def _asara_rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    add_expansions_argument(parser)
-
-
-def _asara_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
-    check_rules(parser, args)
-    return {"game": "asara", "variant": args.variant, "expansions": list(args.expansions)}
-
-
-ASARA_COMMAND = TournamentCommand(
-    prog="asara-tournament",
-    description="Play agents against each other in ASARA.",
-    agent_names=AGENT_SPECS,
-    default_agents=sorted(AGENTS),
-    default_games=1000,
-    default_out=Path("results"),
-    player_counts=(2, 3, 4),
-    add_rules=_asara_rules_options,
-    rules=_asara_rules,
-    game=lambda args: asara_game(args.variant, args.expansions),
-    report=asara_report,
-)
-
-
-def _agent_list(known: Collection[str]) -> Callable[[str], list[str]]:
-    def parse(text: str) -> list[str]:
-        names = [n.strip() for n in text.split(",") if n.strip()]
-        problem = agent_problem(known, names)
-        if problem:
-            raise argparse.ArgumentTypeError(problem)
-        return names
-
-    return parse
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative int, got {value}")
-    return value
-
-
-def parse_command_args(
-    command: TournamentCommand, argv: list[str] | None = None
-) -> argparse.Namespace:
-    """The arguments of `command`'s tournament; `args.settings` holds what the results
-    depend on (written into results.json)."""
-    parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
-    parser.add_argument(
-        "--agents",
-        type=_agent_list(command.agent_names),
-        default=list(command.default_agents),
-        help=f"comma-separated agents among {sorted(command.agent_names)} "
-        f"(default: {','.join(command.default_agents)})",
-    )
-    counts = command.player_counts
-    parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
-    parser.add_argument(
-        "--games", type=_positive, default=command.default_games, help="games per player count"
-    )
-    parser.add_argument("--seed", type=_non_negative, default=0)
-    command.add_rules(parser)
-    parser.add_argument(
-        "--chunk-size",
-        type=_positive,
-        default=CHUNK_SIZE,
-        help="games per chunk, played together by freshly seeded agents (one Ray task); "
-        "the results depend on it (default: %(default)s)",
-    )
-    parser.add_argument("--out", type=Path, default=command.default_out)
-    parser.add_argument(
-        "--ray", action="store_true", help="play the chunks as Ray tasks (same results)"
-    )
-    parser.add_argument("--address", help="the Ray cluster's address (implies --ray)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    args = parser.parse_args(argv)
-    rules = command.rules(parser, args)
-    args.ray = args.ray or bool(args.address)
-    if args.ray:
-        _require_ray(parser)
-    args.players = sorted(set(args.players))
-    args.settings = {
-        "agents": args.agents,
-        "players": args.players,
-        "games": args.games,
-        "seed": args.seed,
-        **rules,
-        "chunk_size": args.chunk_size,
-    }
-    return args
-
-
-def _require_ray(parser: argparse.ArgumentParser) -> None:
-    from .distribute import import_ray
-
-    try:
-        import_ray()
-    except RuntimeError as e:
-        parser.error(str(e))
-
-
-def run_command(command: TournamentCommand, argv: list[str] | None = None) -> int:
-    """Parse the arguments, play the tournament, write and print its report."""
-    args = parse_command_args(command, argv)
-    results = run_tournament(
-        args.agents,
-        args.players,
-        args.games,
-        args.seed,
-        chunk_size=args.chunk_size,
-        progress=not args.no_progress,
-        game=command.game(args),
-        use_ray=args.ray,
-        address=args.address,
-    )
-    report = command.report(args.settings, args.agents, results)
-    write_report(args.out, args.settings, report)
-    print(report.title)
-    print(report.text)
-    print(f"\nresults written to {args.out}/")
-    return 0
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    return parse_command_args(ASARA_COMMAND, argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return run_command(ASARA_COMMAND, argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

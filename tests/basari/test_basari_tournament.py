@@ -12,7 +12,7 @@ import pytest
 
 from asara_env.basari.core import ranking_score
 from training import basari_tournament as BT
-from training.tournament import wilson_interval
+from training.tournament_stats import wilson_interval
 
 
 def test_cli_writes_every_table_and_the_plot(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

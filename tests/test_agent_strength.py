@@ -16,7 +16,7 @@ from agents import make_agent
 from agents.arena import play_batch
 from asara_env import GameConfig
 from asara_env.core import derived_seed
-from training.tournament import wilson_interval
+from training.tournament_stats import wilson_interval
 
 GAMES = 400
 

@@ -20,7 +20,8 @@ from agents import make_agent
 from agents.arena import play_batch
 from asara_env.common.outcome import win_shares
 from asara_env.config import GameConfig
-from training.tournament import game_seeds, sub_seed, wilson_interval
+from training.tournament import game_seeds, sub_seed
+from training.tournament_stats import wilson_interval
 
 SEARCH = "flatmc:128:playout=towers:horizon=10:value=margin"
 GAMES = 100

@@ -14,13 +14,16 @@ import numpy as np
 import pytest
 
 from training import tournament as T
+from training import tournament_cli as C
+from training import tournament_report as R
+from training import tournament_stats as S
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_cli(tmp_path: Path, *args: str, out: str = "out") -> Path:
     argv = ["--agents", "random", "--players", "2", "--games", "4", "--no-progress"]
-    T.main([*argv, *args, "--out", str(tmp_path / out)])
+    C.main([*argv, *args, "--out", str(tmp_path / out)])
     return tmp_path / out
 
 
@@ -65,31 +68,31 @@ def wilson_by_formula(wins: float, n: int, z: float = 1.959963984540054):
     [(0, 10, (0.0, 0.2775)), (5, 10, (0.2366, 0.7634)), (10, 10, (0.7225, 1.0))],
 )
 def test_wilson_interval_known_values(wins, n, published):
-    low, high = T.wilson_interval(wins, n)
+    low, high = S.wilson_interval(wins, n)
     assert (low, high) == pytest.approx(wilson_by_formula(wins, n), abs=1e-12)
     assert (low, high) == pytest.approx(published, abs=5e-5)
 
 
 def test_wilson_interval_contains_the_rate_and_narrows():
     for wins, n in [(0, 1), (1, 1), (2.5, 7), (333, 1000)]:
-        low, high = T.wilson_interval(wins, n)
+        low, high = S.wilson_interval(wins, n)
         assert 0 <= low <= wins / n <= high <= 1
-    assert np.diff(T.wilson_interval(50, 100)) > np.diff(T.wilson_interval(500, 1000))
-    assert T.wilson_interval(0, 0) == (0.0, 1.0)
+    assert np.diff(S.wilson_interval(50, 100)) > np.diff(S.wilson_interval(500, 1000))
+    assert S.wilson_interval(0, 0) == (0.0, 1.0)
 
 
 def test_shared_wins_count_one_over_k_and_tied_ranks_are_averaged():
     prestige = np.array([[10, 10, 5], [7, 3, 7], [4, 4, 4], [1, 2, 3]])
     np.testing.assert_allclose(
-        T.win_shares(prestige),
+        S.win_shares(prestige),
         [[1 / 2, 1 / 2, 0], [1 / 2, 0, 1 / 2], [1 / 3, 1 / 3, 1 / 3], [0, 0, 1]],
     )
     np.testing.assert_allclose(
-        T.ranks(prestige), [[1.5, 1.5, 3], [1.5, 3, 1.5], [2, 2, 2], [3, 2, 1]]
+        S.ranks(prestige), [[1.5, 1.5, 3], [1.5, 3, 1.5], [2, 2, 2], [3, 2, 1]]
     )
     seating = np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 1, 2]])
     played = T.Played(3, np.arange(4, dtype=np.uint64), seating, prestige)
-    rows = {r["agent"]: r for r in T.summarize(["a", "b", "c"], played)}
+    rows = {r["agent"]: r for r in S.summarize(["a", "b", "c"], played)}
     # a: seats (g0 s0) 1/2, (g1 s2) 1/2, (g2 s1) 1/3, (g3 s0) 0
     assert rows["a"]["wins"] == pytest.approx(1 / 2 + 1 / 2 + 1 / 3)
     assert rows["a"]["win_rate"] == pytest.approx((1 / 2 + 1 / 2 + 1 / 3) / 4)
@@ -108,7 +111,7 @@ def test_ratings_order_a_dominant_agent_first():
     twice = T.Played(
         2, np.arange(30, 33, dtype=np.uint64), np.array([[1, 1]] * 3), prestige[:3, :2]
     )
-    ratings = T.rate_games(["strong", "x", "y"], [played, twice])
+    ratings = S.rate_games(["strong", "x", "y"], [played, twice])
     assert ratings[0]["agent"] == "strong"
     assert {r["agent"]: r["games"] for r in ratings} == {"strong": 30, "x": 36, "y": 30}
 
@@ -117,7 +120,7 @@ def test_an_agent_in_both_seats_of_two_player_games_keeps_its_mean():
     # two seats of equal rating move by +d and -d (or 0 on a tie): the mean stays 25
     prestige = np.random.default_rng(3).integers(0, 9, (40, 2))
     played = T.Played(2, np.arange(40, dtype=np.uint64), np.zeros((40, 2), np.int64), prestige)
-    (rating,) = T.rate_games(["self"], [played])
+    (rating,) = S.rate_games(["self"], [played])
     assert rating["mu"] == pytest.approx(25.0, abs=1e-9)
     assert rating["sigma"] < 25 / 3 and rating["games"] == 80
 
@@ -125,7 +128,7 @@ def test_an_agent_in_both_seats_of_two_player_games_keeps_its_mean():
 # ---------------------------------------------------------------------------- files, CLI
 def test_cli_writes_csv_json_and_png(tmp_path):
     out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "training.tournament", "--agents", "random", "--players", "2",
+    cmd = [sys.executable, "-m", "training.tournament_cli", "--agents", "random", "--players", "2",
            "3", "--games", "3", "--seed", "5", "--out", str(out)]  # fmt: skip
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -137,6 +140,7 @@ def test_cli_writes_csv_json_and_png(tmp_path):
     assert games[0]["seat_2"] == "" and games[-1]["seat_2"] == "random"
     document = json.loads((out / "results.json").read_text())
     assert document["settings"]["seed"] == 5
+    assert document["settings"]["chunk_size"] == T.CHUNK_SIZE == 256
     assert len(document["games"]) == 7 and len(document["summary"]) == 2
     assert [int(g["seed"]) for g in games] == [g["seed"] for g in document["games"]]
     assert (out / "summary.csv").read_text().startswith("players,agent,games,wins,win_rate")
@@ -169,13 +173,14 @@ def test_same_seed_same_csv_other_seed_other_games(tmp_path):
         (["--players", "5"], "invalid choice: 5"),
         (["--games", "0"], "at least 1"),
         (["--seed", "-3"], "non-negative"),
+        (["--chunk-size", "0"], "--chunk-size: must be at least 1"),
         (["--expansions", "gifts,dragons"], r"unknown expansion\(s\) \['dragons'\]"),
         (["--expansions", "genie"], "'genie' expansion needs the professional variant"),
     ],
 )
 def test_bad_arguments_are_argparse_errors(args, message, capsys):
     with pytest.raises(SystemExit) as exc:
-        T.parse_args(args)
+        C.parse_args(args)
     assert exc.value.code == 2
     assert re.search(message, capsys.readouterr().err)
 
@@ -185,11 +190,17 @@ def test_bad_arguments_are_argparse_errors(args, message, capsys):
     [
         (["random", "x"], [2], "unknown agent"),
         (["random"], [5], r"players must be among \(2, 3, 4\)"),
+        (["random"], [2, 2], r"a player count is given twice in \[2, 2\]"),
     ],
 )
 def test_bad_settings_raise_value_errors(names, players, message):
     with pytest.raises(ValueError, match=message):
         T.run_tournament(names, players, games=2)
+
+
+def test_a_chunk_size_below_one_is_refused():
+    with pytest.raises(ValueError, match="chunk size must be at least 1, got 0"):
+        T.run_tournament(["random"], [2], games=2, chunk_size=0)
 
 
 # ---------------------------------------------------------------------------- expansions (R9)
@@ -201,7 +212,7 @@ def test_expansions_reach_the_game_configuration(monkeypatch):
         return np.zeros(seating.shape, np.int64)
 
     monkeypatch.setattr(T, "play_batch", fake_play_batch)
-    args = T.parse_args(["--variant", "pro", "--expansions", "gifts, genie", "--players", "2", "3"])
+    args = C.parse_args(["--variant", "pro", "--expansions", "gifts, genie", "--players", "2", "3"])
     assert args.expansions == ("gifts", "genie")
     results = T.run_tournament(
         ["random"], [2, 3], 2, variant=args.variant, expansions=args.expansions
@@ -211,8 +222,8 @@ def test_expansions_reach_the_game_configuration(monkeypatch):
         (3, "pro", ("genie", "gifts")),
     ]
     assert [r.rules for r in results] == [{"variant": "pro", "expansions": "genie+gifts"}] * 2
-    assert T.parse_args([]).expansions == ()
-    assert T.rules_title("pro", ("genie", "gifts")) == "ASARA, pro rules + genie + gifts"
+    assert C.parse_args([]).expansions == ()
+    assert R.rules_title("pro", ("genie", "gifts")) == "ASARA, pro rules + genie + gifts"
 
 
 def test_cli_with_expansions_names_them_in_every_output(tmp_path, capsys):
@@ -236,11 +247,12 @@ def test_cli_with_expansions_names_them_in_every_output(tmp_path, capsys):
 def test_the_tournament_machinery_plays_any_game_given_as_a_tournament_game():
     """A second game plugs in through TournamentGame: here a toy game whose score is the
     agent's own strength, so the strongest agent always wins and ranks follow strength."""
-    from training.tournament import TournamentGame, run_tournament, summarize
+    from training.tournament import TournamentGame, run_tournament
+    from training.tournament_stats import summarize
 
     strength = {"weak": 1, "middling": 2, "strong": 3}
 
-    def play(players, agents, seating, seeds, batch_size, bar):
+    def play(players, agents, seating, seeds, bar, record):
         return np.array([[agents[k] for k in row] for row in seating], np.int64)
 
     toy = TournamentGame(strength, lambda name, seed: strength[name], play, (2, 3))

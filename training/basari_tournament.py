@@ -1,25 +1,28 @@
-"""BASARI tournament: the shared machinery of `training.tournament` (seat rotation, seeds,
-Wilson intervals, OpenSkill ratings, CSV/JSON/plot, progress bar) with BASARI's baselines
-played on the batched core, plus the negotiation figures measured in the arena.
+"""BASARI tournament: the shared machinery and command line of `training.tournament` (seat
+rotation, seeds and chunks, Ray, Wilson intervals, OpenSkill ratings, CSV/JSON/plot,
+progress bar) with BASARI's baselines played on the batched core, plus the negotiation
+figures measured in the arena.
 
     basari-tournament --agents random,points_first,value --players 2 3 4 --games 600 \\
-        --seed 0 --out results/basari/
+        --seed 0 --out results/basari/ [--chunk-size 256] [--ray | --address A]
 
 A game's result is the B10 order (points, then gems in total, then red, yellow, green,
 blue): the tournament's scores are the core's `ranking_score`, so tie-breaks are applied
-before wins are shared. Writes into --out: games.csv (agent, points and ranking score per
-seat), summary.csv (win rate with its 95% Wilson interval, mean points and rank per agent
-and player count), negotiation.csv (per agent and player count: barters won, gems paid per
-barter won, contested and cancelled cards, offers and steps per barter), ratings.csv,
-results.json (all of it) and win_rates.png.
+before wins are shared. Games are played in chunks with freshly seeded agents, locally or
+as Ray tasks with the same results, as in `training.tournament`. Writes into --out:
+games.csv (agent, points and ranking score per seat), summary.csv (win rate with its 95%
+Wilson interval, mean points and rank per agent and player count), negotiation.csv (per
+agent and player count: barters won, gems paid per barter won, contested and cancelled
+cards, offers and steps per barter), ratings.csv, results.json (all of it) and
+win_rates.png.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,18 +31,10 @@ from agents.basari.arena import NegotiationStats, play_batch
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 
-from .tournament import (
-    Played,
-    TournamentGame,
-    plot_win_rates,
-    rate_games,
-    ratings_table,
-    results_table,
-    run_tournament,
-    summarize,
-    text_table,
-    write_csv,
-)
+from .tournament import CHUNK_SIZE, Played, TournamentGame, run_tournament
+from .tournament_cli import TournamentCommand, parse_command_args, run_command
+from .tournament_report import Report, ratings_table, results_table, text_table
+from .tournament_stats import rate_games, summarize
 
 PLAYER_COUNTS = (2, 3, 4)
 DEFAULT_AGENTS = ("random", "points_first", "value")
@@ -50,21 +45,39 @@ def points_of(ranking: np.ndarray) -> np.ndarray:
     return np.asarray(ranking, np.int64) // TIE_BASE**5
 
 
-def basari_game(
-    start_mode: str = "choose", negotiation: dict[int, NegotiationStats] | None = None
-) -> TournamentGame:
-    """BASARI with the baselines of `agents.basari`, played in batches on the core. With
-    `negotiation` (player count -> stats, filled as games are played) the arena records
-    the barters."""
+def merge_stats(parts: list[NegotiationStats]) -> NegotiationStats:
+    """The negotiation figures of several chunks added up."""
+    total = NegotiationStats(parts[0].num_agents)
+    for part in parts:
+        for name, counts in part.counts.items():
+            total.counts[name] = total.counts[name] + counts
+    return total
+
+
+def basari_game(start_mode: str = "choose") -> TournamentGame:
+    """BASARI with the baselines of `agents.basari`, played in batches on the core; every
+    chunk records its barters (`Played.record`: the chunks' NegotiationStats added up)."""
     configs = {p: BasariConfig(num_players=p, start_mode=start_mode) for p in PLAYER_COUNTS}
 
-    def play(players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, batch, bar):
-        stats = None
-        if negotiation is not None:
-            stats = negotiation.setdefault(players, NegotiationStats(len(agents)))
-        return play_batch(configs[players], agents, seating, seeds, batch, bar, stats)
+    def play(
+        players: int,
+        agents: list,
+        seating: np.ndarray,
+        seeds: np.ndarray,
+        bar: Any,
+        record: NegotiationStats,
+    ) -> np.ndarray:
+        return play_batch(configs[players], agents, seating, seeds, len(seeds), bar, record)
 
-    return TournamentGame(BASARI_AGENTS, make_basari_agent, play, PLAYER_COUNTS, variant=start_mode)
+    return TournamentGame(
+        BASARI_AGENTS,
+        make_basari_agent,
+        play,
+        PLAYER_COUNTS,
+        variant=start_mode,
+        new_record=lambda players, num_agents: NegotiationStats(num_agents),
+        merge_records=merge_stats,
+    )
 
 
 def basari_summary(names: list[str], played: Played) -> list[dict]:
@@ -80,11 +93,9 @@ def basari_summary(names: list[str], played: Played) -> list[dict]:
     return rows
 
 
-def negotiation_rows(names: list[str], negotiation: dict[int, NegotiationStats]) -> list[dict]:
+def negotiation_rows(names: list[str], results: list[Played]) -> list[dict]:
     """One row per player count and agent with the arena's barter figures."""
-    return [
-        {"players": p, **row} for p in sorted(negotiation) for row in negotiation[p].rows(names)
-    ]
+    return [{"players": r.players, **row} for r in results for row in r.record.rows(names)]
 
 
 def game_rows(names: list[str], results: list[Played]) -> list[dict]:
@@ -141,26 +152,16 @@ def tables_text(summary: list[dict], ratings: list[dict], negotiation: list[dict
     )
 
 
-def write_results(
-    out: Path, settings: dict, names: list[str], results, summary, negotiation, ratings
-) -> None:
-    """games.csv, summary.csv, negotiation.csv, ratings.csv, results.json, win_rates.png."""
-    out.mkdir(parents=True, exist_ok=True)
+def basari_report(settings: dict, names: list[str], results: list[Played]) -> Report:
+    """BASARI's tables: win rates, mean points and ranks, negotiation, ratings, games."""
+    summary = [row for r in results for row in basari_summary(names, r)]
+    negotiation = negotiation_rows(names, results)
+    ratings = rate_games(names, results)
     games = game_rows(names, results)
-    write_csv(out / "games.csv", games, list(max(games, key=len)))
-    write_csv(out / "summary.csv", summary, list(summary[0]))
-    write_csv(out / "negotiation.csv", negotiation, list(negotiation[0]))
-    write_csv(out / "ratings.csv", ratings, list(ratings[0]))
-    document = {
-        "settings": settings,
-        "summary": summary,
-        "negotiation": negotiation,
-        "ratings": ratings,
-        "games": games,
-    }
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
-    title = f"BASARI ({settings['start_mode']} start), {settings['games']} games per count"
-    plot_win_rates(out / "win_rates.png", summary, title)
+    title = f"BASARI, {settings['start_mode']} start, {settings['games']} games per count"
+    text = tables_text(summary, ratings, negotiation)
+    fields = list(max(games, key=len))
+    return Report(title, text, summary, ratings, games, games, fields, {"negotiation": negotiation})
 
 
 def tournament(
@@ -169,85 +170,53 @@ def tournament(
     games: int,
     seed: int = 0,
     start_mode: str = "choose",
-    batch_size: int = 256,
+    chunk_size: int = CHUNK_SIZE,
     progress: bool = False,
+    use_ray: bool = False,
+    address: str | None = None,
 ) -> tuple[list[Played], list[dict], list[dict], list[dict]]:
-    """(results, summary, negotiation, ratings) of a BASARI tournament."""
-    negotiation: dict[int, NegotiationStats] = {}
-    game = basari_game(start_mode, negotiation)
+    """(results, summary, negotiation, ratings) of a BASARI tournament (`run_tournament`'s
+    chunks, locally or on Ray)."""
     results = run_tournament(
-        names, players, games, seed, batch_size=batch_size, progress=progress, game=game
+        names,
+        players,
+        games,
+        seed,
+        chunk_size=chunk_size,
+        progress=progress,
+        game=basari_game(start_mode),
+        use_ray=use_ray,
+        address=address,
     )
     summary = [row for r in results for row in basari_summary(names, r)]
-    return results, summary, negotiation_rows(names, negotiation), rate_games(names, results)
+    return results, summary, negotiation_rows(names, results), rate_games(names, results)
 
 
-def _agent_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BASARI_AGENTS]
-    if not names or unknown or len(set(names)) < len(names):
-        raise argparse.ArgumentTypeError(
-            f"need distinct agents among {sorted(BASARI_AGENTS)}, got {text!r}"
-        )
-    return names
+def _start_mode_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--start-mode", choices=("choose", "random"), default="choose")
 
 
-def _at_least(low: int):
-    def parse(text: str) -> int:
-        value = int(text)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-        return value
-
-    return parse
+BASARI_COMMAND = TournamentCommand(
+    prog="basari-tournament",
+    description="Play BASARI agents against each other.",
+    agent_names=BASARI_AGENTS,
+    default_agents=list(DEFAULT_AGENTS),
+    default_games=600,
+    default_out=Path("results/basari"),
+    player_counts=PLAYER_COUNTS,
+    add_rules=_start_mode_option,
+    rules=lambda parser, args: {"game": "basari", "start_mode": args.start_mode},
+    game=lambda args: basari_game(args.start_mode),
+    report=basari_report,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="basari-tournament", description="Play BASARI agents against each other."
-    )
-    parser.add_argument(
-        "--agents",
-        type=_agent_list,
-        default=list(DEFAULT_AGENTS),
-        help=f"comma-separated agents among {sorted(BASARI_AGENTS)} (default: all)",
-    )
-    parser.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=[2, 3, 4])
-    parser.add_argument("--games", type=_at_least(1), default=600, help="games per player count")
-    parser.add_argument("--seed", type=_at_least(0), default=0)
-    parser.add_argument("--start-mode", choices=("choose", "random"), default="choose")
-    parser.add_argument("--batch-size", type=_at_least(1), default=256)
-    parser.add_argument("--out", type=Path, default=Path("results/basari"))
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    return parser.parse_args(argv)
+    return parse_command_args(BASARI_COMMAND, argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    players = sorted(set(args.players))
-    results, summary, negotiation, ratings = tournament(
-        args.agents,
-        players,
-        args.games,
-        args.seed,
-        args.start_mode,
-        args.batch_size,
-        progress=not args.no_progress,
-    )
-    settings = {
-        "game": "basari",
-        "agents": args.agents,
-        "players": players,
-        "games": args.games,
-        "seed": args.seed,
-        "start_mode": args.start_mode,
-        "batch_size": args.batch_size,
-    }
-    write_results(args.out, settings, args.agents, results, summary, negotiation, ratings)
-    print(f"BASARI, {args.start_mode} start")
-    print(tables_text(summary, ratings, negotiation))
-    print(f"\nresults written to {args.out}/")
-    return 0
+    return run_command(BASARI_COMMAND, argv)
 
 
 if __name__ == "__main__":

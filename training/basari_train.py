@@ -1,13 +1,20 @@
-"""Train a BASARI learner seat with MaskablePPO on the batched core, then evaluate it.
+"""Train a BASARI learner seat with MaskablePPO on the batched core (`basari-train`).
 
-    python -m training.basari_train --players 4 --opponents value --steps 200000 \\
-        --envs 64 --seed 0 --out runs/basari_4p
+    basari-train --players 4 --opponents value:0.7,points_first:0.3 --bc-expert value \\
+        --snapshot-every 20000 --steps 200000 --envs 64 --seed 0 --out runs/basari_4p
+
+The run is the driver shared with ASARA (training/run.py): `--opponents` with weights, the
+self-play league (`--snapshot-every`, `--snapshot-weight`, `--max-snapshots`), behaviour
+cloning of a baseline first (`--bc-expert`, `--bc-games`, `--bc-epochs`), the evaluation
+curve (`--eval-every`, `--eval-games`, `--eval-opponents` -> eval.csv, TensorBoard,
+learning_curve.png), checkpoints (`--checkpoint-every`), `--resume`, every hyper-parameter
+as a flag, run.json.
 
 The learner plays one seat of every game of a `BasariVecEnv` (its start archway, cards and
 barter steps are its decisions; the opponents act on their rows at once). At the end the
-model is saved (final.zip) and played against each baseline: one learner seat and P - 1
-copies of the baseline, seats rotated, win rate with a 95% Wilson interval, written to
-eval.json and printed. Progress: SB3's progress bar.
+model (final.zip) is played against every baseline at each of `--final-players`: one
+learner seat and P - 1 copies of the baseline, `--final-games` seat-rotated games, win rate
+with a 95% Wilson interval, written to eval.json (and run.json) and printed.
 """
 
 from __future__ import annotations
@@ -15,10 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
+import torch
+from tqdm import tqdm
 
 from agents.basari import BASARI_AGENTS, make_basari_agent
 from agents.basari.arena import play_batch
@@ -26,9 +33,26 @@ from agents.policy_agent import PolicyAgent
 from asara_env.basari.config import BasariConfig
 from asara_env.common.outcome import win_shares
 
-from .basari_tournament import DEFAULT_AGENTS
+from . import run
+from .basari_imitation import collect
 from .basari_vec_env import BasariVecEnv
-from .tournament import game_seeds, wilson_interval
+from .imitation import Samples
+from .policy import Log1pFeatures
+from .tournament import game_seeds
+from .tournament_stats import wilson_interval
+
+HYPER = {  # MaskablePPO settings (documented defaults; see --help)
+    "learning_rate": 3e-4,
+    "n_steps": 64,
+    "batch_size": 1024,
+    "n_epochs": 10,
+    "gamma": 1.0,
+    "gae_lambda": 0.95,
+    "clip_range": 0.2,
+    "ent_coef": 0.01,
+    "vf_coef": 0.5,
+}
+NET_ARCH = [256, 256]  # shared policy and value MLP (ReLU after log1p features)
 
 
 def evaluate(model: object, players: int, opponent: str, games: int, seed: int) -> dict:
@@ -52,80 +76,98 @@ def evaluate(model: object, players: int, opponent: str, games: int, seed: int) 
     }
 
 
-def train(args: argparse.Namespace) -> dict:
-    from sb3_contrib import MaskablePPO
+def policy_kwargs() -> dict:
+    """log1p of the observation (counts >= 0), then a shared 256-256 ReLU MLP."""
+    return {
+        "features_extractor_class": Log1pFeatures,
+        "net_arch": NET_ARCH,
+        "activation_fn": torch.nn.ReLU,
+    }
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    env = BasariVecEnv(args.envs, args.players, args.opponents, args.reward, args.seed)
-    if args.resume:
-        model = MaskablePPO.load(args.resume, env=env, device="cpu")
-    else:
-        model = MaskablePPO(
-            "MlpPolicy",
-            env,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            gamma=1.0,
-            learning_rate=args.learning_rate,
-            ent_coef=0.01,
-            seed=args.seed,
-            device="cpu",
-            policy_kwargs={"net_arch": [256, 256]},
-            verbose=0,
-        )
-    start = time.perf_counter()
-    model.learn(args.steps, progress_bar=not args.no_progress, reset_num_timesteps=not args.resume)
-    seconds = time.perf_counter() - start
-    model.save(args.out / "final.zip")
+
+def _make_env(args: argparse.Namespace, names: list, weights: list, seed: int) -> BasariVecEnv:
+    return BasariVecEnv(args.envs, args.players, names, args.reward, seed, weights)
+
+
+def _win_rate(model: object, args: argparse.Namespace, opponent: str, games: int, seed: int):
+    r = evaluate(model, args.players, opponent, games, seed)
+    return {k: r[k] for k in ("opponent", "games", "win_rate")} | {
+        "low": r["ci_low"],
+        "high": r["ci_high"],
+    }
+
+
+def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+    return collect(BasariConfig(num_players=args.players), expert, games, seed, args.reward)
+
+
+def final_evaluation(model: object, args: argparse.Namespace, info: dict) -> dict:
+    """Every baseline at every `--final-players` count; eval.json, printed table."""
+    pairs = [(p, name) for p in args.final_players for name in BASARI_AGENTS]
     results = [
-        evaluate(model, p, name, args.eval_games, args.seed + 7)
-        for p in args.eval_players
-        for name in DEFAULT_AGENTS
+        evaluate(model, p, name, args.final_games, args.seed + 7)
+        for p, name in tqdm(pairs, desc="final evaluation", unit="table")
     ]
     report = {
-        "args": {k: str(v) for k, v in vars(args).items()},
-        "seconds": seconds,
-        "num_timesteps": model.num_timesteps,
-        "env_decisions": env.decisions,
+        "args": info["args"],
+        "seconds": info["seconds"],
+        "num_timesteps": info["num_timesteps"],
         "eval": results,
     }
     (args.out / "eval.json").write_text(json.dumps(report, indent=1) + "\n")
-    print(f"{model.num_timesteps} learner steps in {seconds:.0f} s; model in {args.out}/final.zip")
     for r in results:
         print(
             f"{r['players']}p vs {r['players'] - 1}x {r['opponent']:<12} win rate "
             f"{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] "
             f"(fair {r['fair_share']:.2f}, {r['games']} games)"
         )
-    return report
+    return {"baselines": results}
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--final-games", type=int, default=400, help="games per final table")
+    p.add_argument("--final-players", type=int, nargs="+", default=[2, 3, 4])
+
+
+def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    bad = [n for n in args.final_players if n not in (2, 3, 4)]
+    if bad:
+        p.error(f"--final-players must be among 2 3 4, got {bad}")
+
+
+SPEC = run.GameSpec(
+    name="basari-train",
+    description=__doc__.splitlines()[0],
+    agents=BASARI_AGENTS,
+    hyper=HYPER,
+    defaults={
+        "players": 4,
+        "opponents": "value",
+        "reward": "rank",
+        "steps": 200_000,
+        "envs": 64,
+        "out": "runs/basari",
+        "eval_every": 50_000,
+        "eval_opponents": ["points_first", "value"],
+        "checkpoint_every": 50_000,
+    },
+    make_env=_make_env,
+    win_rate=_win_rate,
+    collect=_collect,
+    policy_kwargs=policy_kwargs,
+    add_arguments=_add_arguments,
+    check=_check,
+    finish=final_evaluation,
+)
+
+
+def train(args: argparse.Namespace) -> object:
+    """One BASARI training run (training/run.py); returns the trained model."""
+    return run.train(SPEC, args)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="basari-train", description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    parser.add_argument(
-        "--opponents",
-        type=lambda t: t.split(","),
-        default=["value"],
-        help=f"comma-separated, among {sorted(BASARI_AGENTS)}",
-    )
-    parser.add_argument("--steps", type=int, default=200_000, help="learner decisions")
-    parser.add_argument("--envs", type=int, default=64)
-    parser.add_argument("--n-steps", type=int, default=64)
-    parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--learning-rate", type=float, default=3e-4)
-    parser.add_argument("--reward", choices=("win", "rank", "margin"), default="rank")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--eval-games", type=int, default=400)
-    parser.add_argument("--eval-players", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--resume", type=Path, default=None)
-    parser.add_argument("--out", type=Path, default=Path("runs/basari"))
-    parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
-    unknown = [o for o in args.opponents if o not in BASARI_AGENTS]
-    if unknown:
-        parser.error(f"unknown opponent(s) {unknown}; known: {sorted(BASARI_AGENTS)}")
-    return args
+    return run.parse_args(SPEC, argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,10 @@
 """A stable-baselines3 VecEnv for BASARI on the batched core: B games, one learner seat.
 
 In each game the learner plays one seat, drawn when the game starts; the other seats are
-played by opponents drawn uniformly from `opponents` (BASARI agents, by name or object),
-each acting on all its rows of the batch at once. The learner is asked only when it has a
+played by opponents drawn from `opponents` with `opponent_weights` (uniform by default;
+BASARI agents by name, or objects such as `PolicyAgent` snapshots of earlier policies,
+`set_opponents` changes them for games that start later), each acting on all its rows of
+the batch at once. The learner is asked only when it has a
 real decision: its simultaneous choices (start archway, card), made together with the
 opponents', and its barter steps. `step(actions)` applies the learner's action with the
 opponents' in one core step, then lets the opponents play on (in the games where the
@@ -12,7 +14,8 @@ restart at once with `terminal_observation`, `final_scores`, `learner_seat` and 
 learner's share of the win) in their info. `action_masks()` is for MaskablePPO.
 
 Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
-games start; seats and opponents from `default_rng(seed)`; opponent i is seeded seed + i.
+games start; seats and opponents from `default_rng(seed)`; `reset()` reseeds opponent i
+with seed + i.
 """
 
 from __future__ import annotations
@@ -58,16 +61,14 @@ class BasariVecEnv(BatchedVecEnv):
         opponents: Sequence[BasariAgent | str] = ("value",),
         reward: str = "win",
         seed: int = 0,
+        opponent_weights: Sequence[float] | None = None,
     ) -> None:
         self.config = BasariConfig(num_players=num_players)
         terminal_rewards(init(self.config, 1, seeds=0), reward)  # validates the scheme
-        if not opponents:
-            raise ValueError("at least one opponent is needed")
         self.reward = reward
-        self.opponents = [
-            make_basari_agent(o, seed + i) if isinstance(o, str) else o
-            for i, o in enumerate(opponents)
-        ]
+        self.opponents: list = []
+        self.opponent_weights: np.ndarray = np.ones(0)
+        self.set_opponents(opponents, opponent_weights, seed)
         n = obs_size(self.config.n_archways)
         observation_space = gym.spaces.Box(0.0, np.inf, (n,), np.float32)
         self.render_mode = None
@@ -76,9 +77,32 @@ class BasariVecEnv(BatchedVecEnv):
         self._actions = np.zeros(num_envs, np.int64)
         self.decisions = 0  # real decisions played: the learner's and the opponents'
 
+    def set_opponents(
+        self,
+        opponents: Sequence[BasariAgent | str | object],
+        weights: Sequence[float] | None = None,
+        seed: int = 0,
+    ) -> None:
+        """Opponents (BASARI agents by name, made with seed + i, or objects with
+        `act_batch`, e.g. `PolicyAgent` snapshots) and their weights for games that start
+        from now on. Games under way keep their opponents' indices: only append to the
+        list while playing."""
+        if not opponents:
+            raise ValueError("at least one opponent is needed")
+        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
+        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0, got {w}")
+        self.opponents = [
+            make_basari_agent(o, seed + i) if isinstance(o, str) else o
+            for i, o in enumerate(opponents)
+        ]
+        self.opponent_weights = w / w.sum()
+
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:
         self.rng = np.random.default_rng(self._seed)
+        for i, agent in enumerate(self.opponents):
+            agent.reseed(self._seed + i)
         self._games_started = 0
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))
@@ -123,7 +147,7 @@ class BasariVecEnv(BatchedVecEnv):
     def _deal(self, rows: np.ndarray) -> None:
         p, k = self.config.num_players, len(self.opponents)
         self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
-        self.seat_agent[rows] = self.rng.integers(k, size=(len(rows), p))
+        self.seat_agent[rows] = self.rng.choice(k, size=(len(rows), p), p=self.opponent_weights)
         self.seat_agent[rows, self.learner_seat[rows]] = NO_AGENT
 
     def _opponent_actions(self, state: BasariState, rows: np.ndarray | None = None) -> np.ndarray:

@@ -24,7 +24,8 @@ from asara_env import GameConfig
 from asara_env.common.outcome import win_shares
 from asara_env.common.seeding import derived_seed
 
-from .tournament import rules_title, wilson_interval
+from .tournament_report import rules_title
+from .tournament_stats import wilson_interval
 
 BASELINES = ("towers", "tall", "greedy", "random")
 

@@ -38,6 +38,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,17 +51,9 @@ from asara_env.common.outcome import win_shares
 from asara_env.config import VARIANTS, GameConfig
 from asara_env.core import legal_action_mask
 
-from .tournament import (
-    Played,
-    game_seeds,
-    rate_games,
-    rules_title,
-    schedule,
-    sub_seed,
-    text_table,
-    wilson_interval,
-    write_csv,
-)
+from .tournament import Played, game_seeds, schedule, sub_seed
+from .tournament_report import rules_title, text_table, write_csv
+from .tournament_stats import rate_games, wilson_interval
 
 ELO = 400 / np.log(10)  # Elo points per natural-log unit of odds
 BOOTSTRAP = 200  # resamples of the games for the Elo intervals
@@ -195,7 +188,7 @@ def run_ladder(
     todo = [g for g in planned_games(settings) if (g[0], g[1]) not in done]
     bar = _bar(progress, len(done) + len(todo), len(done))
     with open(path, "a") as f:
-        for row in (_ray_games if use_ray else _local_games)(settings, todo, address):
+        for row in _games(settings, todo, use_ray, address):
             f.write(json.dumps(row) + "\n")
             f.flush()
             if bar is not None:
@@ -205,23 +198,17 @@ def run_ladder(
     return sorted(read_games(path), key=lambda r: (r["players"], r["game"]))
 
 
-def _local_games(settings: dict, todo: list, address: str | None):
-    for game in todo:
-        yield play_one(settings, *game)
+def _games(settings: dict, todo: list, use_ray: bool, address: str | None) -> Iterator[dict]:
+    """The rows of the games `todo`, played here in order or as Ray tasks (yielded as they
+    finish, in any order)."""
+    if not use_ray:
+        for game in todo:
+            yield play_one(settings, *game)
+        return
+    from .distribute import ray_jobs
 
-
-def _ray_games(settings: dict, todo: list, address: str | None):
-    """The games played as Ray tasks, yielded as they finish (in any order)."""
-    import ray
-
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    here = str(Path(__file__).resolve().parents[1])  # local workers import this checkout
-    remote = ray.remote(play_one).options(runtime_env={"env_vars": {"PYTHONPATH": here}})
-    pending = [remote.remote(settings, *game) for game in todo]
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(ready[0])
+    for _, row in ray_jobs(play_one, [(settings, *game) for game in todo], address):
+        yield row
 
 
 def _bar(progress: bool, total: int, initial: int):

@@ -12,12 +12,12 @@ import pytest
 
 from asara_env.basari.core import ranking_score
 from training import basari_tournament as BT
-from training.tournament import wilson_interval
+from training.tournament_stats import wilson_interval
 
 
 def test_cli_writes_every_table_and_the_plot(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "out"
-    argv = ["--players", "2", "3", "--games", "6", "--batch-size", "4", "--no-progress"]
+    argv = ["--players", "2", "3", "--games", "6", "--chunk-size", "4", "--no-progress"]
     assert BT.main([*argv, "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "Negotiation" in printed and "OpenSkill" in printed and "steps/barter" in printed
@@ -46,8 +46,8 @@ def test_points_of_strips_the_tie_breaks() -> None:
 
 
 def test_tournament_is_reproducible_and_counts_every_seat() -> None:
-    a = BT.tournament(["random", "value"], [2], 4, seed=3, batch_size=2)
-    b = BT.tournament(["random", "value"], [2], 4, seed=3, batch_size=2)
+    a = BT.tournament(["random", "value"], [2], 4, seed=3, chunk_size=2)
+    b = BT.tournament(["random", "value"], [2], 4, seed=3, chunk_size=2)
     assert (a[0][0].prestige == b[0][0].prestige).all()
     assert a[2] == b[2]
     negotiation = {r["agent"]: r for r in a[2]}

@@ -1,0 +1,315 @@
+"""The training driver shared by both games: `asara-train` (training/train.py) and
+`basari-train` (training/basari_train.py) are this driver with a `GameSpec` each.
+
+A run trains MaskablePPO with one learner seat against opponents drawn by weight:
+
+- Opponents: `--opponents name:weight,...` (weight 1 where omitted), names from the game's
+  registry of baseline agents.
+- Self-play league (`LeagueCallback`): every `--snapshot-every` learner steps a frozen copy
+  of the policy (`agents.PolicyAgent`) joins the opponents with weight `--snapshot-weight`;
+  only the newest `--max-snapshots` keep a weight.
+- Warm start: `--bc-expert NAME` first clones that baseline's play from `--bc-games`
+  self-play games (`--bc-epochs`; training/imitation.py), history in `bc.json`.
+- Evaluation curve (`WinRateCallback`): at the start and every `--eval-every` steps the
+  policy (most probable legal action) plays `--eval-games` seat-rotated games against
+  copies of each of `--eval-opponents`; rows in `eval.csv` and TensorBoard (`tb/`), and at
+  the end `learning_curve.png`.
+- Checkpoints every `--checkpoint-every` steps in `checkpoints/`; the final model in
+  `final.zip`; `--resume PATH.zip` continues a checkpoint for `--steps` more learner steps
+  with its own hyper-parameters, on new games (league snapshots start afresh).
+- Hyper-parameters: the game's `hyper` defaults, each a flag (`--learning-rate`, ...).
+- `run.json`: the arguments, wall time, rates, the final evaluation and the step count,
+  plus what the game's `finish` hook adds (BASARI: every baseline at 2, 3, 4 players).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+
+from agents import PolicyAgent
+from asara_env.common.seeding import derived_seed
+
+from .imitation import Samples, clone
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the driver needs to know about one game."""
+
+    name: str  # the console script, for --help
+    description: str  # the first line of --help
+    agents: Mapping[str, Any]  # baseline agents by name
+    hyper: dict[str, Any]  # MaskablePPO defaults, each one a flag
+    defaults: dict[str, Any]  # defaults of the shared flags (players, opponents, ...)
+    # env(args, opponent names, weights, seed) -> a VecEnv with set_opponents, config, decisions
+    make_env: Callable[[argparse.Namespace, list[str], list[float], int], Any]
+    # win_rate(model, args, opponent, games, seed) -> {opponent, games, win_rate, low, high}
+    win_rate: Callable[[Any, argparse.Namespace, str, int, int], dict]
+    # collect(args, expert, games, seed) -> behaviour-cloning samples
+    collect: Callable[[argparse.Namespace, str, int, int], Samples]
+    policy_kwargs: Callable[[], dict]
+    add_arguments: Callable[[argparse.ArgumentParser], None] = lambda p: None
+    check: Callable[[argparse.ArgumentParser, argparse.Namespace], None] = lambda p, a: None
+    # finish(model, args, run info) -> extra entries for run.json (a final evaluation)
+    finish: Callable[[Any, argparse.Namespace, dict], dict] | None = None
+
+
+# ------------------------------------------------------------------------------ evaluation
+class WinRateCallback(BaseCallback):
+    """Every `every` steps (and at the start): win rates against the opponents, to eval.csv
+    and TensorBoard. `win_rate(model, opponent)` plays the games and returns one row."""
+
+    def __init__(
+        self,
+        win_rate: Callable[[Any, str], dict],
+        opponents: list[str],
+        every: int,
+        out: Path,
+    ) -> None:
+        super().__init__()
+        self.win_rate, self.opponents, self.every = win_rate, opponents, every
+        self.path, self.next_at = out / "eval.csv", 0
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_at:
+            self.next_at = self.num_timesteps + self.every
+            self.evaluate()
+        return True
+
+    def evaluate(self) -> list[dict]:
+        """One row per opponent at the current step count, appended to eval.csv."""
+        rows = []
+        for name in self.opponents:
+            r = self.win_rate(self.model, name)
+            r["steps"] = self.num_timesteps
+            self.logger.record(f"eval/win_rate_vs_{name}", r["win_rate"])
+            rows.append(r)
+        new = not self.path.exists()
+        with self.path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            if new:
+                writer.writeheader()
+            writer.writerows(rows)
+        summary = ", ".join(f"{r['opponent']} {r['win_rate']:.3f}" for r in rows)
+        print(f"[eval @ {self.num_timesteps} steps] win rate vs {summary}", flush=True)
+        return rows
+
+
+class LeagueCallback(BaseCallback):
+    """Every `every` steps a frozen copy of the policy joins the opponents with weight
+    `weight`; only the newest `most` keep a weight (older ones stay in the list with
+    weight 0, so games under way keep their opponents)."""
+
+    def __init__(self, env: Any, every: int, weight: float, most: int, seed: int) -> None:
+        super().__init__()
+        self.env, self.every, self.weight, self.most, self.seed = env, every, weight, most, seed
+        self.base = list(env.opponents)
+        self.base_weights = list(env.opponent_weights)
+        self.snapshots: list[PolicyAgent] = []
+        self.next_at = 0
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps + self.every
+
+    def _on_step(self) -> bool:
+        if self.every and self.num_timesteps >= self.next_at:
+            self.next_at = self.num_timesteps + self.every
+            frozen = SimpleNamespace(policy=copy.deepcopy(self.model.policy))
+            self.snapshots.append(PolicyAgent(frozen, seed=self.seed + len(self.snapshots)))
+            live = [
+                self.weight if i >= len(self.snapshots) - self.most else 0.0
+                for i in range(len(self.snapshots))
+            ]
+            self.env.set_opponents(self.base + self.snapshots, self.base_weights + live)
+        return True
+
+
+def plot_learning_curve(csv_path: Path, png: Path) -> None:
+    """Win rate (with 95% interval) against each evaluation opponent over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(csv.DictReader(csv_path.open()))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name in dict.fromkeys(r["opponent"] for r in rows):
+        mine = [r for r in rows if r["opponent"] == name]
+        steps = [int(r["steps"]) for r in mine]
+        rate = [float(r["win_rate"]) for r in mine]
+        ax.plot(steps, rate, marker="o", label=f"vs {name}")
+        ax.fill_between(
+            steps, [float(r["low"]) for r in mine], [float(r["high"]) for r in mine], alpha=0.2
+        )
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("win rate (95% Wilson)")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------------------ the run
+def opponents_parser(agents: Mapping[str, Any]) -> Callable[[str], tuple[list, list]]:
+    """A parser of 'a:0.6,b:0.4' -> (names, weights) (weight 1 where omitted), names
+    checked against `agents`."""
+
+    def parse(text: str) -> tuple[list[str], list[float]]:
+        names, weights = [], []
+        for item in text.split(","):
+            name, _, weight = item.partition(":")
+            if name not in agents:
+                raise argparse.ArgumentTypeError(f"unknown agent {name!r}; known: {sorted(agents)}")
+            names.append(name)
+            weights.append(float(weight) if weight else 1.0)
+        return names, weights
+
+    return parse
+
+
+def resumed(args: argparse.Namespace) -> MaskablePPO | None:
+    """The checkpoint to continue, if any (its hyper-parameters, not the flags', apply)."""
+    if not args.resume:
+        return None
+    model = MaskablePPO.load(args.resume, device="cpu")
+    model.tensorboard_log = str(args.out / "tb")
+    return model
+
+
+def build_model(
+    spec: GameSpec, args: argparse.Namespace, env: Any, model: MaskablePPO | None
+) -> MaskablePPO:
+    """The resumed model on `env`, or a new one (behaviour-cloned first with --bc-expert)."""
+    if model is not None:
+        model.set_env(env)
+        return model
+    hyper = {k: getattr(args, k) for k in spec.hyper}
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        policy_kwargs=spec.policy_kwargs(),
+        seed=args.seed,
+        tensorboard_log=str(args.out / "tb"),
+        device="cpu",
+        verbose=0,
+        **hyper,
+    )
+    if args.bc_expert:
+        samples = spec.collect(args, args.bc_expert, args.bc_games, args.seed + 1)
+        history = clone(model, samples, args.bc_epochs, seed=args.seed)
+        (args.out / "bc.json").write_text(json.dumps(history, indent=1))
+        print(
+            f"behaviour cloning of {args.bc_expert}: {len(samples)} decisions, "
+            f"accuracy {history[-1]['accuracy']:.3f}",
+            flush=True,
+        )
+    return model
+
+
+def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
+    """One training run (see the module docstring); returns the trained model."""
+    began = time.perf_counter()
+    args.out.mkdir(parents=True, exist_ok=True)
+    names, weights = args.opponents
+    previous = resumed(args)
+    done = previous.num_timesteps if previous is not None else 0
+    env = spec.make_env(args, names, weights, derived_seed(args.seed, done))  # new games
+    model = build_model(spec, args, env, previous)
+    setup_seconds = time.perf_counter() - began  # with the behaviour cloning
+    eval_seed = args.seed + 7
+
+    def win_rate(m: Any, opponent: str) -> dict:
+        return spec.win_rate(m, args, opponent, args.eval_games, eval_seed)
+
+    evaluator = WinRateCallback(win_rate, args.eval_opponents, args.eval_every, args.out)
+    league = LeagueCallback(
+        env, args.snapshot_every, args.snapshot_weight, args.max_snapshots, args.seed + 1000
+    )
+    every = max(args.checkpoint_every // args.envs, 1)
+    checkpoints = CheckpointCallback(every, str(args.out / "checkpoints"), "model")
+    start = time.perf_counter()
+    model.learn(
+        args.steps,
+        callback=CallbackList([checkpoints, league, evaluator]),
+        progress_bar=not args.no_progress,
+        reset_num_timesteps=not args.resume,
+        tb_log_name="ppo",
+    )
+    seconds = time.perf_counter() - start
+    model.save(args.out / "final.zip")
+    info = {
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "seconds": seconds,  # model.learn only
+        "setup_seconds": setup_seconds,  # the environment and model, behaviour cloning
+        "learner_steps_per_second": args.steps / seconds,
+        "env_decisions_per_second": env.decisions / seconds,  # learner + opponents
+        "final_eval": evaluator.evaluate(),
+        "num_timesteps": model.num_timesteps,
+    }
+    if spec.finish is not None:
+        info.update(spec.finish(model, args, info))
+    info["wall_seconds"] = time.perf_counter() - began  # everything but the plot
+    (args.out / "run.json").write_text(json.dumps(info, indent=1))
+    plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png")
+    rate = env.decisions / seconds
+    print(f"done: {args.steps} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
+    print(f"model in {args.out / 'final.zip'}")
+    return model
+
+
+def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namespace:
+    """The shared flags (defaults from `spec.defaults`), the game's own, the hyper-
+    parameters; unknown agents are refused."""
+    d = spec.defaults
+    p = argparse.ArgumentParser(prog=spec.name, description=spec.description)
+    p.add_argument("--players", type=int, default=d["players"], choices=(2, 3, 4))
+    spec.add_arguments(p)
+    p.add_argument(
+        "--opponents",
+        type=opponents_parser(spec.agents),
+        default=d["opponents"],
+        help=f"name:weight pairs among {sorted(spec.agents)} (default {d['opponents']})",
+    )
+    p.add_argument("--reward", default=d["reward"], choices=("win", "rank", "margin"))
+    p.add_argument("--steps", type=int, default=d["steps"], help="learner decisions to train")
+    p.add_argument("--envs", type=int, default=d["envs"], help="games played at once")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, default=Path(d["out"]))
+    p.add_argument("--resume", type=Path, help="a checkpoint .zip to continue")
+    p.add_argument("--bc-expert", choices=sorted(spec.agents), help="clone this agent first")
+    p.add_argument("--bc-games", type=int, default=2000)
+    p.add_argument("--bc-epochs", type=int, default=10)
+    p.add_argument("--snapshot-every", type=int, default=0, help="0 = no self-play league")
+    p.add_argument("--snapshot-weight", type=float, default=0.5)
+    p.add_argument("--max-snapshots", type=int, default=5)
+    p.add_argument("--eval-every", type=int, default=d["eval_every"])
+    p.add_argument("--eval-games", type=int, default=200, help="games per curve point")
+    p.add_argument(
+        "--eval-opponents", type=lambda s: s.split(","), default=list(d["eval_opponents"])
+    )
+    p.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"])
+    p.add_argument("--no-progress", action="store_true")
+    for name, value in spec.hyper.items():
+        p.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    args = p.parse_args(argv)
+    unknown = [o for o in args.eval_opponents if o not in spec.agents]
+    if unknown:
+        p.error(f"unknown --eval-opponents {unknown}; known: {sorted(spec.agents)}")
+    spec.check(p, args)
+    return args

@@ -28,7 +28,8 @@ from agents.arena import play_batch
 from asara_env.common.outcome import win_shares
 from asara_env.config import VARIANTS, GameConfig
 
-from .tournament import game_seeds, sub_seed, wilson_interval
+from .tournament import game_seeds, sub_seed
+from .tournament_stats import wilson_interval
 
 
 def _chunk(settings: dict, c: int) -> dict:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.basari import BASARI_AGENTS, make_basari_agent
+from agents.basari import BASARI_AGENT_NAMES, make_basari_agent
 from agents.basari.arena import NegotiationStats, play_batch
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
@@ -70,7 +70,7 @@ def basari_game(start_mode: str = "choose") -> TournamentGame:
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar, record)
 
     return TournamentGame(
-        BASARI_AGENTS,
+        BASARI_AGENT_NAMES,
         make_basari_agent,
         play,
         PLAYER_COUNTS,
@@ -199,7 +199,7 @@ def _start_mode_option(parser: argparse.ArgumentParser) -> None:
 BASARI_COMMAND = TournamentCommand(
     prog="basari-tournament",
     description="Play BASARI agents against each other.",
-    agent_names=BASARI_AGENTS,
+    agent_names=BASARI_AGENT_NAMES,
     default_agents=list(DEFAULT_AGENTS),
     default_games=600,
     default_out=Path("results/basari"),

@@ -416,7 +416,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=_entry,
         nargs="+",
         default=[parse_entry(e) for e in DEFAULT_LADDER],
-        help="label=spec or spec, space-separated (default: %(default)s)",
+        help="label=spec or spec, space-separated (default: " + " ".join(DEFAULT_LADDER) + ")",
     )
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3])
     parser.add_argument("--games", type=int, default=56, help="games per player count")

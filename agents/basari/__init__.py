@@ -1,7 +1,9 @@
 """BASARI agents: baselines on observations and masks (`baselines.py`), the batched arena
-(`arena.py`). `make_basari_agent(name, seed)` builds one by name (`BASARI_AGENTS`)."""
+(`arena.py`). `make_basari_agent(name, seed)` builds one by name: a baseline (`BASARI_AGENTS`) or a
+shipped model (`ppo_4p`; all names: `BASARI_AGENT_NAMES`)."""
 
 from .baselines import (
+    BASARI_AGENT_NAMES,
     BASARI_AGENTS,
     BasariAgent,
     PointsFirstAgent,
@@ -12,6 +14,7 @@ from .baselines import (
 )
 
 __all__ = [
+    "BASARI_AGENT_NAMES",
     "BASARI_AGENTS",
     "BasariAgent",
     "PointsFirstAgent",

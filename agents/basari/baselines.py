@@ -32,6 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import pick_best
+from agents.models import BASARI_MODELS, make_model_agent
+from agents.policy_agent import PolicyAgent
 from asara_env.basari.actions import ActionLayout
 from asara_env.basari.constants import N_CARDS, N_COLOURS, Card
 from asara_env.basari.phases import Phase
@@ -241,10 +243,18 @@ BASARI_AGENTS: dict[str, type[BasariAgent]] = {
 }
 
 
-def make_basari_agent(name: str, seed: int | None = None) -> BasariAgent:
-    """The BASARI agent registered as `name`, seeded."""
+# every name an agent can be made from: the baselines and the shipped models
+BASARI_AGENT_NAMES: tuple[str, ...] = (*BASARI_AGENTS, *BASARI_MODELS)
+
+
+def make_basari_agent(name: str, seed: int | None = None) -> BasariAgent | PolicyAgent:
+    """The BASARI agent registered as `name` (a baseline, or a shipped model of
+    `agents.models.BASARI_MODELS`, loaded as a `PolicyAgent`), seeded."""
+    if name in BASARI_MODELS:
+        return make_model_agent(name, seed, BASARI_MODELS)
     if name not in BASARI_AGENTS:
-        raise ValueError(f"unknown BASARI agent {name!r}; known: {sorted(BASARI_AGENTS)}")
+        known = sorted(BASARI_AGENT_NAMES)
+        raise ValueError(f"unknown BASARI agent {name!r}; known: {known}")
     return BASARI_AGENTS[name](seed)
 
 

@@ -10,6 +10,7 @@ from agents.basari import BASARI_AGENTS, make_basari_agent
 from agents.basari.arena import NegotiationStats, play_batch
 from agents.basari.valuation import BUNDLES, bundle_key, gems_taken
 from agents.basari.view import View
+from asara_env import basari_v0
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import Card
 from asara_env.basari.core import init, observe, step
@@ -176,3 +177,28 @@ def test_value_barters_take_a_handful_of_offers() -> None:
     row = stats.rows(["value"])[0]
     assert row["barters"] > 20
     assert row["offers_per_barter"] < 8 and row["steps_per_barter"] < 40
+
+
+def test_the_shipped_model_is_an_agent_by_name() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.basari import BASARI_AGENT_NAMES
+    from agents.models import BASARI_MODELS, model_path
+    from agents.policy_agent import PolicyAgent
+
+    assert "ppo_4p" in BASARI_AGENT_NAMES
+    assert model_path("ppo_4p", BASARI_MODELS).name == "basari_4p.zip"
+    agent = make_basari_agent("ppo_4p", seed=3)
+    assert isinstance(agent, PolicyAgent)
+    env = basari_v0.parallel_env(num_players=4)
+    obs, _ = env.reset(seed=1)
+    for _ in range(30):
+        actions = {}
+        for a in env.agents:
+            mask = obs[a]["action_mask"]
+            actions[a] = agent.act(obs[a]["observation"], mask)
+            assert mask[actions[a]] == 1
+        obs, *_ = env.step(actions)
+        if not env.agents:
+            break
+    with pytest.raises(ValueError, match=r"unknown BASARI agent 'ppo_9p'.*ppo_4p"):
+        make_basari_agent("ppo_9p")

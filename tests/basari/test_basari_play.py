@@ -107,3 +107,11 @@ def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture) -> None
     assert "unknown opponent" in capsys.readouterr().err
     assert main(["play", "--seed", "-1"]) == 2
     assert "seed must be a non-negative int" in capsys.readouterr().err
+
+
+def test_the_shipped_model_plays_as_an_opponent() -> None:
+    pytest.importorskip("sb3_contrib")
+    person, screen = Person(3, bad=[]), Screen()
+    final = play(4, "ppo_4p", 0, seed=5, input_fn=person, print_fn=screen)
+    assert final is not None and final["winners"].any()
+    assert "player_1 (ppo_4p), player_2 (ppo_4p), player_3 (ppo_4p)" in screen.text

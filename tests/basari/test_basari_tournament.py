@@ -108,3 +108,8 @@ def test_shipped_model_beats_three_value_agents_in_four_player_games() -> None:
 
     result = evaluate(str(MODEL), players=4, opponent="value", games=400, seed=1234)
     assert result["ci_low"] > 0.25, result
+
+
+def test_the_shipped_model_can_be_named_in_a_tournament() -> None:
+    args = BT.parse_args(["--agents", "value,ppo_4p", "--players", "4"])
+    assert args.agents == ["value", "ppo_4p"]

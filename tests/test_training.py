@@ -89,6 +89,12 @@ def test_vec_env_rejects_bad_opponents():
         AsaraVecEnv(2, 2, "basic", ("alphago",))
     with pytest.raises(ValueError, match="weights"):
         AsaraVecEnv(2, 2, "basic", ("random",), opponent_weights=[-1.0])
+    env = AsaraVecEnv(2, 2, "basic", ("random", "greedy"), opponent_weights=[1.0, 3.0])
+    before = list(env.opponents)
+    with pytest.raises(ValueError, match="weights"):
+        env.set_opponents(["towers"], [1.0, 2.0])
+    assert env.opponents == before  # refused weights change nothing
+    assert np.allclose(env.opponent_weights, [0.25, 0.75])
 
 
 def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_path):

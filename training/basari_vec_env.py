@@ -42,7 +42,6 @@ from asara_env.basari.core import (
 from asara_env.basari.core.outcome import state_ranking
 from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
-from asara_env.common.seeding import derived_seeds
 
 from .sb3_vec_env import BatchedVecEnv
 
@@ -73,37 +72,16 @@ class BasariVecEnv(BatchedVecEnv):
         observation_space = gym.spaces.Box(0.0, np.inf, (n,), np.float32)
         self.render_mode = None
         super().__init__(num_envs, observation_space, gym.spaces.Discrete(self.config.n_actions))
-        self._seed = seed
+        self._base_seed = seed
         self._actions = np.zeros(num_envs, np.int64)
         self.decisions = 0  # real decisions played: the learner's and the opponents'
 
-    def set_opponents(
-        self,
-        opponents: Sequence[BasariAgent | str | object],
-        weights: Sequence[float] | None = None,
-        seed: int = 0,
-    ) -> None:
-        """Opponents (BASARI agents by name, made with seed + i, or objects with
-        `act_batch`, e.g. `PolicyAgent` snapshots) and their weights for games that start
-        from now on. Games under way keep their opponents' indices: only append to the
-        list while playing."""
-        if not opponents:
-            raise ValueError("at least one opponent is needed")
-        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
-        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0, got {w}")
-        self.opponents = [
-            make_basari_agent(o, seed + i) if isinstance(o, str) else o
-            for i, o in enumerate(opponents)
-        ]
-        self.opponent_weights = w / w.sum()
+    def make_opponent(self, name: str, seed: int) -> BasariAgent | object:
+        return make_basari_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:
-        self.rng = np.random.default_rng(self._seed)
-        for i, agent in enumerate(self.opponents):
-            agent.reseed(self._seed + i)
-        self._games_started = 0
+        self._restart(self._base_seed)
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))
         self.learner_seat = np.zeros(b, np.int64)
@@ -112,9 +90,6 @@ class BasariVecEnv(BatchedVecEnv):
         self._deal(np.arange(b))
         self._advance()
         return self._observe()
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
         joint = self._opponent_actions(self.core)
@@ -140,14 +115,8 @@ class BasariVecEnv(BatchedVecEnv):
         return self.core.legal[np.arange(self.num_envs), self.learner_seat].copy()
 
     # ------------------------------------------------------------------------ games
-    def _next_seeds(self, n: int) -> np.ndarray:
-        start, self._games_started = self._games_started, self._games_started + n
-        return derived_seeds(self._seed, np.arange(start, start + n))
-
     def _deal(self, rows: np.ndarray) -> None:
-        p, k = self.config.num_players, len(self.opponents)
-        self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
-        self.seat_agent[rows] = self.rng.choice(k, size=(len(rows), p), p=self.opponent_weights)
+        self._deal_seats(rows)
         self.seat_agent[rows, self.learner_seat[rows]] = NO_AGENT
 
     def _opponent_actions(self, state: BasariState, rows: np.ndarray | None = None) -> np.ndarray:

@@ -1,21 +1,77 @@
 """The stable-baselines3 `VecEnv` plumbing shared by the games' training VecEnvs: B games
 held in one batched core act as one object, so every attribute and method call answers
-for all rows; `action_masks()` (MaskablePPO's hook) is the subclass's."""
+for all rows; `action_masks()` (MaskablePPO's hook) is the subclass's. Also shared: the
+learner's bookkeeping of weighted opponents (`set_opponents`, `_deal_seats`) and the
+sequence of game seeds (`_next_seeds`); `make_opponent` (an agent by name) is the
+subclass's."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from asara_env.common.seeding import derived_seeds
+
 
 class BatchedVecEnv(VecEnv):
-    """A VecEnv whose B environments are the rows of one batched core."""
+    """A VecEnv whose B environments are the rows of one batched core, the learner in one
+    seat of each, opponents drawn by weight in the others. Subclasses set `config`
+    (`num_players`), `rng`, `learner_seat` int[B], `seat_agent` int[B, P], `_base_seed`
+    and `_games_started`."""
+
+    opponents: list[Any]
+    opponent_weights: np.ndarray
 
     def action_masks(self) -> np.ndarray:
         """bool[B, A]: the learner's legal actions in every game."""
         raise NotImplementedError
+
+    def make_opponent(self, name: str, seed: int) -> Any:
+        """The game's agent registered as `name`, seeded."""
+        raise NotImplementedError
+
+    def set_opponents(
+        self, opponents: Sequence[Any], weights: Sequence[float] | None = None, seed: int = 0
+    ) -> None:
+        """Opponents (agents by name, made with seed + i, or agent objects such as
+        `PolicyAgent` snapshots) and their weights for games that start from now on. Games
+        under way keep their opponents' indices: only append to the list while playing.
+        Bad opponents or weights change nothing."""
+        if not opponents:
+            raise ValueError("at least one opponent is needed")
+        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
+        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0, got {w}")
+        self.opponents = [
+            self.make_opponent(o, seed + i) if isinstance(o, str) else o
+            for i, o in enumerate(opponents)
+        ]
+        self.opponent_weights = w / w.sum()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def _restart(self, seed: int) -> None:
+        """Start the sequence of games over from `seed`: the seats' generator, opponent i
+        reseeded seed + i, game seeds from game 0."""
+        self.rng = np.random.default_rng(seed)
+        for i, agent in enumerate(self.opponents):
+            agent.reseed(seed + i)
+        self._base_seed, self._games_started = seed, 0
+
+    def _next_seeds(self, n: int) -> np.ndarray:
+        """The seeds of the next `n` games of the sequence."""
+        start, self._games_started = self._games_started, self._games_started + n
+        return derived_seeds(self._base_seed, np.arange(start, start + n))
+
+    def _deal_seats(self, rows: np.ndarray) -> None:
+        """Draw the learner's seat and the opponents (by weight) of new games `rows`."""
+        p, k = self.config.num_players, len(self.opponents)
+        self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
+        self.seat_agent[rows] = self.rng.choice(k, size=(len(rows), p), p=self.opponent_weights)
 
     def close(self) -> None:
         pass

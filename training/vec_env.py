@@ -28,7 +28,6 @@ from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
 from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import terminal_rewards, win_shares
-from asara_env.common.seeding import derived_seeds
 from asara_env.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.core.observation import OBS_DIM, observe
 
@@ -67,20 +66,8 @@ class AsaraVecEnv(BatchedVecEnv):
         self.decisions = 0  # decisions played so far: the learner's and the opponents'
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
-    def set_opponents(
-        self, opponents: Sequence[Agent | str], weights: Sequence[float] | None = None, seed=0
-    ) -> None:
-        """Opponents for games that start from now on (names are made with `seed`). Games
-        under way keep their opponents' indices: only append to the list while playing."""
-        if not opponents:
-            raise ValueError("at least one opponent is needed")
-        self.opponents = [
-            make_agent(o, seed + i) if isinstance(o, str) else o for i, o in enumerate(opponents)
-        ]
-        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
-        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0, got {w}")
-        self.opponent_weights = w / w.sum()
+    def make_opponent(self, name: str, seed: int) -> Agent:
+        return make_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self):
@@ -99,15 +86,6 @@ class AsaraVecEnv(BatchedVecEnv):
         self._deal_seats(np.arange(b))
         self._play_opponents()
         return self._observe()
-
-    def _restart(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        for i, agent in enumerate(self.opponents):
-            agent.reseed(seed + i)
-        self._base_seed, self._games_started = seed, 0
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
 
     def step_wait(self):
         step(self.core, self._actions)
@@ -130,16 +108,6 @@ class AsaraVecEnv(BatchedVecEnv):
         return self.core.legal.copy()
 
     # ------------------------------------------------------------------------ games
-    def _next_seeds(self, n: int) -> np.ndarray:
-        start, self._games_started = self._games_started, self._games_started + n
-        return derived_seeds(self._base_seed, np.arange(start, start + n))
-
-    def _deal_seats(self, rows: np.ndarray) -> None:
-        """Draw the learner's seat and the opponents of new games."""
-        p, k = self.config.num_players, len(self.opponents)
-        self.learner_seat[rows] = self.rng.integers(p, size=len(rows))
-        self.seat_agent[rows] = self.rng.choice(k, size=(len(rows), p), p=self.opponent_weights)
-
     def _play_opponents(self) -> None:
         """Opponents move until every unfinished game waits for the learner."""
         self.decisions += play_opponents(

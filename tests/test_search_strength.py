@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pytest
 
 from agents import make_agent
 from agents.arena import play_batch
 from asara_env.common.outcome import win_shares
 from asara_env.config import GameConfig
-from training.tournament import game_seeds, sub_seed
+from training.tournament import game_seeds, rotated_seating, sub_seed
 from training.tournament_stats import wilson_interval
 
 SEARCH = "flatmc:128:playout=towers:horizon=10:value=margin"
@@ -36,7 +35,7 @@ def heads_up(spec: str, opponent: str, games: int, seed: int) -> dict:
         make_agent(spec + ":batch=4096", sub_seed(seed, 1)),
         make_agent(opponent, sub_seed(seed, 2)),
     ]
-    seating = np.array([[0, 1] if g % 2 == 0 else [1, 0] for g in range(games)])
+    seating = rotated_seating(games, 2)  # seats alternated
     start, cpu = time.perf_counter(), time.process_time()
     prestige = play_batch(config, agents, seating, game_seeds(seed, 2, games), batch_size=games)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -264,3 +264,12 @@ def test_the_tournament_machinery_plays_any_game_given_as_a_tournament_game():
         assert rows["weak"]["mean_rank"] > rows["middling"]["mean_rank"]
     with pytest.raises(ValueError, match="players must be among"):
         run_tournament(names, [4], 4, game=toy)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rotated_seating_puts_agent_zero_once_per_game_in_every_seat_in_turn(players):
+    seating = T.rotated_seating(2 * players + 1, players)
+    assert seating.shape == (2 * players + 1, players)
+    assert (seating == 0).sum(axis=1).tolist() == [1] * (2 * players + 1)
+    assert np.argmin(seating, axis=1).tolist() == [g % players for g in range(2 * players + 1)]
+    assert set(np.unique(seating)) == {0, 1}

@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 
-import numpy as np
 import torch
 from tqdm import tqdm
 
@@ -38,7 +37,7 @@ from .basari_imitation import collect
 from .basari_vec_env import BasariVecEnv
 from .imitation import Samples
 from .policy import Log1pFeatures
-from .tournament import game_seeds
+from .tournament import game_seeds, rotated_seating
 from .tournament_stats import wilson_interval
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
@@ -60,8 +59,7 @@ def evaluate(model: object, players: int, opponent: str, games: int, seed: int) 
     rotated: game g puts the learner in seat g mod P)."""
     config = BasariConfig(num_players=players)
     agents = [PolicyAgent(model, seed), make_basari_agent(opponent, seed + 1)]
-    seating = np.ones((games, players), np.int64)
-    seating[np.arange(games), np.arange(games) % players] = 0
+    seating = rotated_seating(games, players)
     ranking = play_batch(config, agents, seating, game_seeds(seed, players, games), 256)
     wins = float(win_shares(ranking)[seating == 0].sum())
     low, high = wilson_interval(wins, games)

@@ -24,6 +24,7 @@ from asara_env import GameConfig
 from asara_env.common.outcome import win_shares
 from asara_env.common.seeding import derived_seed
 
+from .tournament import rotated_seating
 from .tournament_report import rules_title
 from .tournament_stats import wilson_interval
 
@@ -36,14 +37,12 @@ def win_rate(
     """The policy (greedy actions) in one seat against copies of `opponent` in the others,
     seats rotated; win shares (1/k for k winners) with a 95% Wilson interval. `progress`:
     a tqdm bar advanced by one per game (or True for a bar of its own)."""
-    p = config.num_players
-    seating = np.zeros((games, p), np.int64) + 1
-    learner_seat = np.arange(games) % p
-    seating[np.arange(games), learner_seat] = 0
+    seating = rotated_seating(games, config.num_players)
+    learner = seating == 0  # one seat per game, in game order
     seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
     agents = [PolicyAgent(model, seed), make_agent(opponent, seed + 1)]
     prestige = play_batch(config, agents, seating, seeds, progress=progress)
-    share = win_shares(prestige)[np.arange(games), learner_seat]
+    share = win_shares(prestige)[learner]
     low, high = wilson_interval(float(share.sum()), games)
     return {
         "opponent": opponent,
@@ -51,7 +50,7 @@ def win_rate(
         "win_rate": float(share.mean()),
         "low": low,
         "high": high,
-        "prestige": float(prestige[np.arange(games), learner_seat].mean()),
+        "prestige": float(prestige[learner].mean()),
     }
 
 

@@ -85,6 +85,14 @@ def schedule(num_agents: int, players: int, games: int, rng: np.random.Generator
     return np.array([np.roll(lineup, r) for lineup in order[:blocks] for r in range(players)])
 
 
+def rotated_seating(games: int, players: int) -> np.ndarray:
+    """int64[G, P]: one agent against copies of another, seats rotated: agent 0 in seat
+    g mod P of game g, agent 1 in the other seats."""
+    seating = np.ones((games, players), np.int64)
+    seating[np.arange(games), np.arange(games) % players] = 0
+    return seating
+
+
 def game_seeds(seed: int, players: int, games: int) -> np.ndarray:
     """uint64[G]: the reference seed of each game of player count `players`."""
     return derived_seeds(sub_seed(seed, players, 2), np.arange(games, dtype=np.uint64))

@@ -63,7 +63,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 docs: $(STAMP)
-	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m asara_env.asara.docs
 	$(BIN)/python -m asara_env.basari.docs
 
 bench: $(STAMP)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from asara_env import asara_v0
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import TURNS, final_prestige, init
 from asara_env.common.opponents import NO_LEARNER, play_opponents
-from asara_env.config import GameConfig
-from asara_env.core import TURNS, final_prestige, init
 
 from .base import Agent
 

@@ -1,6 +1,6 @@
 """The agent interface: an observation and an action mask in, a legal action id out.
 
-An agent sees one seat's observation (`float32[OBS_DIM]`, asara_env.core.observation) and
+An agent sees one seat's observation (`float32[OBS_DIM]`, asara_env.asara.core.observation) and
 its action mask (`int8`/`bool[NUM_ACTIONS]`), never the hidden state. `act_batch` does the
 same for `[B, ...]` arrays and returns exactly what B calls of `act` in row order would
 (same choices, same random numbers used), so single-game and batched play agree. Every

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.constants import CHEST_SPACES, N_YEARS, Area, Part
-from asara_env.core.mask import colour_features, colour_sizes, total_sizes
-from asara_env.core.observation import OBS_INDEX, OBS_SLICES
-from asara_env.core.state import SPACES
-from asara_env.core.tables import TARGET_SPACES
+from asara_env.asara.constants import CHEST_SPACES, N_YEARS, Area, Part
+from asara_env.asara.core.mask import colour_features, colour_sizes, total_sizes
+from asara_env.asara.core.observation import OBS_INDEX, OBS_SLICES
+from asara_env.asara.core.state import SPACES
+from asara_env.asara.core.tables import TARGET_SPACES
 
 SHAPES = {s.name: s.shape for s in OBS_SLICES}
 PLOT_SPACES = np.array([s for s, (a, _) in enumerate(SPACES) if a == Area.BUILDING])  # plot 1..7

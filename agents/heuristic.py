@@ -51,8 +51,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from asara_env.actions import GENIE_MOVES, GROUPS, OFFSETS, Group
-from asara_env.constants import (
+from asara_env.asara.actions import GENIE_MOVES, GROUPS, OFFSETS, Group
+from asara_env.asara.constants import (
     COLOURED_BUILDING_ASARI,
     GIFT_AMOUNT,
     GIFT_EFFECT,
@@ -66,7 +66,7 @@ from asara_env.constants import (
     GiftEffect,
     Part,
 )
-from asara_env.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
+from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
 
 from .base import Agent
 from .features import Seen

@@ -6,7 +6,7 @@ per decision, over the information sets of the deciding seat (the "observer"), s
 every determinisation. Per decision with more than one legal action, each iteration
 
 1. draws a determinisation of what the observer cannot know
-   (`asara_env.hidden.determinise`: the others' hands, the draw pile, the face-down
+   (`asara_env.asara.hidden.determinise`: the others' hands, the draw pile, the face-down
    buyers, the unknown lighted windows and all future chance, from the agent's generator);
 2. descends the tree from the root: at each node only the edges whose move is legal in
    this determinisation are available; each available child's availability count goes up
@@ -39,7 +39,7 @@ widening (the default) 73 of 100.
 
 Edges, and what the observer can see. The observer's own moves are keyed by their action
 id. Another seat's move is keyed by what the observer sees of it (R10.2,
-`asara_env.actions.public_description`): two face-down cards on a space, a face-down card
+`asara_env.asara.actions.public_description`): two face-down cards on a space, a face-down card
 on the coloured building, the lighted window kept, the buyer card taken as a gift are one
 edge each whatever the hidden cards or colour (`PUBLIC_KEY`: the smallest action id with
 the same public description). Keyed by the hidden action instead, the tree would branch on
@@ -77,13 +77,13 @@ from typing import Any
 
 import numpy as np
 
-from asara_env.actions import NUM_ACTIONS, public_description
-from asara_env.bridge import from_reference
+from asara_env.asara.actions import NUM_ACTIONS, public_description
+from asara_env.asara.bridge import from_reference
+from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, step, take
+from asara_env.asara.hidden import determinise
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
 from asara_env.common.outcome import terminal_rewards
-from asara_env.core import CoreState, is_terminal, legal_action_mask, step, take
-from asara_env.hidden import determinise
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import State
 
 from .base import pick_best
 from .search import FlatMCAgent

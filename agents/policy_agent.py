@@ -7,7 +7,7 @@ double of its own generator per decision (inverse CDF), so it stays deterministi
 its seed and batched play equals single play.
 
 A model trained before the observation grew (slices are only ever appended, see
-asara_env/core/observation.py) reads the first entries it knows: the shipped models were
+asara_env/asara/core/observation.py) reads the first entries it knows: the shipped models were
 trained on the first 1,907 (everything before the gifts).
 """
 

@@ -2,7 +2,7 @@
 
 A search agent simulates the game, so unlike the baselines it reads the game state, not
 the observation, but only through what the deciding seat knows: every decision begins by
-drawing determinisations of the hidden information (`asara_env.hidden.determinise`: the
+drawing determinisations of the hidden information (`asara_env.asara.hidden.determinise`: the
 others' hands, the draw pile, the face-down buyers, the unknown lighted windows and all
 future chance redrawn from the agent's own generator). Two states the seat cannot tell
 apart give the same decision, whatever the true hidden cards (tested).
@@ -49,17 +49,17 @@ import time
 
 import numpy as np
 
-from asara_env.bridge import from_reference, to_reference
+from asara_env.asara.bridge import from_reference, to_reference
+from asara_env.asara.constants import N_YEARS
+from asara_env.asara.core import final_prestige, is_terminal, legal_action_mask, step, take
+from asara_env.asara.core.observation import observe
+from asara_env.asara.core.scoring import final_points, year_end_points
+from asara_env.asara.core.state import CoreState
+from asara_env.asara.hidden import determinise
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict
+from asara_env.asara.reference.state import State
 from asara_env.common.outcome import check_scheme, terminal_rewards
-from asara_env.constants import N_YEARS
-from asara_env.core import final_prestige, is_terminal, legal_action_mask, step, take
-from asara_env.core.observation import observe
-from asara_env.core.scoring import final_points, year_end_points
-from asara_env.core.state import CoreState
-from asara_env.hidden import determinise
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict
-from asara_env.reference.state import State
 
 from .base import Agent, pick_best
 

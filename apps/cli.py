@@ -19,15 +19,15 @@ import json
 import numpy as np
 
 from agents import RandomAgent, agent_names
-from asara_env.actions import NUM_ACTIONS
-from asara_env.bridge import encode_view
-from asara_env.config import VARIANTS, GameConfig
-from asara_env.reference import engine
-from asara_env.reference.record import GameRecord
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.view import seat_view
-from asara_env.render import scoring_table
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.bridge import encode_view
+from asara_env.asara.config import VARIANTS, GameConfig
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import scoring_table
 
 from .options import add_expansions_argument, add_serve_arguments
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from asara_env.config import GameConfig
-from asara_env.constants import KNOWN_EXPANSIONS
+from asara_env.asara.config import GameConfig
+from asara_env.asara.constants import KNOWN_EXPANSIONS
 
 
 def expansion_list(text: str) -> tuple[str, ...]:

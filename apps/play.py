@@ -13,11 +13,11 @@ decisions the board is drawn as your seat sees it (R10: the other hands stay hid
 the legal moves are listed by number; each opponent move is printed as one line, as your
 seat may know it (R10.2: no face-down cards). When a year ends, its scoring (R6.2) is
 announced seat by seat. At the end the final scoring is printed and the game record
-(configuration, seed and actions, `asara_env.reference.record`) can be saved as JSON for
+(configuration, seed and actions, `asara_env.asara.reference.record`) can be saved as JSON for
 `replay`.
 
 The default `layout="compact"` fits a terminal of 80x24: the board in at most 80 columns
-and about 18 lines (`asara_env.render_compact`), the moves a page at a time below it (`+`
+and about 18 lines (`asara_env.asara.render_compact`), the moves a page at a time below it (`+`
 shows the next page). `layout="full"` draws the big board of `render_view` (100 columns)
 and lists every move at once.
 """
@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 from agents import make_agent, unknown_agents_error
 from agents.arena import act_in_env
 from asara_env import asara_v0
-from asara_env.actions import (
+from asara_env.asara.actions import (
     CARD_OPTIONS,
     TARGETS,
     Group,
@@ -43,17 +43,17 @@ from asara_env.actions import (
     describe_action,
     public_description,
 )
+from asara_env.asara.config import GameConfig
+from asara_env.asara.constants import CARD_NAMES
+from asara_env.asara.reference.engine import winners
+from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.scoring import YEAR_END_CATEGORIES, year_end_breakdown
+from asara_env.asara.reference.serialize import state_from_dict
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import LINE_WIDTH, scoring_table, wrap
+from asara_env.asara.render_compact import COMPACT_WIDTH, render_compact
 from asara_env.common.seeding import derived_seed
-from asara_env.config import GameConfig
-from asara_env.constants import CARD_NAMES
-from asara_env.reference.engine import winners
-from asara_env.reference.record import GameRecord
-from asara_env.reference.scoring import YEAR_END_CATEGORIES, year_end_breakdown
-from asara_env.reference.serialize import state_from_dict
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
-from asara_env.render import LINE_WIDTH, scoring_table, wrap
-from asara_env.render_compact import COMPACT_WIDTH, render_compact
 
 HELP = """\
 How to answer:
@@ -467,4 +467,4 @@ def save_record(console: Console, record: GameRecord, path: str | None) -> None:
         path = console.ask(f"File name [{default}]: ") or default
     with open(path, "w") as f:
         json.dump(record.to_dict(), f)
-    console.print(f"Game record saved to {path} (replay it with asara_env.reference.record).")
+    console.print(f"Game record saved to {path} (replay it with asara_env.asara.reference.record).")

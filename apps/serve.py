@@ -4,7 +4,7 @@
 
 The page starts a game (players, variant, expansions, the opponents: the baseline agents
 of `agents.AGENTS` and the shipped models of `agents.MODELS`, `ppo_2p` and `ppo_4p`, a
-seed), draws the board as the person's seat sees it (R10, `asara_env.render_svg`), lets
+seed), draws the board as the person's seat sees it (R10, `asara_env.asara.render_svg`), lets
 the person choose among the legal moves (clicking on the board where a move has a place
 there, and always from the list of the moves' names), shows the opponents' moves and the
 end-of-year and final scoring, and offers the game record for download and replay. The
@@ -14,7 +14,7 @@ DeprecationWarning.
 
 Nothing the person may not know (R10) reaches the page: the board is their seat's view,
 the opponents' moves are named without their hidden cards
-(`asara_env.actions.public_description`), and the seed and the record, which tell every
+(`asara_env.asara.actions.public_description`), and the seed and the record, which tell every
 card, come only once the game is over.
 
 The JSON API the page uses (every error is a 4xx with `{"detail": message}` and changes
@@ -59,23 +59,23 @@ from pydantic import BaseModel, Field
 from agents import AGENTS, MODELS, Agent, make_agent
 from apps.options import add_serve_arguments
 from apps.play import AGENT_SEED_OFFSET, move_head
-from asara_env.actions import (
+from asara_env.asara.actions import (
     NUM_ACTIONS,
     describe_action,
     public_description,
 )
-from asara_env.bridge import encode_view
+from asara_env.asara.bridge import encode_view
+from asara_env.asara.config import VARIANTS, GameConfig
+from asara_env.asara.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
+from asara_env.asara.reference.engine import new_game, step
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.rules import illegal_reason, legal_actions
+from asara_env.asara.reference.scoring import year_end_points
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 from asara_env.common.seeding import derived_seed
-from asara_env.config import VARIANTS, GameConfig
-from asara_env.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
 from asara_env.errors import CorruptStateError
-from asara_env.reference.engine import new_game, step
-from asara_env.reference.record import GameRecord, replay
-from asara_env.reference.rules import illegal_reason, legal_actions
-from asara_env.reference.scoring import year_end_points
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
-from asara_env.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63

@@ -7,9 +7,9 @@ PettingZoo or gymnasium installed.
 
 from typing import Any
 
-from .actions import NUM_ACTIONS, decode, describe_action, encode
-from .config import GameConfig
-from .errors import CorruptStateError, IllegalActionError
+from asara_env.asara.actions import NUM_ACTIONS, decode, describe_action, encode
+from asara_env.asara.config import GameConfig
+from asara_env.errors import CorruptStateError, IllegalActionError
 
 __all__ = [
     "NUM_ACTIONS",

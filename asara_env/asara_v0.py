@@ -3,6 +3,6 @@
 The version changes whenever a change could alter what an agent trained on it sees.
 """
 
-from .aec import env, raw_env
+from asara_env.asara.env import env, raw_env
 
 __all__ = ["env", "raw_env"]

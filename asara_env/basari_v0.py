@@ -14,7 +14,7 @@ from typing import Any
 from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from .basari.env import BasariParallelEnv
+from asara_env.basari.env import BasariParallelEnv
 
 
 def parallel_env(**kwargs: Any) -> BasariParallelEnv:

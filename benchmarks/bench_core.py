@@ -22,9 +22,9 @@ import numpy as np
 from tqdm import tqdm
 
 from asara_env import GameConfig
-from asara_env.core import autoreset, init, legal_action_mask, step
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
+from asara_env.asara.core import autoreset, init, legal_action_mask, step
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
 
 BATCHES = (1, 64, 1024, 4096)
 

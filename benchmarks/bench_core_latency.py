@@ -16,8 +16,8 @@ import time
 import numpy as np
 
 from asara_env import GameConfig
-from asara_env.core import autoreset, init, legal_action_mask, step
-from asara_env.core.observation import observe
+from asara_env.asara.core import autoreset, init, legal_action_mask, step
+from asara_env.asara.core.observation import observe
 
 CALLS = ("legal_action_mask", "observe", "step+autoreset")
 

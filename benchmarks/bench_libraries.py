@@ -72,7 +72,7 @@ def turn_based_parallel(players: int, seconds: float) -> float:
 def gymnasium_single(players: int, seconds: float) -> float:
     import gymnasium
 
-    import asara_env.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
+    import asara_env.asara.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
 
     env, rng = gymnasium.make("asara_env/Asara-v0", num_players=players), np.random.default_rng(0)
     game = env.unwrapped.game  # the AEC env inside: its core counts every seat's decisions

@@ -18,8 +18,8 @@ from random_play import ReferenceLoop, time_reference_games
 from tqdm import tqdm
 
 from asara_env import GameConfig
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
 
 
 def measure(config: GameConfig, games: int) -> dict:

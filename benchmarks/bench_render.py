@@ -17,12 +17,12 @@ import numpy as np
 from tqdm import tqdm
 
 from asara_env import GameConfig
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
-from asara_env.render import render_view
-from asara_env.render_svg import svg_view, to_rgb_array
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import render_view
+from asara_env.asara.render_svg import svg_view, to_rgb_array
 
 CONFIGS = {
     "2p basic": GameConfig(num_players=2),

@@ -21,10 +21,10 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import make_agent
-from asara_env.config import GameConfig
-from asara_env.core import init, is_terminal, legal_action_mask, step
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import init, is_terminal, legal_action_mask, step
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
 
 SPECS = [
     "flatmc:16:playout=towers:horizon=10:value=margin",

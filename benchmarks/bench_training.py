@@ -19,7 +19,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from asara_env import GameConfig
-from asara_env.core import autoreset, init, legal_action_mask, step
+from asara_env.asara.core import autoreset, init, legal_action_mask, step
 from training.policy import policy_kwargs
 from training.train import HYPER
 from training.vec_env import AsaraVecEnv

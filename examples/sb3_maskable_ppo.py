@@ -26,7 +26,7 @@ def make_env(num_players: int, seed: int) -> gymnasium.Env:
     """The registered single-agent env, wrapped in SB3's Monitor (episode returns)."""
     from stable_baselines3.common.monitor import Monitor
 
-    import asara_env.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
+    import asara_env.asara.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
 
     env = gymnasium.make("asara_env/Asara-v0", num_players=num_players)
     env.reset(seed=seed)

@@ -15,15 +15,15 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from asara_env.actions import NUM_ACTIONS, action_id
-from asara_env.bridge import TrackedGame, from_reference, generator_at, to_reference
-from asara_env.config import GameConfig
-from asara_env.core import legal_action_mask
-from asara_env.core import step as step_core
+from asara_env.asara.actions import NUM_ACTIONS, action_id
+from asara_env.asara.bridge import TrackedGame, from_reference, generator_at, to_reference
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import legal_action_mask
+from asara_env.asara.core import step as step_core
+from asara_env.asara.reference import engine
+from asara_env.asara.reference import rules as reference_rules
+from asara_env.asara.reference.state import State
 from asara_env.errors import IllegalActionError
-from asara_env.reference import engine
-from asara_env.reference import rules as reference_rules
-from asara_env.reference.state import State
 
 ENGINES = ("reference", "core")
 _reference_step = engine.step

@@ -13,14 +13,14 @@ import numpy as np
 from games import ALL_CONFIGS
 from hypothesis import strategies as st
 
-from asara_env.bridge import from_reference, generator_at, to_reference
-from asara_env.core import legal_action_mask, step
+from asara_env.asara.bridge import from_reference, generator_at, to_reference
+from asara_env.asara.core import legal_action_mask, step
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.invariants import violations
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
+from asara_env.asara.reference.state import State
 from asara_env.errors import CorruptStateError
-from asara_env.reference import engine
-from asara_env.reference.invariants import violations
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
-from asara_env.reference.state import State
 
 TALLY: Counter = Counter()  # tried / refused / loaded, over a run
 

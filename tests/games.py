@@ -6,10 +6,10 @@ import numpy as np
 from players import choose
 
 from asara_env import GameConfig
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.state import State
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.state import State
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from asara_env import GameConfig
-from asara_env.actions import Group, encode
-from asara_env.constants import Area, Part
-from asara_env.reference import engine
-from asara_env.reference.invariants import violations
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import Buyer, State, Tower
+from asara_env.asara.actions import Group, encode
+from asara_env.asara.constants import Area, Part
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.invariants import violations
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import Buyer, State, Tower
 
 BASE, TRUNK, WINDOW, TURRET = Part.BASE, Part.TRUNK, Part.WINDOW, Part.TURRET
 

@@ -1,4 +1,4 @@
-"""Hidden information (R10) for tests: the resampling lives in asara_env/hidden.py; here
+"""Hidden information (R10) for tests: the resampling lives in asara_env/asara/hidden.py; here
 the positions to test and the changes of what a seat does know."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from games import CONFIGS, EXPANSION_CONFIGS, game_states
 
-from asara_env.hidden import resample_hidden
-from asara_env.phases import Phase
-from asara_env.reference.state import State
+from asara_env.asara.hidden import resample_hidden
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference.state import State
 
 __all__ = ["OWN_SECRET_CHANGES", "r10_states", "resample_hidden"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.actions import TARGETS, Group, decode
-from asara_env.constants import MARKET_AREAS, Area, Part
+from asara_env.asara.actions import TARGETS, Group, decode
+from asara_env.asara.constants import MARKET_AREAS, Area, Part
 
 _FAVOURED_AREAS = {Area.BUILDING: 12.0, Area.LIGHTS: 6.0, Area.SPIES: 3.0, Area.TENT: 2.0}
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from asara_env.actions import (
+from asara_env.asara.actions import (
     CARD_OPTIONS,
     GROUPS,
     NUM_ACTIONS,

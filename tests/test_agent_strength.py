@@ -15,7 +15,7 @@ import pytest
 from agents import make_agent
 from agents.arena import play_batch
 from asara_env import GameConfig
-from asara_env.core import derived_seed
+from asara_env.asara.core import derived_seed
 from training.tournament_stats import wilson_interval
 
 GAMES = 400

@@ -11,15 +11,15 @@ from agents import AGENTS, Agent, make_agent, pick_best
 from agents.features import Seen, unpack
 from agents.heuristic import asari_value
 from asara_env import NUM_ACTIONS, GameConfig, decode, encode
-from asara_env.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group
-from asara_env.bridge import encode_view
-from asara_env.constants import CHEST_SPACES, GIFT_NAMES, Area, Part
-from asara_env.core.observation import OBS_DIM
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import chest_at, legal_actions, target_space, works
-from asara_env.reference.state import Buyer, State
-from asara_env.reference.view import seat_view
+from asara_env.asara.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group
+from asara_env.asara.bridge import encode_view
+from asara_env.asara.constants import CHEST_SPACES, GIFT_NAMES, Area, Part
+from asara_env.asara.core.observation import OBS_DIM
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import chest_at, legal_actions, target_space, works
+from asara_env.asara.reference.state import Buyer, State
+from asara_env.asara.reference.view import seat_view
 
 NAMES = sorted(AGENTS)
 HEURISTICS = [n for n in NAMES if n != "random"]

@@ -18,20 +18,20 @@ PACKAGES = ("asara_env", "agents", "apps", "training")
 # module-name prefix -> layer (the longest matching prefix decides)
 LAYERS = {
     "asara_env.common": 0,
-    "asara_env.constants": 1,
-    "asara_env.config": 1,
-    "asara_env.actions": 1,
-    "asara_env.phases": 1,
+    "asara_env.asara.constants": 1,
+    "asara_env.asara.config": 1,
+    "asara_env.asara.actions": 1,
+    "asara_env.asara.phases": 1,
     "asara_env.errors": 1,
-    "asara_env.reference": 2,
-    "asara_env.core": 2,
-    "asara_env.bridge": 3,
-    "asara_env.hidden": 3,
-    "asara_env.aec": 4,
+    "asara_env.asara.reference": 2,
+    "asara_env.asara.core": 2,
+    "asara_env.asara.bridge": 3,
+    "asara_env.asara.hidden": 3,
+    "asara_env.asara.env": 4,
     "asara_env.asara_v0": 4,
-    "asara_env.gym_env": 4,
-    "asara_env.render": 4,
-    "asara_env.docs": 4,
+    "asara_env.asara.gym_env": 4,
+    "asara_env.asara.render": 4,
+    "asara_env.asara.docs": 4,
     "asara_env": 4,  # the package's public face (lazy `env`, `asara_v0`)
     # BASARI, the second game: the same layers inside asara_env/basari/
     "asara_env.basari.constants": 1,
@@ -54,10 +54,10 @@ LAYERS = {
 }
 # modules of one layer that must not import each other
 APART = (
-    ("asara_env.reference", "asara_env.core"),
+    ("asara_env.asara.reference", "asara_env.asara.core"),
     ("asara_env.basari.reference", "asara_env.basari.core"),
-    ("asara_env.basari", "asara_env.reference"),  # the games share only layer 0
-    ("asara_env.basari", "asara_env.core"),
+    ("asara_env.basari", "asara_env.asara.reference"),  # the games share only layer 0
+    ("asara_env.basari", "asara_env.asara.core"),
 )
 
 
@@ -86,9 +86,10 @@ def first_party_imports(path: Path) -> set[str]:
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(up + ([base] if base else []))
-            if node.module:  # `from . import x` imports x, not the package it is part of
+            names = {f"{base}.{alias.name}" for alias in node.names}
+            found |= names
+            if node.module and not names <= set(MODULES):  # `from p import f`: p itself
                 found.add(base)
-            found |= {f"{base}.{alias.name}" for alias in node.names}
     known = set(MODULES)
     return {m for m in found if m in known and m != name}
 
@@ -136,23 +137,23 @@ def third_party(modules: list[str]) -> set[str]:
 
 
 def test_importing_the_core_loads_numpy_and_nothing_of_the_reference_engine():
-    loaded = loaded_after("import asara_env.core, asara_env.core.observation")
-    assert not [m for m in loaded if m.startswith("asara_env.reference")]
+    loaded = loaded_after("import asara_env.asara.core, asara_env.asara.core.observation")
+    assert not [m for m in loaded if m.startswith("asara_env.asara.reference")]
     assert third_party(loaded) == {"asara_env", "numpy"}
 
 
 def test_importing_the_reference_engine_loads_numpy_and_nothing_of_the_core():
-    loaded = loaded_after("import asara_env.reference, asara_env.reference.serialize")
-    assert not [m for m in loaded if m.startswith("asara_env.core")]
+    loaded = loaded_after("import asara_env.asara.reference, asara_env.asara.reference.serialize")
+    assert not [m for m in loaded if m.startswith("asara_env.asara.core")]
     assert third_party(loaded) == {"asara_env", "numpy"}
 
 
 def test_the_library_loads_neither_agents_nor_training_nor_apps():
     loaded = loaded_after(
-        "import asara_env, asara_env.asara_v0, asara_env.gym_env, asara_env.bridge,"
-        " asara_env.render; asara_env.env()"
+        "import asara_env, asara_env.asara_v0, asara_env.asara.gym_env, asara_env.asara.bridge,"
+        " asara_env.asara.render; asara_env.env()"
     )
-    assert "asara_env.aec" in loaded  # the statement did load the environments
+    assert "asara_env.asara.env" in loaded  # the statement did load the environments
     assert not [m for m in loaded if m.split(".")[0] in ("agents", "training", "apps")]
 
 

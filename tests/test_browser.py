@@ -24,7 +24,7 @@ if CHROMIUM is None:
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
 from apps.serve import running  # noqa: E402
-from asara_env.reference.record import GameRecord, replay  # noqa: E402
+from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
 
 pytestmark = pytest.mark.browser
 MAX_CLICKS = 600  # a 2-player game asks the person for far fewer decisions
@@ -238,9 +238,9 @@ def test_an_animated_replay_shows_one_position_at_a_time(page):
     """The animated SVG in a real browser: at any moment exactly the frame of that moment
     is visible (the animation's clock is set, not waited for)."""
     from asara_env import GameConfig
-    from asara_env.reference.engine import new_game, step
-    from asara_env.reference.rules import legal_actions
-    from asara_env.render_svg import animated_svg, replay_frames
+    from asara_env.asara.reference.engine import new_game, step
+    from asara_env.asara.reference.rules import legal_actions
+    from asara_env.asara.render_svg import animated_svg, replay_frames
 
     state, record = new_game(GameConfig(num_players=2), 2), GameRecord(GameConfig(num_players=2), 2)
     for _ in range(3):

@@ -21,12 +21,12 @@ from helpers import (
     sound,
 )
 
-from asara_env.actions import Group, encode
-from asara_env.constants import MAX_TOWERS_PER_COLOUR, N_GOLD, N_PARTS, Part
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import State
+from asara_env.asara.actions import Group, encode
+from asara_env.asara.constants import MAX_TOWERS_PER_COLOUR, N_GOLD, N_PARTS, Part
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
 
 
 def _tower_key(t) -> tuple:

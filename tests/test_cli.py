@@ -6,8 +6,8 @@ import pytest
 
 from apps import cli
 from asara_env import GameConfig
-from asara_env.reference.record import GameRecord, replay
-from asara_env.reference.serialize import state_to_dict
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.serialize import state_to_dict
 
 
 def test_main_job_prints_the_final_table_and_saves_a_replayable_record(tmp_path, capsys):

@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from asara_env import GameConfig
-from asara_env.constants import ASSUMED, N_CARDS, N_LIGHTED, TILES_PER_COLOUR
-from asara_env.reference import engine
+from asara_env.asara.constants import ASSUMED, N_CARDS, N_LIGHTED, TILES_PER_COLOUR
+from asara_env.asara.reference import engine
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -54,8 +54,9 @@ def test_assumed_numbers_live_in_one_table_and_give_the_sourced_totals():
 def test_the_rules_cores_import_only_numpy():
     """The reference engine and the vectorised core import no RL or DL library."""
     code = (
-        "import sys, asara_env.reference.serialize, asara_env.reference.record, asara_env.core,"
-        " asara_env.core.observation;"
+        "import sys, asara_env.asara.reference.serialize, asara_env.asara.reference.record,"
+        " asara_env.asara.core,"
+        " asara_env.asara.core.observation;"
         "print(sorted(m for m in sys.modules"
         " if m.split('.')[0] in ('pettingzoo', 'gymnasium', 'torch', 'tqdm')))"
     )

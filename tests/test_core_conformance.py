@@ -9,8 +9,8 @@ import pytest
 from games import ALL_CONFIGS, ALL_IDS
 
 from asara_env import GameConfig, IllegalActionError
-from asara_env.actions import NUM_ACTIONS
-from asara_env.core import (
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.core import (
     CoreState,
     autoreset,
     copy_state,
@@ -20,11 +20,11 @@ from asara_env.core import (
     step,
     take,
 )
-from asara_env.core.mask import colour_features, colour_sizes
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.build import colour_counts
-from asara_env.reference.state import Tower
+from asara_env.asara.core.mask import colour_features, colour_sizes
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.build import colour_counts
+from asara_env.asara.reference.state import Tower
 
 CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # with every combination of expansions
 ARRAYS = [f.name for f in fields(CoreState) if f.name != "config"]

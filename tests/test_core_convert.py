@@ -7,12 +7,12 @@ import pytest
 from games import CONFIGS, IDS, game_states
 
 from asara_env import GameConfig
-from asara_env.bridge.convert import _DTYPES, from_reference, to_reference
-from asara_env.core.state import ARRAY_FIELDS, TAPE_LENGTH
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.state import State
+from asara_env.asara.bridge.convert import _DTYPES, from_reference, to_reference
+from asara_env.asara.core.state import ARRAY_FIELDS, TAPE_LENGTH
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.state import State
 
 
 def comparable(state: State) -> dict:

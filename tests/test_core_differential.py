@@ -10,13 +10,13 @@ from games import EXPANSION_CONFIGS, EXPANSION_IDS
 from players import choose
 
 from asara_env import GameConfig
-from asara_env.bridge import encode_view
-from asara_env.core import derived_seed, init, legal_action_mask, step
-from asara_env.core.observation import observe
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.view import seat_view
+from asara_env.asara.bridge import encode_view
+from asara_env.asara.core import derived_seed, init, legal_action_mask, step
+from asara_env.asara.core.observation import observe
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.view import seat_view
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]

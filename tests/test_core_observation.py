@@ -12,16 +12,16 @@ from games import ALL_CONFIGS, ALL_IDS, game_states
 from hidden import OWN_SECRET_CHANGES, r10_states, resample_hidden
 
 from asara_env import GameConfig
-from asara_env.bridge import encode_view, from_reference
-from asara_env.core.observation import (
+from asara_env.asara.bridge import encode_view, from_reference
+from asara_env.asara.core.observation import (
     OBS_DIM,
     OBS_INDEX,
     OBS_SLICES,
     observation_markdown,
     observe,
 )
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
 
 
 def reference_obs(state: State, seat: int) -> np.ndarray:
@@ -43,7 +43,7 @@ def test_layout_tiles_the_vector():
 
 def test_docs_are_generated_from_the_table():
     doc = Path(__file__).parents[1] / "docs" / "observation.md"
-    assert doc.read_text() == observation_markdown(), "run `python -m asara_env.docs`"
+    assert doc.read_text() == observation_markdown(), "run `python -m asara_env.asara.docs`"
 
 
 # ------------------------------------------------------------------------------ conformance

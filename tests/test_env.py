@@ -13,17 +13,17 @@ from games import ALL_CONFIGS, ALL_IDS
 from pettingzoo.test import api_test, seed_test
 
 import asara_env
-import asara_env.core.observation
+import asara_env.asara.core.observation
 from asara_env import GameConfig, IllegalActionError, asara_v0
-from asara_env.bridge import encode_view
-from asara_env.constants import FINAL_CATEGORIES
-from asara_env.core import derived_seed
-from asara_env.core.outcome import terminal_rewards
+from asara_env.asara.bridge import encode_view
+from asara_env.asara.constants import FINAL_CATEGORIES
+from asara_env.asara.core import derived_seed
+from asara_env.asara.core.outcome import terminal_rewards
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.view import seat_view
 from asara_env.errors import CorruptStateError
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.view import seat_view
 
 CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # every combination of expansions (R9) too
 KW = [
@@ -368,7 +368,7 @@ def test_state_is_every_seats_observation_hidden_information_included():
     for seat, agent in enumerate(env.possible_agents):
         assert np.array_equal(rows[seat], env.observe(agent)["observation"])
     assert not rows[3].any()  # the absent fourth seat
-    hands = [rows[s][asara_env.core.observation.OBS_INDEX["hand"]] for s in range(3)]
+    hands = [rows[s][asara_env.asara.core.observation.OBS_INDEX["hand"]] for s in range(3)]
     assert all(h.sum() > 0 for h in hands)  # every hidden hand is in the global state
 
 

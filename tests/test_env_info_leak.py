@@ -9,8 +9,8 @@ import pytest
 from hidden import OWN_SECRET_CHANGES, r10_states, resample_hidden
 
 from asara_env import asara_v0
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.state import State
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.state import State
 
 STATES = r10_states()
 

@@ -16,16 +16,16 @@ from games import ALL_CONFIGS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from asara_env.actions import NUM_ACTIONS, as_int, describe_action
-from asara_env.aec import raw_env
-from asara_env.bridge import from_reference
-from asara_env.core import step, take
-from asara_env.core.state import ARRAY_FIELDS
+from asara_env.asara.actions import NUM_ACTIONS, as_int, describe_action
+from asara_env.asara.bridge import from_reference
+from asara_env.asara.core import step, take
+from asara_env.asara.core.state import ARRAY_FIELDS
+from asara_env.asara.env import raw_env
+from asara_env.asara.gym_env import AsaraGymEnv
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.errors import IllegalActionError
-from asara_env.gym_env import AsaraGymEnv
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
 
 FUZZ = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 

@@ -14,8 +14,8 @@ import pytest
 from players import choose
 
 from asara_env import GameConfig, describe_action
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = [(2, "basic", 1), (3, "pro", 2), (4, "pro", 3)]

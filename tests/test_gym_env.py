@@ -12,8 +12,8 @@ from gymnasium.utils.env_checker import check_env
 
 from agents import make_agent
 from asara_env import IllegalActionError
-from asara_env.core.outcome import terminal_rewards
-from asara_env.gym_env import AsaraGymEnv
+from asara_env.asara.core.outcome import terminal_rewards
+from asara_env.asara.gym_env import AsaraGymEnv
 
 
 def play(env: AsaraGymEnv, seed: int, rng_seed: int = 0, options=None):

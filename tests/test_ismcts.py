@@ -19,16 +19,23 @@ from agents import (
 )
 from agents.arena import play_batch, play_game
 from agents.ismcts import PUBLIC_KEY, Node
-from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, Group, decode, encode, public_description
-from asara_env.bridge import from_reference
+from asara_env.asara.actions import (
+    CARD_OPTIONS,
+    NUM_ACTIONS,
+    Group,
+    decode,
+    encode,
+    public_description,
+)
+from asara_env.asara.bridge import from_reference
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import final_prestige, legal_action_mask
+from asara_env.asara.core.observation import observe
+from asara_env.asara.hidden import resample_hidden
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
 from asara_env.common.outcome import terminal_rewards
-from asara_env.config import GameConfig
-from asara_env.core import final_prestige, legal_action_mask
-from asara_env.core.observation import observe
-from asara_env.hidden import resample_hidden
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import State
 from training.ladder import DEFAULT_LADDER, Entry, parse_entry
 
 CHEAP = "ismcts:2:horizon=0"  # two iterations scored by `estimate` after the tree

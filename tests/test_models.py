@@ -31,8 +31,8 @@ def test_an_unknown_name_is_refused_naming_the_agents_and_models_that_exist():
 
 def test_a_shipped_model_by_name_plays_legal_actions():
     from asara_env import GameConfig
-    from asara_env.core import init, legal_action_mask
-    from asara_env.core.observation import observe
+    from asara_env.asara.core import init, legal_action_mask
+    from asara_env.asara.core.observation import observe
 
     agent = make_agent("ppo_2p", seed=3)
     assert isinstance(agent, PolicyAgent) and agent.name == "ppo_2p"

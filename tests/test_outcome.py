@@ -9,10 +9,16 @@ from games import CONFIGS, IDS, game_states
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asara_env.bridge.convert import from_reference
-from asara_env.core import current_seat, final_prestige, is_terminal, terminal_rewards, winners
-from asara_env.core.outcome import MARGIN_SCALE, REWARD_SCHEMES
-from asara_env.reference import engine
+from asara_env.asara.bridge.convert import from_reference
+from asara_env.asara.core import (
+    current_seat,
+    final_prestige,
+    is_terminal,
+    terminal_rewards,
+    winners,
+)
+from asara_env.asara.core.outcome import MARGIN_SCALE, REWARD_SCHEMES
+from asara_env.asara.reference import engine
 
 prestige_rows = st.lists(st.integers(0, 120), min_size=2, max_size=4)
 

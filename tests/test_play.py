@@ -10,15 +10,15 @@ import pytest
 
 from apps import cli
 from apps.play import lineup, moves_listing, play
-from asara_env.actions import Group, decode, describe_action, public_description
-from asara_env.config import GameConfig
-from asara_env.reference.engine import new_game, step
-from asara_env.reference.record import GameRecord, replay
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
-from asara_env.render import render_view
-from asara_env.render_compact import render_compact
+from asara_env.asara.actions import Group, decode, describe_action, public_description
+from asara_env.asara.config import GameConfig
+from asara_env.asara.reference.engine import new_game, step
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import render_view
+from asara_env.asara.render_compact import render_compact
 
 BAD_ANSWERS = ["abc", "0", "999", "", "-2", "?", "bank"]
 

@@ -13,12 +13,12 @@ from games import EXPANSION_CONFIGS, EXPANSION_IDS
 from players import choose
 
 from asara_env import GameConfig, IllegalActionError
-from asara_env.actions import NUM_ACTIONS
-from asara_env.reference import engine
-from asara_env.reference.invariants import violations
-from asara_env.reference.rules import illegal_reason, legal_actions
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.state import State
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.invariants import violations
+from asara_env.asara.reference.rules import illegal_reason, legal_actions
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.state import State
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]

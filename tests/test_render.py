@@ -7,8 +7,8 @@ import pytest
 from games import CONFIGS, IDS, game_states
 
 from asara_env import GameConfig
-from asara_env.actions import TARGETS, Group, decode
-from asara_env.constants import (
+from asara_env.asara.actions import TARGETS, Group, decode
+from asara_env.asara.constants import (
     CARD_NAMES,
     CHEST_SPACES,
     COLOUR_NAMES,
@@ -18,12 +18,12 @@ from asara_env.constants import (
     N_TILE_COLOURS,
     Area,
 )
-from asara_env.phases import Phase
-from asara_env.reference.engine import new_game, step
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import Buyer, State
-from asara_env.reference.view import seat_view
-from asara_env.render import LINE_WIDTH, render_full, render_view
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference.engine import new_game, step
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import Buyer, State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import LINE_WIDTH, render_full, render_view
 
 PRO_3P = GameConfig(num_players=3, variant="pro")
 # R9: the expansions, played with the reference engine

@@ -1,4 +1,4 @@
-"""The compact board (asara_env/render_compact.py): 80 columns, at most 18 lines, and what
+"""The compact board (asara_env/asara/render_compact.py): 80 columns, at most 18 lines, and what
 a person needs to decide, read back from the seat view; hidden information stays hidden."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from games import ALL_CONFIGS, ALL_IDS, game_states
 from test_render import resample_hidden
 
 from asara_env import GameConfig
-from asara_env import render_compact as render_compact_module
-from asara_env.constants import (
+from asara_env.asara import render_compact as render_compact_module
+from asara_env.asara.constants import (
     CARD_NAMES,
     COLOUR_NAMES,
     MARKET_AREAS,
@@ -21,11 +21,11 @@ from asara_env.constants import (
     PART_NAMES,
     Area,
 )
-from asara_env.phases import Phase
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
-from asara_env.render import PENDING, area_in_game
-from asara_env.render_compact import COMPACT_LINES, COMPACT_WIDTH, render_compact
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import PENDING, area_in_game
+from asara_env.asara.render_compact import COMPACT_LINES, COMPACT_WIDTH, render_compact
 
 
 def compact(state: State, viewer: int) -> str:

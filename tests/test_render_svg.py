@@ -11,7 +11,7 @@ from games import ALL_CONFIGS, ALL_IDS, game_states
 from hidden import resample_hidden
 
 from asara_env import GameConfig, asara_v0
-from asara_env.constants import (
+from asara_env.asara.constants import (
     CHEST_SPACES,
     COLOUR_NAMES,
     MARKET_AREAS,
@@ -21,14 +21,14 @@ from asara_env.constants import (
     Part,
     chests_in_play,
 )
-from asara_env.reference.engine import new_game, step
-from asara_env.reference.record import GameRecord, replay
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
-from asara_env.reference.state import Phase, State
-from asara_env.reference.view import seat_view
-from asara_env.render import GIFT_LABELS
-from asara_env.render_svg import (
+from asara_env.asara.reference.engine import new_game, step
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
+from asara_env.asara.reference.state import Phase, State
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import GIFT_LABELS
+from asara_env.asara.render_svg import (
     SVG,
     action_spots,
     animated_svg,

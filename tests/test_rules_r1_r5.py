@@ -2,7 +2,7 @@
 
 Every test builds a small hand-made position (tests/helpers.py), plays moves through the
 reference engine and checks what the rule says. Numbers are written out as RULES.md states
-them (not read from asara_env.constants), so a wrong constant makes a test fail.
+them (not read from asara_env.asara.constants), so a wrong constant makes a test fail.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from helpers import (
 )
 
 from asara_env import GameConfig
-from asara_env.actions import CARD_OPTIONS, TARGETS, Group, decode, encode
-from asara_env.constants import Area
+from asara_env.asara.actions import CARD_OPTIONS, TARGETS, Group, decode, encode
+from asara_env.asara.constants import Area
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.view import seat_view
 from asara_env.errors import IllegalActionError
-from asara_env.phases import Phase
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_to_dict
-from asara_env.reference.view import seat_view
 
 # Tile colours (R1) and buyer-card colours (R1): they are unrelated.
 BROWN, GREEN, RED, BLACK, WHITE = range(5)

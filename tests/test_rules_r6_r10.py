@@ -23,13 +23,13 @@ from helpers import (
     sound,
 )
 
-from asara_env.actions import TARGETS, Group
-from asara_env.constants import COLOUR_NAMES, Area, CardColour, TileColour
-from asara_env.phases import Phase, full_tile_counts
-from asara_env.reference import engine, scoring
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.state import Buyer, State
-from asara_env.reference.view import public_view, seat_view
+from asara_env.asara.actions import TARGETS, Group
+from asara_env.asara.constants import COLOUR_NAMES, Area, CardColour, TileColour
+from asara_env.asara.phases import Phase, full_tile_counts
+from asara_env.asara.reference import engine, scoring
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import Buyer, State
+from asara_env.asara.reference.view import public_view, seat_view
 
 BROWN, GREEN, RED, BLACK, WHITE = TileColour
 BLUE, YELLOW, VIOLET, CGREEN, ORANGE = CardColour

@@ -26,8 +26,8 @@ from helpers import (
 )
 
 from asara_env import GameConfig
-from asara_env.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group, decode
-from asara_env.constants import (
+from asara_env.asara.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group, decode
+from asara_env.asara.constants import (
     CHEST_SPACES,
     GIFT_NAMES,
     Area,
@@ -36,12 +36,12 @@ from asara_env.constants import (
     chests_in_play,
     gift_pile,
 )
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
-from asara_env.reference.state import State
-from asara_env.reference.view import seat_view
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
+from asara_env.asara.reference.state import State
+from asara_env.asara.reference.view import seat_view
 
 BROWN, GREEN, RED, BLACK, WHITE = TileColour
 BLUE, YELLOW, VIOLET, CGREEN, ORANGE = CardColour

@@ -14,24 +14,31 @@ from fuzzing import positions
 from games import play_on_side_by_side
 
 from asara_env import GameConfig
-from asara_env.aec import raw_env
+from asara_env.asara.env import raw_env
+from asara_env.asara.phases import Phase
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.schema import (
+    GIFT_FIELDS,
+    json_schema,
+    json_schema_text,
+    state_markdown,
+)
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.errors import CorruptStateError
-from asara_env.phases import Phase
-from asara_env.reference import engine
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.schema import GIFT_FIELDS, json_schema, json_schema_text, state_markdown
-from asara_env.reference.serialize import state_from_dict, state_to_dict
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def test_docs_state_md_is_generated_from_the_schema():
-    assert (DOCS / "state.md").read_text() == state_markdown(), "run `python -m asara_env.docs`"
+    assert (DOCS / "state.md").read_text() == state_markdown(), (
+        "run `python -m asara_env.asara.docs`"
+    )
 
 
 def test_the_json_schema_file_is_generated_from_the_schema():
     text = (DOCS / "state.schema.json").read_text()
-    assert text == json_schema_text(), "run `python -m asara_env.docs`"
+    assert text == json_schema_text(), "run `python -m asara_env.asara.docs`"
 
 
 def test_the_json_schema_accepts_saved_positions_of_both_versions_and_refuses_a_wrapping_int():

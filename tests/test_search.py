@@ -1,5 +1,6 @@
-"""The search agent (agents/search.py) and the determinisations it draws (asara_env/hidden.py):
-only what the deciding seat knows, legal actions only, deterministic given its seed."""
+"""The search agent (agents/search.py) and the determinisations it draws
+(asara_env/asara/hidden.py): only what the deciding seat knows, legal actions only,
+deterministic given its seed."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from agents import FlatMCAgent, SearchAgent, make_agent
 from agents.arena import act_in_env, play_batch, play_game
 from agents.search import estimate
 from asara_env import asara_v0
-from asara_env.bridge import from_reference
+from asara_env.asara.bridge import from_reference
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import TURNS, final_prestige, is_terminal, take
+from asara_env.asara.hidden import determinise, resample_hidden
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.common.opponents import play_opponents
-from asara_env.config import GameConfig
-from asara_env.core import TURNS, final_prestige, is_terminal, take
-from asara_env.hidden import determinise, resample_hidden
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
 
 
 def _late_choices(config: GameConfig, seed: int, n: int) -> list:

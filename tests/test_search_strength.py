@@ -17,8 +17,8 @@ import pytest
 
 from agents import make_agent
 from agents.arena import play_batch
+from asara_env.asara.config import GameConfig
 from asara_env.common.outcome import win_shares
-from asara_env.config import GameConfig
 from training.tournament import game_seeds, rotated_seating, sub_seed
 from training.tournament_stats import wilson_interval
 

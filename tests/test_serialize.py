@@ -11,10 +11,10 @@ import pytest
 from games import play_on_side_by_side
 
 from asara_env import CorruptStateError, GameConfig
-from asara_env.reference import engine
-from asara_env.reference.record import GameRecord, replay
-from asara_env.reference.rules import legal_actions
-from asara_env.reference.serialize import state_from_dict, state_to_dict
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
@@ -147,7 +147,7 @@ def test_every_saved_field_is_documented():
 
 def _mid_gift_save() -> dict:
     """A saved 3-player pro + gifts game waiting on a gift purchase (R9.2)."""
-    from asara_env.phases import Phase
+    from asara_env.asara.phases import Phase
 
     state, rng = engine.new_game(GameConfig(3, "pro", ("gifts",)), 1), np.random.default_rng(1)
     while state.phase != Phase.GIFT_BUY:

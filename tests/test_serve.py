@@ -12,13 +12,13 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from apps.serve import create_app, opponent_name  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
-from asara_env.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
-from asara_env.actions import public_description as public_name  # noqa: E402
-from asara_env.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
-from asara_env.reference.engine import new_game  # noqa: E402
-from asara_env.reference.record import GameRecord, replay  # noqa: E402
-from asara_env.reference.rules import legal_actions  # noqa: E402
-from asara_env.reference.scoring import year_end_points  # noqa: E402
+from asara_env.asara.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
+from asara_env.asara.actions import public_description as public_name  # noqa: E402
+from asara_env.asara.constants import CARD_NAMES, COLOUR_NAMES  # noqa: E402
+from asara_env.asara.reference.engine import new_game  # noqa: E402
+from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
+from asara_env.asara.reference.rules import legal_actions  # noqa: E402
+from asara_env.asara.reference.scoring import year_end_points  # noqa: E402
 
 BASIC_2P = {"players": 2, "variant": "basic", "opponents": ["random"], "seed": 5}
 

@@ -149,7 +149,7 @@ def test_cli_writes_csv_json_and_png(tmp_path):
 
 
 def test_game_seeds_follow_the_documented_derivation(tmp_path):
-    from asara_env.core import derived_seed
+    from asara_env.asara.core import derived_seed
 
     out = run_cli(tmp_path, "--seed", "11")
     with open(out / "games.csv") as f:

@@ -12,7 +12,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 
 from agents import PolicyAgent, make_agent  # noqa: E402
 from asara_env import asara_v0  # noqa: E402
-from asara_env.core import derived_seed, terminal_rewards  # noqa: E402
+from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
 from training import evaluate, train  # noqa: E402
 from training.vec_env import AsaraVecEnv  # noqa: E402
 

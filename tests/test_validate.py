@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asara_env import GameConfig
-from asara_env.aec import raw_env
+from asara_env.asara.core import init, step
+from asara_env.asara.core.state import ARRAY_FIELDS
+from asara_env.asara.env import raw_env
+from asara_env.asara.gym_env import AsaraGymEnv
+from asara_env.asara.reference import engine
+from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.common.validate import check_indices, check_int, check_seed, check_seeds
-from asara_env.core import init, step
-from asara_env.core.state import ARRAY_FIELDS
-from asara_env.gym_env import AsaraGymEnv
-from asara_env.reference import engine
-from asara_env.reference.record import GameRecord
-from asara_env.reference.serialize import state_to_dict
 
 ANY = st.one_of(
     st.integers(-3, 6),

@@ -25,8 +25,8 @@ from tqdm import tqdm
 
 from agents import check_agent, make_agent
 from agents.arena import play_batch
+from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.common.outcome import win_shares
-from asara_env.config import VARIANTS, GameConfig
 
 from .tournament import game_seeds, sub_seed
 from .tournament_stats import wilson_interval

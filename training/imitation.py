@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from agents import make_agent
 from asara_env import GameConfig
-from asara_env.core import (
+from asara_env.asara.core import (
     derived_seed,
     final_prestige,
     init,
@@ -25,7 +25,7 @@ from asara_env.core import (
     step,
     terminal_rewards,
 )
-from asara_env.core.observation import observe
+from asara_env.asara.core.observation import observe
 
 
 @dataclass

@@ -47,9 +47,9 @@ import numpy as np
 from agents import check_agent, make_agent
 from agents.arena import play_batch
 from apps.options import add_expansions_argument, check_rules
+from asara_env.asara.config import VARIANTS, GameConfig
+from asara_env.asara.core import legal_action_mask
 from asara_env.common.outcome import win_shares
-from asara_env.config import VARIANTS, GameConfig
-from asara_env.core import legal_action_mask
 
 from .tournament import Played, game_seeds, schedule, sub_seed
 from .tournament_report import rules_title, text_table, write_csv

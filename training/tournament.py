@@ -37,8 +37,8 @@ import numpy as np
 
 from agents import AGENT_SPECS, make_agent
 from agents.arena import play_batch
+from asara_env.asara.config import GameConfig
 from asara_env.common.seeding import derived_seeds
-from asara_env.config import GameConfig
 
 MAX_PLAYERS = 4
 CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from agents import AGENT_SPECS, AGENTS
 from apps.options import add_expansions_argument, check_rules
-from asara_env.config import VARIANTS
+from asara_env.asara.config import VARIANTS
 
 from .tournament import (
     CHUNK_SIZE,

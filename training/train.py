@@ -8,7 +8,7 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
 
 - Environment: `training.vec_env.AsaraVecEnv` (`--envs` games at once in the core); the
   learner plays a random seat per game, opponents are drawn per game from `--opponents`
-  (name:weight pairs). Reward: `--reward` (win / rank / margin, see asara_env/aec.py).
+  (name:weight pairs). Reward: `--reward` (win / rank / margin, see asara_env/asara/env.py).
 - Self-play league: every `--snapshot-every` steps the current policy is frozen and added
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).

@@ -26,10 +26,10 @@ import numpy as np
 
 from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
+from asara_env.asara.core import TURNS, init, is_terminal, reset_games, step
+from asara_env.asara.core.observation import OBS_DIM, observe
 from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import terminal_rewards, win_shares
-from asara_env.core import TURNS, init, is_terminal, reset_games, step
-from asara_env.core.observation import OBS_DIM, observe
 
 from .sb3_vec_env import BatchedVecEnv
 

@@ -14,7 +14,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from .constants import CARD_NAMES, COLOUR_NAMES, N_ARCHWAYS, N_CARDS, N_COLOURS
+from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, N_ARCHWAYS, N_CARDS, N_COLOURS
 
 
 class Group(IntEnum):

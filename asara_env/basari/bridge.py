@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .constants import MAX_PLAYERS, N_COLOURS
-from .core.mask import write_mask
-from .core.observation import (
+from asara_env.basari.constants import MAX_PLAYERS, N_COLOURS
+from asara_env.basari.core.mask import write_mask
+from asara_env.basari.core.observation import (
     GEM_SCALE,
     POINTS_SCALE,
     RAISES_SCALE,
@@ -21,9 +21,9 @@ from .core.observation import (
     obs_size,
     seat_index,
 )
-from .core.state import FIELD_SPECS, BasariState, blank
-from .phases import Phase
-from .reference.state import State
+from asara_env.basari.core.state import FIELD_SPECS, BasariState, blank
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.state import State
 
 SCALARS = tuple(name for name, spec in FIELD_SPECS.items() if spec.shape == ())
 PER_GAME = tuple(name for name in FIELD_SPECS if name != "legal")

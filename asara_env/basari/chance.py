@@ -18,7 +18,7 @@ from enum import IntEnum
 import numpy as np
 from numpy.typing import NDArray
 
-from .constants import DIE_FACES
+from asara_env.basari.constants import DIE_FACES
 
 IntLike = int | np.integer | NDArray[np.integer]
 

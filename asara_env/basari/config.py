@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .actions import ActionLayout
-from .constants import BOARD, MAX_PLAYERS, MIN_PLAYERS, max_turns, validate_board
+from asara_env.basari.actions import ActionLayout
+from asara_env.basari.constants import BOARD, MAX_PLAYERS, MIN_PLAYERS, max_turns, validate_board
 
 START_MODES = ("choose", "random")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .actions import layout_markdown
-from .core.observation import observation_markdown
-from .reference.serialize import schema_markdown
+from asara_env.basari.actions import layout_markdown
+from asara_env.basari.core.observation import observation_markdown
+from asara_env.basari.reference.serialize import schema_markdown
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -47,22 +47,22 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from ..common.seeding import derived_seed
-from .actions import Group
-from .bridge import from_reference, to_reference
-from .chance import check_seed
-from .config import BasariConfig
-from .constants import BOARD, CARD_NAMES
-from .core import global_state, init, observe, ranking_score, step, terminal_rewards
-from .core import winners as core_winners
-from .core.outcome import REWARD_SCHEMES
-from .core.state import BasariState
-from .errors import IllegalActionError
-from .phases import Phase
-from .reference.rules import illegal_reason
-from .reference.serialize import state_from_dict, state_to_dict
-from .reference.state import State
-from .render import bundle_text, render_state
+from asara_env.basari.actions import Group
+from asara_env.basari.bridge import from_reference, to_reference
+from asara_env.basari.chance import check_seed
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import BOARD, CARD_NAMES
+from asara_env.basari.core import global_state, init, observe, ranking_score, step, terminal_rewards
+from asara_env.basari.core import winners as core_winners
+from asara_env.basari.core.outcome import REWARD_SCHEMES
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.errors import IllegalActionError
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.rules import illegal_reason
+from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
+from asara_env.basari.reference.state import State
+from asara_env.basari.render import bundle_text, render_state
+from asara_env.common.seeding import derived_seed
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 OVER = int(Phase.OVER)

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .constants import CARD_NAMES, COLOUR_NAMES, ROUNDS
-from .phases import Phase
-from .reference.state import State
+from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, ROUNDS
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.state import State
 
 LETTERS = "RYGB"
 

@@ -36,10 +36,10 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.rllib.utils.typing import MultiAgentDict
 
-from ..actions import NUM_ACTIONS
-from ..aec import OBS_HIGH
-from ..asara_v0 import env as make_aec_env
-from ..core.observation import OBS_DIM
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.core.observation import OBS_DIM
+from asara_env.asara.env import OBS_HIGH
+from asara_env.asara_v0 import env as make_aec_env
 
 SHARED_POLICY = "shared"
 

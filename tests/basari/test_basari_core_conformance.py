@@ -187,6 +187,6 @@ def test_the_core_imports_only_numpy_common_and_the_definition():
         "import sys; import asara_env.basari.core; "
         "bad = [m for m in sys.modules if m.startswith(('asara_env.basari.reference', "
         "'asara_env.basari.env', 'pettingzoo', 'gymnasium', 'agents', 'training', "
-        "'asara_env.core', 'asara_env.reference'))]; print(bad); assert not bad, bad"
+        "'asara_env.asara.core', 'asara_env.asara.reference'))]; print(bad); assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=DOCS.parent)

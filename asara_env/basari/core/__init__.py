@@ -12,11 +12,17 @@ seeded s plays exactly the reference game `new_game(config, derived_seed(s, i))`
 only numpy, `asara_env.common` and BASARI's definition modules.
 """
 
-from .init import autoreset, init, reset_games, seeds_for
-from .mask import legal_action_mask
-from .observation import global_state, obs_index, obs_size, observe
-from .outcome import is_terminal, ranking_score, state_ranking, terminal_rewards, winners
-from .state import (
+from asara_env.basari.core.init import autoreset, init, reset_games, seeds_for
+from asara_env.basari.core.mask import legal_action_mask
+from asara_env.basari.core.observation import global_state, obs_index, obs_size, observe
+from asara_env.basari.core.outcome import (
+    is_terminal,
+    ranking_score,
+    state_ranking,
+    terminal_rewards,
+    winners,
+)
+from asara_env.basari.core.state import (
     ARRAY_FIELDS,
     FIELD_SPECS,
     BasariState,
@@ -24,7 +30,7 @@ from .state import (
     states_equal,
     take,
 )
-from .step import check_actions, illegal_seats, step
+from asara_env.basari.core.step import check_actions, illegal_seats, step
 
 __all__ = [
     "ARRAY_FIELDS",

@@ -7,14 +7,14 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...common.seeding import derived_seeds
-from .. import chance
-from ..config import BasariConfig
-from ..constants import GEMS_PER_COLOUR, START_GEMS
-from ..phases import Phase
-from . import rules
-from .state import FIELD_SPECS, BasariState, blank
-from .tables import tables
+from asara_env.basari import chance
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import GEMS_PER_COLOUR, START_GEMS
+from asara_env.basari.core import rules
+from asara_env.basari.core.state import FIELD_SPECS, BasariState, blank
+from asara_env.basari.core.tables import tables
+from asara_env.basari.phases import Phase
+from asara_env.common.seeding import derived_seeds
 
 OVER = int(Phase.OVER)
 

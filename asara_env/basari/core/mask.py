@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .state import BasariState
-from .tables import bundle_key, tables
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.core.tables import bundle_key, tables
 
 
 def barter_block(state: BasariState) -> np.ndarray:

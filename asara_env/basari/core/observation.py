@@ -19,11 +19,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...common.layout import ObsSlice, slice_index
-from ..constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
-from ..phases import N_PHASES
-from .state import BasariState
-from .tables import Tables, tables
+from asara_env.basari.constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.core.tables import Tables, tables
+from asara_env.basari.phases import N_PHASES
+from asara_env.common.layout import ObsSlice, slice_index
 
 GEM_SCALE = float(GEMS_PER_COLOUR)
 POINTS_SCALE = 7.0
@@ -180,7 +180,7 @@ def global_state(state: BasariState) -> np.ndarray:
 
 def observation_markdown(n: int | None = None) -> str:
     """docs/basari_observation.md, generated from the slice tables."""
-    from ..constants import N_ARCHWAYS
+    from asara_env.basari.constants import N_ARCHWAYS
 
     n = N_ARCHWAYS if n is None else n
     lines = [

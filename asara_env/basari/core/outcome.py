@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...common import outcome
-from ..phases import Phase
-from .state import BasariState
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.phases import Phase
+from asara_env.common import outcome
 
 TIE_BASE = 101  # > every gem total (100) and count (25): each key fits under the previous one
 

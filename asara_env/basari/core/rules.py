@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import chance
-from ..constants import (
+from asara_env.basari import chance
+from asara_env.basari.constants import (
     DIE_ACTION_BASE,
     LAP_BONUS,
     MAJORITY_BONUS,
@@ -17,9 +17,9 @@ from ..constants import (
     TIE_RETURN,
     Card,
 )
-from ..phases import Phase
-from .state import BasariState
-from .tables import tables
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.core.tables import tables
+from asara_env.basari.phases import Phase
 
 I8, I16, I32 = np.int8, np.int16, np.int32
 CARDS = np.arange(len(Card))

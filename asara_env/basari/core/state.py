@@ -12,8 +12,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..config import BasariConfig
-from ..constants import N_COLOURS
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import N_COLOURS
 
 
 @dataclass(frozen=True)

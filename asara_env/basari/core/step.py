@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import ActionLayout
-from ..constants import N_COLOURS
-from ..errors import IllegalActionError
-from ..phases import Phase
-from . import rules
-from .mask import write_mask
-from .state import BasariState
-from .tables import tables
+from asara_env.basari.actions import ActionLayout
+from asara_env.basari.constants import N_COLOURS
+from asara_env.basari.core import rules
+from asara_env.basari.core.mask import write_mask
+from asara_env.basari.core.state import BasariState
+from asara_env.basari.core.tables import tables
+from asara_env.basari.errors import IllegalActionError
+from asara_env.basari.phases import Phase
 
 
 def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:

@@ -8,10 +8,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..actions import Group
-from ..config import BasariConfig
-from ..constants import N_CARDS, N_COLOURS
-from ..phases import Phase
+from asara_env.basari.actions import Group
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import N_CARDS, N_COLOURS
+from asara_env.basari.phases import Phase
 
 KEY_BASE = 26  # > GEMS_PER_COLOUR: the B8 key below is injective on every holding
 

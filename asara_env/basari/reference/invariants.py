@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import DIE_FACES, GEMS_PER_COLOUR, N_CARDS, ROUNDS
-from ..phases import Phase
-from .rules import higher
-from .state import State
+from asara_env.basari.constants import DIE_FACES, GEMS_PER_COLOUR, N_CARDS, ROUNDS
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.rules import higher
+from asara_env.basari.reference.state import State
 
 
 def violations(state: State) -> list[str]:

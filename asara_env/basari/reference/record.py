@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...common.record import replay_actions
-from ..chance import check_seed
-from ..config import BasariConfig
-from ..errors import CorruptStateError
-from .engine import new_game, step
-from .state import State
+from asara_env.basari.chance import check_seed
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.errors import CorruptStateError
+from asara_env.basari.reference.engine import new_game, step
+from asara_env.basari.reference.state import State
+from asara_env.common.record import replay_actions
 
 
 @dataclass

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..actions import Group
-from ..constants import CARD_NAMES, COLOUR_NAMES
-from ..phases import Phase
-from .state import State
+from asara_env.basari.actions import Group
+from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.state import State
 
 
 def bundle_key(x: np.ndarray) -> tuple[int, ...]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...common import outcome
-from ..constants import (
+from asara_env.basari.constants import (
     GEMS_PER_COLOUR,
     LAP_BONUS,
     MAJORITY_BONUS,
@@ -13,7 +12,8 @@ from ..constants import (
     N_COLOURS,
     TIE_RETURN,
 )
-from .state import State
+from asara_env.basari.reference.state import State
+from asara_env.common import outcome
 
 TIE_BREAK_BASE = 4 * GEMS_PER_COLOUR + 1  # every tie-break key is below this (101)
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..config import BasariConfig
-from ..constants import (
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import (
     DIE_FACES,
     GEMS_PER_COLOUR,
     MAX_ARCHWAYS,
@@ -25,10 +25,10 @@ from ..constants import (
     ROUNDS,
     validate_board,
 )
-from ..errors import CorruptStateError
-from ..phases import Phase
-from .invariants import violations
-from .state import ARRAY_FIELDS, State
+from asara_env.basari.errors import CorruptStateError
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.invariants import violations
+from asara_env.basari.reference.state import ARRAY_FIELDS, State
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails

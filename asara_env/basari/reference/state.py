@@ -7,9 +7,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..config import BasariConfig
-from ..constants import GEMS_PER_COLOUR, N_COLOURS, START_GEMS
-from ..phases import Phase
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import GEMS_PER_COLOUR, N_COLOURS, START_GEMS
+from asara_env.basari.phases import Phase
 
 ARRAY_FIELDS = (
     "score",

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..phases import Phase
-from .rules import acting_seats, legal_actions
-from .state import State
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.rules import acting_seats, legal_actions
+from asara_env.basari.reference.state import State
 
 
 def ego(state: State, viewer: int, seat: int) -> int:

@@ -1,0 +1,493 @@
+"""Stepping a batch: each game applies its action, then every automatic consequence (end of
+turn, end of year, scoring, the next year's set-up) up to its next decision."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from asara_env.asara.actions import NUM_ACTIONS, Group, describe_action
+from asara_env.asara.constants import (
+    CHEST_SPACES,
+    COLOURED_BUILDING_ASARI,
+    GIFT_AMOUNT,
+    GIFT_EFFECT,
+    LIGHTED_GIFT_COST,
+    MARKET_AREAS,
+    N_CARD_COLOURS,
+    N_TILE_COLOURS,
+    RECRUIT_CARDS,
+    Area,
+    GiftEffect,
+    chests_in_play,
+)
+from asara_env.asara.core import chance
+from asara_env.asara.core.mask import GIFT_MASKS, build_sizes, space_taken, write_mask
+from asara_env.asara.core.state import COUNT, SPACE_VALUE, SPACES, CoreState
+from asara_env.asara.core.tables import (
+    ACTION_FIELDS,
+    ACTION_GROUP,
+    AREA,
+    GENIE_AREA,
+    GENIE_BUILD,
+    GENIE_VALUE,
+    LIGHTS_COST,
+    LIGHTS_DRAWN,
+    LIGHTS_KEPT,
+    N_GROUPS,
+    OPTION_CARDS,
+    OPTION_FACE_UP,
+    PHASE,
+    PRICES,
+    TARGET_AREA,
+    TARGET_BUILD_N,
+    by_value,
+)
+from asara_env.asara.core.year import end_turn
+from asara_env.asara.phases import Phase
+from asara_env.common.validate import check_indices, is_int
+from asara_env.errors import IllegalActionError
+
+
+def check_actions(
+    state: CoreState, actions: ArrayLike, games: np.ndarray | None = None
+) -> NDArray[np.bool_]:
+    """bool[len(actions)]: which actions are legal in their games (all B games, or `games`);
+    finished games accept any action."""
+    actions = np.asarray(actions)
+    batch = len(state.phase)
+    games = np.arange(len(actions)) if games is None else check_indices("games", games, batch)
+    return _legal(state, actions, games) | (state.phase[games] == PHASE.GAME_OVER)
+
+
+def _legal(state: CoreState, actions: np.ndarray, games: np.ndarray) -> NDArray[np.bool_]:
+    """bool[len(games)]: the action is in its game's mask (never in a finished game, whose
+    mask is empty)."""
+    inside = (actions >= 0) & (actions < NUM_ACTIONS)
+    return inside & state.legal[games, np.where(inside, actions, 0)]
+
+
+def step(
+    state: CoreState,
+    actions: ArrayLike,
+    on_illegal: str = "raise",
+    games: ArrayLike | None = None,
+) -> NDArray[np.bool_]:
+    """Apply one action per game, in place; finished games ignore theirs. Returns bool[B],
+    the games whose action was illegal (all False unless on_illegal="report").
+
+    `games` (distinct ints, optional): only these games move, `actions[j]` being game
+    `games[j]`'s; the result is then bool[len(games)].
+    on_illegal="raise": if any action is illegal, IllegalActionError names the first bad
+    game and its action and no game changes. on_illegal="report": games with an illegal
+    action are left unchanged and flagged; the others step.
+    """
+    batch = len(state.phase)
+    games = np.arange(batch) if games is None else check_indices("games", games, batch)
+    actions = _action_array(actions, games.shape)
+    if on_illegal not in ("raise", "report"):
+        raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
+    live = _legal(state, actions, games)
+    ok = live | (state.phase[games] == PHASE.GAME_OVER)
+    if on_illegal == "raise" and not ok.all():
+        j = int(np.flatnonzero(~ok)[0])
+        game, a = int(games[j]), int(actions[j])
+        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+        phase = Phase(int(state.phase[game])).name
+        reason = f"not legal in game {game} of the batch"
+        raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
+    apply_actions(state, games[live], actions[live].astype(np.int64))
+    return ~ok
+
+
+def _action_array(actions: object, shape: tuple[int, ...]) -> NDArray[np.integer[Any]]:
+    """`actions` (an array or sequence of ints: no bools, floats or strings) as an integer
+    array of `shape`; IllegalActionError otherwise."""
+    if isinstance(actions, (list, tuple)):
+        bad = [a for a in actions if not is_int(a)]
+        if bad:
+            reason = f"an action id must be an int, got {type(bad[0]).__name__}"
+            raise IllegalActionError(bad[0], "?", -1, "-", reason)
+        huge = [int(a) for a in actions if not -(2**63) <= a < 2**63]
+        if huge:
+            raise IllegalActionError(huge[0], "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+        actions = np.array([int(a) for a in actions], np.int64)
+    actions = np.asarray(actions)
+    if actions.shape != shape or actions.dtype.kind not in "iu":
+        reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
+        raise IllegalActionError(actions, "?", -1, "-", reason)
+    return actions
+
+
+def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> None:
+    """Apply legal `actions` to the games `games`."""
+    state.decisions[games] += 1
+    previous = state.phase[games]  # a copy (fancy indexing)
+    groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
+    ended, rebuilt = [], []  # games whose turn is over; those of them to rebuild
+    for group, pick in by_value(groups, N_GROUPS):
+        rows = APPLY[group](state, games[pick], fields[pick])
+        if len(rows):
+            ended.append(rows)
+            if _CHANGES_MATERIALS[group]:
+                rebuilt.append(rows)
+    if rebuilt:  # the build sizes the acting player will have at their next placement (R3.5)
+        rows = _joined(rebuilt)
+        seats = state.seat[rows]
+        state.build_sizes[rows, seats] = build_sizes(state, rows, seats)
+    if ended:
+        end_turn(state, _joined(ended))
+    write_mask(state, games, previous)
+
+
+def _joined(arrays: list[np.ndarray]) -> np.ndarray:
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
+
+
+def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    return state.seat[rows].astype(np.int64)
+
+
+# ------------------------------------------------------------------------------ placement
+def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    target, option = f[:, 0], f[:, 1]
+    seat = _seat(state, rows)
+    state.hands[rows, seat] -= _OPTION_HAND[option]
+    space = space_taken(state, rows, target)
+    state.space_seat[rows, space] = seat
+    cards = OPTION_CARDS[option]
+    state.space_cards[rows, space] = cards
+    face_up = OPTION_FACE_UP[option]
+    state.space_face_up[rows, space] = face_up
+    area = TARGET_AREA[target]
+    colour = state.area_colour[rows, area]  # a face-up card sets it if unset (R3.2)
+    state.area_colour[rows, area] = np.where(face_up & (colour < 0), cards[:, 0], colour)
+    if "gifts" not in state.config.expansions:
+        return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+    chest = _CHEST_OF_SPACE[state.config.pro][space]
+    gifted = chest >= 0
+    gifted[gifted] = state.gifts[rows[gifted], chest[gifted], 0] >= 0
+    plain = ~gifted
+    value, build_n = SPACE_VALUE[space[plain]], TARGET_BUILD_N[target[plain]]
+    ended = [_start_move(state, rows[plain], area[plain], value, build_n)]
+    if gifted.any():  # R9.2: the gifts first, in the order laid
+        g, chest = rows[gifted], chest[gifted]
+        state.gift_queue[g] = state.gifts[g, chest]
+        state.gifts[g, chest] = -1
+        state.gift_chest[g] = chest
+        state.pending_target[g] = target[gifted]
+        state.pending_space[g] = space[gifted]
+        ended.append(_carry_out_gifts(state, g))
+    return _joined(ended)
+
+
+def _chest_of_space(pro: bool) -> np.ndarray:
+    """int[space]: the chest on each space in play (R9.2), -1 none."""
+    table = np.full(len(SPACES), -1, np.int64)
+    for chest in chests_in_play(pro):
+        table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
+    return table
+
+
+_CHEST_OF_SPACE = {pro: _chest_of_space(pro) for pro in (False, True)}
+# the decision each gift effect asks for, PLACE (none) for those carried out at once
+_GIFT_PHASE = np.full(len(GiftEffect), PHASE.PLACE, np.int64)
+_GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (
+    PHASE.GIFT_CARD,
+    PHASE.GIFT_BUY,
+    PHASE.GIFT_LIGHTS,
+)
+_EFFECT = np.array(GIFT_EFFECT, np.int64)  # [kind]
+_ASARI, _PRESTIGE, _BUY = (int(e) for e in (GiftEffect.ASARI, GiftEffect.PRESTIGE, GiftEffect.BUY))
+_AMOUNT = np.array(GIFT_AMOUNT, np.int64)  # [kind]
+
+
+def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """Carry out each game's waiting gifts in order until one asks for a decision with a
+    legal choice (one without does nothing), then the space's own move; return the games
+    whose turn ended."""
+    ended = []
+    while len(rows):
+        kind = state.gift_queue[rows, 0].astype(np.int64)
+        done = kind < 0
+        if done.any():
+            ended.append(_pending_move(state, rows[done]))
+            rows, kind = rows[~done], kind[~done]
+        if not len(rows):
+            break
+        state.gift_queue[rows, :-1] = state.gift_queue[rows, 1:]
+        state.gift_queue[rows, -1] = -1
+        seat, effect, amount = _seat(state, rows), _EFFECT[kind], _AMOUNT[kind]
+        state.money[rows, seat] += np.where(effect == _ASARI, amount, 0)
+        state.prestige[rows, seat] += np.where(effect == _PRESTIGE, amount, 0)
+        phase = _GIFT_PHASE[effect]
+        state.market[rows] = np.where(effect == _BUY, amount, -1)
+        asks = np.zeros(len(rows), bool)
+        for value, pick in by_value(phase, len(Phase)):
+            if value != PHASE.PLACE:
+                state.phase[rows[pick]] = value
+                allowed = GIFT_MASKS[value](state, rows[pick])
+                asks[pick] = next(iter(allowed.values())).any(axis=1)
+        rows = rows[~asks]
+    return _joined(ended) if ended else rows[:0]
+
+
+def _pending_move(state: CoreState, rows: np.ndarray) -> np.ndarray:
+    """The move of the space the gifts lay on, once they are carried out."""
+    target = state.pending_target[rows].astype(np.int64)
+    space = state.pending_space[rows].astype(np.int64)
+    state.market[rows] = -1
+    state.gift_chest[rows] = state.pending_target[rows] = state.pending_space[rows] = -1
+    return _start_move(state, rows, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
+
+
+def _option_hand() -> np.ndarray:
+    """int8[option, card colour]: the cards an option takes from the hand."""
+    table = np.zeros((len(OPTION_CARDS), N_CARD_COLOURS), COUNT)
+    for option, cards in enumerate(OPTION_CARDS):
+        for card in cards[cards >= 0]:
+            table[option, card] += 1
+    return table
+
+
+_OPTION_HAND = _option_hand()
+
+
+def _area_table(default: int, **values: int) -> np.ndarray:
+    """int[area]: `values` by area name, `default` elsewhere."""
+    table = np.full(len(Area), default, np.int64)
+    for name, value in values.items():
+        table[AREA.__dict__[name]] = value
+    return table
+
+
+# what a placement in each area leads to (R4): the next phase (PLACE: the turn ends), the
+# market opened (-1 none) and the sign of the space value in the player's money
+_NEXT_PHASE = _area_table(
+    PHASE.PLACE,
+    BUILDING=PHASE.BUILD,
+    SPIES=PHASE.BRIBE_STACK,
+    LIGHTS=PHASE.LIGHTS_OPTION,
+    GENIE=PHASE.GENIE,
+)
+_NEXT_PHASE[list(MARKET_AREAS)] = PHASE.BUY
+_MARKET = _area_table(-1)
+_MARKET[list(MARKET_AREAS)] = MARKET_AREAS
+_MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1, GENIE=-1)
+
+
+def _start_move(
+    state: CoreState, rows: np.ndarray, area: np.ndarray, value: np.ndarray, build_n: np.ndarray
+) -> np.ndarray:
+    """Carry out the move of a placement; return the games whose turn it ends. The pending
+    fields it sets (market, build_left) are -1 / 0 at a placement, and stay so elsewhere."""
+    seat = _seat(state, rows)
+    phase = _NEXT_PHASE[area]
+    state.phase[rows] = phase
+    state.market[rows] = _MARKET[area]
+    state.build_left[rows] = build_n
+    state.money[rows, seat] += _MONEY_SIGN[area] * value
+    caliph = area == AREA.CALIPH
+    if caliph.any():
+        state.caliph[rows[caliph]] = seat[caliph]
+    tent = area == AREA.TENT
+    if tent.any():
+        _recruit(state, rows[tent], seat[tent])
+    return rows[phase == PHASE.PLACE]
+
+
+def _recruit(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> None:
+    pile = state.draw_pile[rows].astype(np.int64)
+    drawn = chance.draw_many(state, rows, pile, RECRUIT_CARDS)
+    state.draw_pile[rows] = pile
+    state.hands[rows, seat] += drawn.astype(COUNT)
+
+
+def _place_coloured(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    seat, card = _seat(state, rows), f[:, 0]
+    state.hands[rows, seat, card] -= 1
+    state.coloured[rows, seat, card] += 1
+    state.money[rows, seat] += COLOURED_BUILDING_ASARI
+    return rows
+
+
+# ------------------------------------------------------------------------------ moves
+def _take_tile(state: CoreState, rows: np.ndarray, f: np.ndarray, pile: np.ndarray) -> np.ndarray:
+    seat = _seat(state, rows)
+    part, colour, gold = f[:, 0], f[:, 1], f[:, 2]
+    pile[rows, part, colour, gold] -= 1
+    state.supply[rows, seat, part, colour, gold] += 1
+    state.money[rows, seat] -= PRICES[colour]
+    return rows
+
+
+def _buy(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    _take_tile(state, rows, f, state.displays)
+    gift = state.phase[rows] == PHASE.GIFT_BUY
+    if not gift.any():
+        return rows
+    return _joined([rows[~gift], _carry_out_gifts(state, rows[gift])])
+
+
+def _genie_move(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    move = f[:, 0]
+    coloured = GENIE_AREA[move] < 0  # no card is placed (R9.1)
+    c = rows[coloured]
+    state.money[c, _seat(state, c)] += COLOURED_BUILDING_ASARI
+    m, other = move[~coloured], rows[~coloured]
+    ended = _start_move(state, other, GENIE_AREA[m], GENIE_VALUE[m], GENIE_BUILD[m])
+    return _joined([c, ended])
+
+
+def _gift_card(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    card = f[:, 0]
+    state.draw_pile[rows, card] -= 1
+    state.hands[rows, _seat(state, rows), card] += 1
+    return _carry_out_gifts(state, rows)
+
+
+def _keep_gift_window(state: CoreState, rows: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
+    seat = _seat(state, rows)
+    stack = state.lighted_stack[rows]
+    counts = (stack[..., None] == np.arange(N_TILE_COLOURS)).sum(axis=1)
+    counts[np.arange(len(rows)), colour] -= 1
+    order = chance.shuffled(state, rows, counts)
+    width = state.lighted_stack.shape[1]
+    padded = np.full((len(rows), width), -1, np.int64)
+    padded[:, : order.shape[1]] = order
+    state.lighted_stack[rows] = padded
+    state.lighted_owner[rows] = -1
+    state.lighted_len[rows] -= 1
+    state.lighted_supply[rows, seat, colour] += 1
+    state.money[rows, seat] -= LIGHTED_GIFT_COST
+    return _carry_out_gifts(state, rows)
+
+
+def _bribe_stack(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    state.bribe_stack[rows] = f[:, 0]
+    state.phase[rows] = PHASE.BRIBE_TAKE
+    return rows[:0]
+
+
+def _bribe_take(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    return _take_tile(state, rows, f, state.stacks)
+
+
+def _bribe_nothing(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    return rows
+
+
+def _lights_option(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    option = f[:, 0]
+    state.money[rows, _seat(state, rows)] -= LIGHTS_COST[option]
+    length = state.lighted_len[rows].astype(np.int64)
+    drawn = np.minimum(LIGHTS_DRAWN[option], length)
+    stack, owner = state.lighted_stack[rows], state.lighted_owner[rows]
+    k = np.arange(stack.shape[1])
+    state.lights_drawn[rows] = np.where(k[:5] < drawn[:, None], stack[:, :5], -1)
+    shifted = np.minimum(k[None, :] + drawn[:, None], stack.shape[1] - 1)
+    keep = k[None, :] < (length - drawn)[:, None]
+    rr = np.arange(len(rows))[:, None]
+    state.lighted_stack[rows] = np.where(keep, stack[rr, shifted], -1)
+    state.lighted_owner[rows] = np.where(keep, owner[rr, shifted], -1)
+    state.lighted_len[rows] = length - drawn
+    state.lights_keep[rows] = np.minimum(LIGHTS_KEPT[option], drawn)
+    state.phase[rows] = PHASE.LIGHTS_KEEP
+    return rows[:0]
+
+
+def _lights_keep(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    gift = state.phase[rows] == PHASE.GIFT_LIGHTS
+    if gift.any():
+        ended = _keep_gift_window(state, rows[gift], f[gift, 0])
+        if gift.all():
+            return ended
+        return _joined([ended, _keep_drawn(state, rows[~gift], f[~gift])])
+    return _keep_drawn(state, rows, f)
+
+
+def _keep_drawn(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    colour, seat = f[:, 0], _seat(state, rows)
+    drawn = state.lights_drawn[rows]
+    first = np.argmax(drawn == colour[:, None], axis=1)
+    drawn[np.arange(len(rows)), first] = -1
+    order = np.argsort(drawn < 0, axis=1, kind="stable")
+    drawn = np.take_along_axis(drawn, order, axis=1)
+    state.lights_drawn[rows] = drawn
+    state.lighted_supply[rows, seat, colour] += 1
+    state.lights_keep[rows] -= 1
+    done = state.lights_keep[rows] == 0
+    if done.any():
+        _return_lights(state, rows[done], seat[done], drawn[done])
+    return rows[done]
+
+
+def _return_lights(state: CoreState, rows: np.ndarray, seat: np.ndarray, drawn: np.ndarray) -> None:
+    """Windows not kept go to the bottom of the stack in drawn order, known to `seat`."""
+    length = state.lighted_len[rows].astype(np.int64)
+    for k in range(drawn.shape[1]):
+        back = drawn[:, k] >= 0
+        r, pos = rows[back], (length + k)[back]
+        state.lighted_stack[r, pos] = drawn[back, k]
+        state.lighted_owner[r, pos] = seat[back]
+    state.lighted_len[rows] = length + (drawn >= 0).sum(axis=1)
+    state.lights_drawn[rows] = -1
+
+
+def _build_tile(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    seat = _seat(state, rows)
+    part, colour, gold, slot = f[:, 0], f[:, 1], f[:, 2], f[:, 3]
+    state.tower_parts[rows, seat, colour, slot, part, gold] += 1
+    state.supply[rows, seat, part, colour, gold] -= 1
+    towers = state.n_towers[rows, seat, colour]
+    state.n_towers[rows, seat, colour] = np.maximum(towers, slot + 1)
+    return _built_one(state, rows, seat)
+
+
+def _build_lighted(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    seat = _seat(state, rows)
+    colour, slot, over_gold = f[:, 0], f[:, 1], f[:, 2]
+    state.tower_lit[rows, seat, colour, slot, over_gold] += 1
+    state.lighted_supply[rows, seat, colour] -= 1
+    return _built_one(state, rows, seat)
+
+
+def _built_one(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    state.prestige[rows, seat] += 1
+    state.build_left[rows] -= 1
+    return rows[state.build_left[rows] == 0]
+
+
+_APPLY: dict[Group, Callable[[CoreState, np.ndarray, np.ndarray], np.ndarray]] = {
+    Group.PLACE: _place,
+    Group.PLACE_COLOURED: _place_coloured,
+    Group.BUY: _buy,
+    Group.BRIBE_STACK: _bribe_stack,
+    Group.BRIBE_TAKE: _bribe_take,
+    Group.BRIBE_NOTHING: _bribe_nothing,
+    Group.LIGHTS_OPTION: _lights_option,
+    Group.LIGHTS_KEEP: _lights_keep,
+    Group.BUILD_TILE: _build_tile,
+    Group.BUILD_LIGHTED: _build_lighted,
+    Group.GENIE_MOVE: _genie_move,
+    Group.GIFT_CARD: _gift_card,
+}
+APPLY = tuple(_APPLY[g] for g in Group)  # [group] the function applying its actions
+
+
+# decisions that change the acting player's supply, lighted windows or towers (gift cards
+# do not; a turn's gift purchases are followed by a move that is one of these)
+CHANGES_MATERIALS = (
+    Group.BUY,
+    Group.BRIBE_TAKE,
+    Group.LIGHTS_KEEP,
+    Group.BUILD_TILE,
+    Group.BUILD_LIGHTED,
+)
+
+
+_CHANGES_MATERIALS = tuple(g in CHANGES_MATERIALS for g in Group)  # [group]

@@ -60,7 +60,7 @@ from asara_env.asara.render import (
 )
 
 COMPACT_WIDTH = 80
-COMPACT_LINES = 18  # the board's lines at most, in the games tested (tests/test_render_compact)
+COMPACT_LINES = 18  # the board's lines at most, in the games tested (test_render_compact)
 
 TILE_SHORT = tuple(name[:3] for name in COLOUR_NAMES)  # bro gre red bla whi
 CARD_SHORT = tuple(name[:3] for name in CARD_NAMES)  # blu yel vio gre ora

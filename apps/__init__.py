@@ -1,3 +1,3 @@
 """The applications on top of the library and the agents: the `asara` console script
-(`apps.cli`), the terminal game (`apps.play`), the options every console script shares
-(`apps.options`) and the web page (`apps.serve`, static files in `apps/web/`)."""
+(`apps.asara.cli`), the terminal game (`apps.asara.play`), the options every console script shares
+(`apps.asara.options`) and the web page (`apps.serve`, static files in `apps/web/`)."""

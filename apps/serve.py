@@ -57,8 +57,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from agents import AGENTS, MODELS, Agent, make_agent
-from apps.options import add_serve_arguments
-from apps.play import AGENT_SEED_OFFSET, move_head
+from apps.asara.options import add_serve_arguments
+from apps.asara.play import AGENT_SEED_OFFSET, move_head
 from asara_env.asara.actions import (
     NUM_ACTIONS,
     describe_action,

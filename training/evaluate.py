@@ -19,7 +19,7 @@ import numpy as np
 
 from agents import PolicyAgent, make_agent, unknown_agents_error
 from agents.arena import play_batch
-from apps.options import add_expansions_argument, check_rules
+from apps.asara.options import add_expansions_argument, check_rules
 from asara_env import GameConfig
 from asara_env.common.outcome import win_shares
 from asara_env.common.seeding import derived_seed

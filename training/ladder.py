@@ -46,7 +46,7 @@ import numpy as np
 
 from agents import check_agent, make_agent
 from agents.arena import play_batch
-from apps.options import add_expansions_argument, check_rules
+from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.core import legal_action_mask
 from asara_env.common.outcome import win_shares

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents import AGENT_SPECS, AGENTS
-from apps.options import add_expansions_argument, check_rules
+from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS
 
 from .tournament import (

@@ -30,7 +30,7 @@ import argparse
 from sb3_contrib import MaskablePPO
 
 from agents import AGENTS
-from apps.options import add_expansions_argument, check_rules
+from apps.asara.options import add_expansions_argument, check_rules
 
 from . import run
 from .evaluate import win_rate

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from apps import cli
+from apps.asara import cli
 from asara_env import GameConfig
 from asara_env.asara.reference.record import GameRecord, replay
 from asara_env.asara.reference.serialize import state_to_dict

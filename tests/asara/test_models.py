@@ -9,7 +9,7 @@ import pytest
 
 from agents import MODELS, PolicyAgent, agent_names, make_agent, unknown_agents_error
 from agents.models import model_path
-from apps.play import lineup
+from apps.asara.play import lineup
 
 pytest.importorskip("sb3_contrib")
 

@@ -8,8 +8,8 @@ import shlex
 
 import pytest
 
-from apps import cli
-from apps.play import lineup, moves_listing, play
+from apps.asara import cli
+from apps.asara.play import lineup, moves_listing, play
 from asara_env.asara.actions import Group, decode, describe_action, public_description
 from asara_env.asara.config import GameConfig
 from asara_env.asara.reference.engine import new_game, step
@@ -180,7 +180,7 @@ def test_bad_lineups_are_clear_errors(players, opponents, seat, message):
 
 def test_asara_play_parses_its_options(monkeypatch):
     calls = []
-    monkeypatch.setattr("apps.play.play", lambda **kw: calls.append(kw))
+    monkeypatch.setattr("apps.asara.play.play", lambda **kw: calls.append(kw))
     cli.main_asara(argv("play --players 4 --variant pro --seat 2 --seed 7 --save g.json"))
     cli.main_asara(argv("play --players 2 --opponents tall"))
     cli.main_asara(argv("play --variant pro --expansions ' gifts, genie'"))

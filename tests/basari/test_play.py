@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from apps.basari_play import lineup, main, play
+from apps.basari.play import lineup, main, play
 
 BAD_ANSWERS = ["abc", "0", "99", "", "?", "b"]
 

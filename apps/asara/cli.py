@@ -1,11 +1,11 @@
 """The main job for now: play one complete seeded game between random players and print
 the final scoring table.
 
-    python -m apps.cli --players 4 --variant pro --seed 1
+    python -m apps.asara.cli --players 4 --variant pro --seed 1
 
 The `asara` command has subcommands: `asara random ...` (the same job, same options),
 `asara serve` (play in a browser, apps/serve.py) and `asara play ...` (play yourself
-against agents in the terminal, apps/play.py):
+against agents in the terminal, apps/asara/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
                [--expansions genie,gifts] [--save game.json] [--layout compact|full]

@@ -1,6 +1,6 @@
 """Play BASARI in the terminal against agents.
 
-    from apps.basari_play import play
+    from apps.basari.play import play
     play(players=3, opponents=("value", "points_first"), seat=0, seed=7)
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
@@ -24,11 +24,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from agents.basari import BASARI_AGENT_NAMES, make_basari_agent
+from apps.asara.play import Console
 from asara_env import basari_v0
 from asara_env.basari.actions import describe_action
 from asara_env.common.seeding import derived_seed
-
-from .play import Console
 
 AGENT_SEED_OFFSET = 1000
 N_NON_START_IDS = 11  # NOOP, 3 cards, ACCEPT, FORFEIT, 4 ADDs, SUBMIT

@@ -1,6 +1,6 @@
 """Play ASARA in the terminal against agents.
 
-    from apps.play import play
+    from apps.asara.play import play
     play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
 
 or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The

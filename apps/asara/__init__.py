@@ -1,0 +1,1 @@
+"""ASARA in the terminal: `asara play`, `asara-play-random`."""

@@ -1,0 +1,1 @@
+"""BASARI in the terminal: `basari play`."""

@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 
 from agents import make_agent, unknown_agents_error
 from agents.arena import act_in_env
+from apps.console import Console, as_number, columns
 from asara_env import asara_v0
 from asara_env.asara.actions import (
     CARD_OPTIONS,
@@ -94,25 +95,6 @@ LAYOUTS = {
 MIN_PAGE = 4  # lines of moves a page shows at least, however tall the board
 
 
-@dataclass
-class Console:
-    """Where the game talks to the person: `input`/`print` unless a test scripts them."""
-
-    input: Callable[[str], str]
-    print: Callable[[str], None]
-
-    def confirm(self, question: str) -> bool:
-        return (self.ask(f"{question} [y/N] ") or "").lower() in ("y", "yes")
-
-    def ask(self, prompt: str) -> str | None:
-        """The stripped answer, or None at the end of the input (Ctrl-D)."""
-        try:
-            return self.input(prompt).strip()
-        except EOFError:
-            self.print("")
-            return None
-
-
 # ------------------------------------------------------------------------ the table
 def lineup(
     players: int,
@@ -160,14 +142,6 @@ def move_head(action: int) -> tuple[str, str]:
     if group in MOVE_HEADS:
         return MOVE_HEADS[group](fields)
     return "", describe_action(action)
-
-
-def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:
-    """The items left-aligned in as many equal columns as fit in `width`."""
-    cell = max(map(len, items)) + 3
-    per_line = max(1, (width - len(indent)) // cell)
-    rows = [items[i : i + per_line] for i in range(0, len(items), per_line)]
-    return [indent + "".join(item.ljust(cell) for item in row).rstrip() for row in rows]
 
 
 @dataclass
@@ -293,13 +267,6 @@ COMMANDS: dict[str, Callable[[Turn], int | None]] = {
     "q": ask_quit,
     "quit": ask_quit,
 }
-
-
-def as_number(answer: str) -> int | None:
-    try:
-        return int(answer)
-    except ValueError:
-        return None
 
 
 def complaint(answer: str, k: int) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from agents.basari import BASARI_AGENT_NAMES, make_basari_agent
-from apps.asara.play import Console
+from apps.console import Console
 from asara_env import basari_v0
 from asara_env.basari.actions import describe_action
 from asara_env.common.seeding import derived_seed

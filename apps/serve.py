@@ -74,8 +74,8 @@ from asara_env.asara.reference.scoring import year_end_points
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
+from asara_env.common.errors import CorruptStateError
 from asara_env.common.seeding import derived_seed
-from asara_env.errors import CorruptStateError
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63

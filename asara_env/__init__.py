@@ -9,7 +9,7 @@ from typing import Any
 
 from asara_env.asara.actions import NUM_ACTIONS, decode, describe_action, encode
 from asara_env.asara.config import GameConfig
-from asara_env.errors import CorruptStateError, IllegalActionError
+from asara_env.common.errors import CorruptStateError, IllegalActionError
 
 __all__ = [
     "NUM_ACTIONS",

@@ -30,7 +30,7 @@ from asara_env.asara.constants import (
     SPACE_VALUES,
     Area,
 )
-from asara_env.errors import IllegalActionError
+from asara_env.common.errors import IllegalActionError
 
 
 @dataclass(frozen=True)
@@ -290,7 +290,7 @@ def as_int(action: object) -> int:
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise IllegalActionError(
-            action, "?", -1, "-", f"an action id must be an int, got {type(action).__name__}"
+            -1, action, "?", "-", f"an action id must be an int, got {type(action).__name__}"
         )
     return int(action)
 
@@ -299,7 +299,7 @@ def action_id(action: object) -> int:
     """`action` as a plain int id; IllegalActionError if it is not an int in range."""
     action = as_int(action)
     if not 0 <= action < NUM_ACTIONS:
-        raise IllegalActionError(int(action), "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+        raise IllegalActionError(-1, int(action), "?", "-", f"action ids are 0..{NUM_ACTIONS - 1}")
     return int(action)
 
 

@@ -70,10 +70,10 @@ from asara_env.asara.core import step as step_core
 from asara_env.asara.core.observation import OBS_DIM, observe
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.errors import IllegalActionError
 from asara_env.common.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.common.seeding import derived_seed
 from asara_env.common.validate import check_seed, check_type
-from asara_env.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
@@ -255,7 +255,7 @@ class raw_env(AECEnv, EzPickle):
         phase = PHASE_NAMES[self._core.phase[0]]
         if self.illegal_action == "raise":
             why = f"{reason} ({agent} may not play it)"
-            raise IllegalActionError(a, name, self._seat[agent], phase, why)
+            raise IllegalActionError(self._seat[agent], a, name, phase, why)
         warnings.warn(
             f"illegal action {a} ({name}) by {agent} in phase {phase}: {reason}; the game ends"
             f" and {agent} is penalised ({ILLEGAL_PENALTY})",

@@ -56,12 +56,12 @@ from asara_env.basari.core import global_state, init, observe, ranking_score, st
 from asara_env.basari.core import winners as core_winners
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
-from asara_env.basari.errors import IllegalActionError
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.rules import illegal_reason
 from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import bundle_text, render_state
+from asara_env.common.errors import IllegalActionError
 from asara_env.common.seeding import derived_seed
 
 PHASE_NAMES = tuple(p.name for p in Phase)

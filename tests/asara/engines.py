@@ -23,7 +23,7 @@ from asara_env.asara.core import step as step_core
 from asara_env.asara.reference import engine
 from asara_env.asara.reference import rules as reference_rules
 from asara_env.asara.reference.state import State
-from asara_env.errors import IllegalActionError
+from asara_env.common.errors import IllegalActionError
 
 ENGINES = ("reference", "core")
 _reference_step = engine.step
@@ -38,7 +38,7 @@ def core_step(state: State, action: int) -> None:
         step_core(core, np.array([a], np.int64))
     except IllegalActionError as refused:
         reason = reference_rules.illegal_reason(state, a) or "legal for the reference engine"
-        raise IllegalActionError(a, refused.name, refused.seat, refused.phase, reason) from None
+        raise IllegalActionError(refused.seat, a, refused.name, refused.phase, reason) from None
     after = to_reference(core, 0, generator_at(origin, int(core.tape_pos[0])))
     for f in fields(State):
         setattr(state, f.name, getattr(after, f.name))

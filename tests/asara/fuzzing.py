@@ -19,7 +19,7 @@ from asara_env.asara.reference.invariants import violations
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
-from asara_env.errors import CorruptStateError
+from asara_env.common.errors import CorruptStateError
 from tests.asara.games import ALL_CONFIGS
 
 TALLY: Counter = Counter()  # tried / refused / loaded, over a run

@@ -22,7 +22,7 @@ from asara_env.asara.phases import Phase
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.view import seat_view
-from asara_env.errors import CorruptStateError
+from asara_env.common.errors import CorruptStateError
 from tests.asara.games import ALL_CONFIGS, ALL_IDS
 
 CONFIGS, IDS = ALL_CONFIGS, ALL_IDS  # every combination of expansions (R9) too

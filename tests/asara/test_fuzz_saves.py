@@ -23,7 +23,7 @@ from asara_env.asara.gym_env import AsaraGymEnv
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
-from asara_env.errors import IllegalActionError
+from asara_env.common.errors import IllegalActionError
 from tests.asara.fuzzing import TALLY, check_saved, classify, mutations, positions
 from tests.asara.games import ALL_CONFIGS
 

@@ -17,7 +17,7 @@ from asara_env.asara.phases import Phase
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.asara.reference.view import seat_view
-from asara_env.errors import IllegalActionError
+from asara_env.common.errors import IllegalActionError
 from tests.asara.helpers import (
     BASE,
     TRUNK,

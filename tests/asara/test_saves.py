@@ -23,7 +23,7 @@ from asara_env.asara.reference.schema import (
     state_markdown,
 )
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
-from asara_env.errors import CorruptStateError
+from asara_env.common.errors import CorruptStateError
 from tests.asara.fuzzing import positions
 from tests.asara.games import play_on_side_by_side
 

@@ -31,8 +31,8 @@ from asara_env.basari.core import (
 from asara_env.basari.core.observation import observation_markdown
 from asara_env.basari.core.state import field_shape
 from asara_env.basari.core.tables import bundle_key
-from asara_env.basari.errors import IllegalActionError
 from asara_env.basari.phases import Phase
+from asara_env.common.errors import IllegalActionError
 from asara_env.common.seeding import derived_seed
 from tests.basari.games import CONFIGS, IDS, closing_weights, sample
 

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from asara_env import basari_v0
 from asara_env.basari.core import ranking_score
-from asara_env.basari.errors import CorruptStateError, IllegalActionError
+from asara_env.common.errors import CorruptStateError, IllegalActionError
 from asara_env.common.seeding import derived_seed
 
 PLAYERS = [2, 3, 4]

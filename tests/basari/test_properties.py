@@ -12,7 +12,6 @@ import pytest
 from asara_env.basari.chance import Kind, die
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import ROUNDS
-from asara_env.basari.errors import IllegalActionError
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference import (
     State,
@@ -27,6 +26,7 @@ from asara_env.basari.reference import (
     transition_violations,
     violations,
 )
+from asara_env.common.errors import IllegalActionError
 from tests.basari.helpers import (
     ADD,
     CARD,

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.errors import CorruptStateError
 from asara_env.basari.reference import (
     GameRecord,
     legal_actions,
@@ -20,6 +19,7 @@ from asara_env.basari.reference import (
     step,
 )
 from asara_env.basari.reference.serialize import MEANING, StateModel, schema_markdown
+from asara_env.common.errors import CorruptStateError
 from tests.basari.helpers import CONFIGS, random_game
 
 

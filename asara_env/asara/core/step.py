@@ -48,8 +48,8 @@ from asara_env.asara.core.tables import (
 )
 from asara_env.asara.core.year import end_turn
 from asara_env.asara.phases import Phase
+from asara_env.common.errors import IllegalActionError
 from asara_env.common.validate import check_indices, is_int
-from asara_env.errors import IllegalActionError
 
 
 def check_actions(
@@ -98,7 +98,7 @@ def step(
         name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
-        raise IllegalActionError(a, name, int(state.seat[game]), phase, reason)
+        raise IllegalActionError(int(state.seat[game]), a, name, phase, reason)
     apply_actions(state, games[live], actions[live].astype(np.int64))
     return ~ok
 
@@ -110,15 +110,15 @@ def _action_array(actions: object, shape: tuple[int, ...]) -> NDArray[np.integer
         bad = [a for a in actions if not is_int(a)]
         if bad:
             reason = f"an action id must be an int, got {type(bad[0]).__name__}"
-            raise IllegalActionError(bad[0], "?", -1, "-", reason)
+            raise IllegalActionError(-1, bad[0], "?", "-", reason)
         huge = [int(a) for a in actions if not -(2**63) <= a < 2**63]
         if huge:
-            raise IllegalActionError(huge[0], "?", -1, "-", f"action ids are 0..{NUM_ACTIONS - 1}")
+            raise IllegalActionError(-1, huge[0], "?", "-", f"action ids are 0..{NUM_ACTIONS - 1}")
         actions = np.array([int(a) for a in actions], np.int64)
     actions = np.asarray(actions)
     if actions.shape != shape or actions.dtype.kind not in "iu":
         reason = f"actions must be ints of shape {shape}, got {actions.dtype} {actions.shape}"
-        raise IllegalActionError(actions, "?", -1, "-", reason)
+        raise IllegalActionError(-1, actions, "?", "-", reason)
     return actions
 
 

@@ -63,8 +63,8 @@ from asara_env.asara.reference.rules import (
     works,
 )
 from asara_env.asara.reference.state import Buyer, State, empty_state
+from asara_env.common.errors import IllegalActionError
 from asara_env.common.validate import check_seed, check_type
-from asara_env.errors import IllegalActionError
 
 
 def new_game(
@@ -95,7 +95,7 @@ def step(state: State, action: int) -> None:
     reason = illegal_reason(state, action)
     if reason is not None:
         raise IllegalActionError(
-            action, describe_action(action), state.seat, state.phase.name, reason
+            state.seat, action, describe_action(action), state.phase.name, reason
         )
     group, fields = decode(action)
     state.decisions += 1

@@ -9,9 +9,9 @@ from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.reference.engine import new_game, step
 from asara_env.asara.reference.state import State
+from asara_env.common.errors import CorruptStateError
 from asara_env.common.record import replay_actions
 from asara_env.common.validate import check_int, check_seed, check_type
-from asara_env.errors import CorruptStateError
 
 RECORD_KEYS = ("config", "seed", "actions")
 

@@ -53,7 +53,7 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.phases import Phase
 from asara_env.asara.reference.format import GIFT_FIELDS, SCHEMA, VERSION
-from asara_env.errors import CorruptStateError
+from asara_env.common.errors import CorruptStateError
 
 # Bounds of the unbounded quantities: far above anything a game reaches (a game hands out
 # a few hundred Asari and prestige, and takes fewer than 1,500 decisions), far below the

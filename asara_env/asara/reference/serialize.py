@@ -22,7 +22,7 @@ from asara_env.asara.reference.format import GIFT_FIELDS, SCHEMA, VERSION
 from asara_env.asara.reference.invariants import located_violations
 from asara_env.asara.reference.soundness import load_problems
 from asara_env.asara.reference.state import Buyer, State, Tower
-from asara_env.errors import CorruptStateError
+from asara_env.common.errors import CorruptStateError
 
 __all__ = ["SCHEMA", "VERSION", "state_from_dict", "state_to_dict"]
 

@@ -11,8 +11,8 @@ from asara_env.basari.core import rules
 from asara_env.basari.core.mask import write_mask
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import tables
-from asara_env.basari.errors import IllegalActionError
 from asara_env.basari.phases import Phase
+from asara_env.common.errors import IllegalActionError
 
 
 def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:

@@ -17,11 +17,11 @@ from asara_env.basari.actions import Group
 from asara_env.basari.chance import Kind, check_seed, coin, die, start_archway
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import DIE_ACTION_BASE, N_CARDS, ROUNDS, Card
-from asara_env.basari.errors import IllegalActionError
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.rules import action_name, as_action, illegal_reason
 from asara_env.basari.reference.scoring import end_round
 from asara_env.basari.reference.state import State
+from asara_env.common.errors import IllegalActionError
 
 
 def new_game(config: BasariConfig | None = None, seed: int = 0) -> State:

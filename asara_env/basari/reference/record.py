@@ -7,9 +7,9 @@ from typing import Any
 
 from asara_env.basari.chance import check_seed
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.errors import CorruptStateError
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.state import State
+from asara_env.common.errors import CorruptStateError
 from asara_env.common.record import replay_actions
 
 

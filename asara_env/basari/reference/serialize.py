@@ -25,10 +25,10 @@ from asara_env.basari.constants import (
     ROUNDS,
     validate_board,
 )
-from asara_env.basari.errors import CorruptStateError
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.invariants import violations
 from asara_env.basari.reference.state import ARRAY_FIELDS, State
+from asara_env.common.errors import CorruptStateError
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails

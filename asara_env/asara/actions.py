@@ -68,6 +68,7 @@ TARGETS = _targets()
 CARD_OPTIONS: tuple[tuple[int, ...], ...] = tuple((b,) for b in range(N_CARD_COLOURS)) + tuple(
     itertools.combinations_with_replacement(range(N_CARD_COLOURS), 2)
 )
+MAX_PLACEMENT_CARDS = max(len(c) for c in CARD_OPTIONS)  # 2: the face-down pair
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,7 @@ YEARLY_MONEY = 20  # R6.3
 RECRUIT_CARDS = 2  # R7.1
 # R7.2 lighted-window options: (cost, drawn, kept)
 LIGHTS_OPTIONS = ((4, 3, 1), (10, 5, 2))
+MAX_LIGHTS_DRAWN = max(drawn for _, drawn, _ in LIGHTS_OPTIONS)  # 5: most drawn at once
 
 # R8 final scoring: (first, second) prestige
 COLOUR_AWARDS = ((4, 2), (6, 3), (8, 4), (10, 5), (12, 6))  # indexed by TileColour

@@ -19,6 +19,7 @@ from asara_env.asara.actions import NUM_ACTIONS, TARGETS
 from asara_env.asara.constants import (
     FINAL_CATEGORIES,
     GIFT_SLOTS,
+    MAX_LIGHTS_DRAWN,
     MAX_TOWERS_PER_COLOUR,
     N_AREAS,
     N_CARD_COLOURS,
@@ -33,10 +34,8 @@ from asara_env.asara.core.state import FIELD_SPECS, N_SPACES, SPACES, TAPE_LENGT
 from asara_env.asara.phases import Phase
 from asara_env.asara.reference.state import Buyer, State, Tower
 
-MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
-
 # field name -> dtype, for the fields built by stacking one array per game
-_DTYPES = {name: spec[0] for name, spec in FIELD_SPECS.items()}
+_DTYPES = {name: spec.dtype for name, spec in FIELD_SPECS.items()}
 
 
 # ------------------------------------------------------------------------------ to the core
@@ -125,7 +124,7 @@ def _fields(state: State) -> dict[str, Any]:
         "coloured": _coloured(state),
         "market": state.market,
         "bribe_stack": state.bribe_stack,
-        "lights_drawn": _padded(state.lights_drawn, MAX_DRAWN),
+        "lights_drawn": _padded(state.lights_drawn, MAX_LIGHTS_DRAWN),
         "lights_keep": state.lights_keep,
         "build_left": state.build_left,
         "gift_pile": state.gift_pile,

@@ -54,9 +54,9 @@ _SET_BELOW = {"seat", "caliph", "stacks", "seed", "tape", "money", "hands", "dra
 
 def reset_games(state: CoreState, rows: np.ndarray, seeds: np.ndarray) -> None:
     """Set games `rows` up afresh from their reference seeds (used by init and auto-reset)."""
-    for name, (_, _, value) in FIELD_SPECS.items():
+    for name, spec in FIELD_SPECS.items():
         if name not in _SET_BELOW:
-            getattr(state, name)[rows] = value
+            getattr(state, name)[rows] = spec.blank
     state.seat[rows] = state.caliph[rows] = state.config.start_seat
     state.stacks[rows] = full_tile_counts()
     state.seed[rows] = seeds

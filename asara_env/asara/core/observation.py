@@ -42,7 +42,6 @@ from asara_env.asara.phases import N_PHASES, Phase
 from asara_env.common.layout import ObsSlice, slice_index
 
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
-MAX_DRAWN = 5  # most lighted windows drawn at once (R7.2)
 TOWER_FEATURES = N_PARTS * N_GOLD + 3  # part/gold counts, lit plain, lit gold, exists
 SPACE_FEATURES = MAX_PLAYERS + N_CARD_COLOURS + 1 + N_CARD_COLOURS
 P4, C, B = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS

@@ -8,22 +8,52 @@ spies, Caliph, tent, lighted windows, genie).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.actions import MAX_PLACEMENT_CARDS, NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import (
+    FINAL_CATEGORIES,
     GIFT_SLOTS,
+    MAX_LIGHTS_DRAWN,
+    MAX_TOWERS_PER_COLOUR,
     N_AREAS,
+    N_CARD_COLOURS,
     N_CHESTS,
     N_GIFT_KINDS,
+    N_GOLD,
+    N_LIGHTED,
+    N_PARTS,
+    N_TILE_COLOURS,
     SPACE_VALUES,
     Area,
 )
+from asara_env.common import batch
+from asara_env.common.batch import FieldSpec, copy_state, states_equal, take
+
+__all__ = [
+    "ARRAY_FIELDS",
+    "COUNT",
+    "FIELD_SPECS",
+    "N_FINAL",
+    "N_SPACES",
+    "SPACE_AREA",
+    "SPACE_VALUE",
+    "SPACES",
+    "TAPE_LENGTH",
+    "CoreState",
+    "FieldSpec",
+    "batch_size",
+    "blank",
+    "copy_state",
+    "dims",
+    "field_shape",
+    "states_equal",
+    "take",
+]
 
 # (area, index within the area) of every space, and the area / value of each
 SPACES: tuple[tuple[int, int], ...] = tuple(
@@ -37,139 +67,137 @@ SPACE_VALUE = np.array([SPACE_VALUES[Area(a)][i] for a, i in SPACES], np.int64) 
 # (R9.2) 24 + 18 + 12 + 6 (the pile shuffled each year) + 4 x 14 (the lighted-window
 # stack shuffled after each lighted-window gift) = 672
 TAPE_LENGTH = 680
+N_FINAL = len(FINAL_CATEGORIES)  # 5 colours, tallest, most towers, Asari
+
+
+COUNT = np.int8  # small counts and indices; every one stays within -1..45
+C, K, PARTS, G = N_TILE_COLOURS, N_CARD_COLOURS, N_PARTS, N_GOLD  # tile colours, card colours
+TOWER = (C, MAX_TOWERS_PER_COLOUR)  # a player's towers: slot k of colour c is the k-th started
+TILES = (PARTS, C, G)  # a multiset of tiles: [part, colour, gold]
+
+_F = FieldSpec
+# name -> dtype, shape after the batch axis ("P" = players), blank value, meaning
+FIELD_SPECS: dict[str, FieldSpec] = {
+    # game flow
+    "year": _F(COUNT, (), 1, "1..N_YEARS"),
+    "phase": _F(COUNT, (), 0, "Phase value of the pending decision"),
+    "seat": _F(COUNT, (), 0, "seat to decide"),
+    "caliph": _F(COUNT, (), 0, "seat holding the Caliph tile"),
+    "decisions": _F(np.int32, (), 0, "decisions taken"),
+    # players
+    "money": _F(np.int32, ("P",), 0, "Asari"),
+    "prestige": _F(np.int32, ("P",), 0, "prestige track (final scoring added at the end)"),
+    "hands": _F(COUNT, ("P", K), 0, "cards in hand per card colour"),
+    "draw_pile": _F(COUNT, (K,), 0, "cards in the draw pile per card colour"),
+    "supply": _F(COUNT, ("P", *TILES), 0, "each player's unbuilt tiles"),
+    "lighted_supply": _F(COUNT, ("P", C), 0, "unbuilt lighted windows per colour"),
+    "tower_parts": _F(COUNT, ("P", *TOWER, PARTS, G), 0, "a tower's tiles; all 0 = no tower"),
+    "tower_lit": _F(COUNT, ("P", *TOWER, G), 0, "a tower's lighted windows over plain/gold"),
+    "n_towers": _F(COUNT, ("P", C), 0, "towers started per colour"),
+    "build_sizes": _F(np.uint8, ("P",), 1, "bit n set: the player can build exactly n tiles now"),
+    # tiles and cards outside the players
+    "stacks": _F(COUNT, TILES, 0, "face-down stacks (multisets)"),
+    "displays": _F(COUNT, TILES, 0, "face-up market tiles"),
+    "lighted_stack": _F(COUNT, (N_LIGHTED,), -1, "window colours, top first; -1 past the end"),
+    "lighted_owner": _F(COUNT, (N_LIGHTED,), -1, "seat that put the window back; -1 nobody"),
+    "lighted_len": _F(COUNT, (), 0, "windows in the lighted stack"),
+    # the board
+    "area_colour": _F(COUNT, (N_AREAS,), -1, "required card colour per area; -1 none (R3.2)"),
+    "space_seat": _F(COUNT, (N_SPACES,), -1, "seat of the buyer on each space; -1 vacant"),
+    "space_cards": _F(COUNT, (N_SPACES, MAX_PLACEMENT_CARDS), -1, "card colours, sorted; -1"),
+    "space_face_up": _F(bool, (N_SPACES,), False, "the space's card lies face up"),
+    "coloured": _F(COUNT, ("P", K), 0, "cards each seat laid on the coloured building"),
+    # pending decision
+    "market": _F(COUNT, (), -1, "BUY: part of the market; else -1"),
+    "bribe_stack": _F(COUNT, (), -1, "BRIBE_TAKE: part of the searched stack; else -1"),
+    "lights_drawn": _F(COUNT, (MAX_LIGHTS_DRAWN,), -1, "LIGHTS_KEEP: drawn colours; -1 none/kept"),
+    "lights_keep": _F(COUNT, (), 0, "LIGHTS_KEEP: windows still to keep"),
+    "build_left": _F(COUNT, (), 0, "BUILD: tiles still to place"),
+    # R9.2 gifts (blank without the expansion)
+    "gift_pile": _F(COUNT, (N_GIFT_KINDS,), 0, "gift cards left in the pile per kind"),
+    "gifts": _F(COUNT, (N_CHESTS, GIFT_SLOTS), -1, "gift kinds on each chest as laid; -1 none"),
+    "gift_queue": _F(COUNT, (GIFT_SLOTS,), -1, "gifts still to carry out, in order; -1 none"),
+    "gift_chest": _F(COUNT, (), -1, "the chest being emptied; -1 none"),
+    "pending_target": _F(COUNT, (), -1, "the placement target whose move follows; -1 none"),
+    "pending_space": _F(COUNT, (), -1, "the space (SPACES index) it took; -1 none"),
+    # the legal actions of the seat to move, kept up to date by init and step
+    "legal": _F(bool, (NUM_ACTIONS,), False, "legal actions of the seat to move; none if over"),
+    # outcome
+    "final": _F(np.int32, ("P", N_FINAL), 0, "final-scoring points per FINAL_CATEGORIES"),
+    # chance: each game's reference seed and doubles, consumed in order
+    "seed": _F(np.uint64, (), 0, "reference seed of the game being played"),
+    "tape": _F(np.float64, (TAPE_LENGTH,), 0.0, "the game's doubles of chance, in order"),
+    "tape_pos": _F(np.int32, (), 0, "next unused double"),
+}
 
 
 @dataclass
 class CoreState:
     """B games of one configuration. Every field but `config` is an array whose first axis
-    is the game."""
+    is the game; FIELD_SPECS gives each one's dtype, shape, blank value and meaning."""
 
     config: GameConfig
-    # game flow
-    year: NDArray[np.int8]  # int8[B] 1..4
-    phase: NDArray[np.int8]  # int8[B] reference.state.Phase value of the pending decision
-    seat: NDArray[np.int8]  # int8[B] seat to decide
-    caliph: NDArray[np.int8]  # int8[B] seat holding the Caliph tile
-    decisions: NDArray[np.int32]  # int32[B] decisions taken
-    # players
-    money: NDArray[np.int32]  # int32[B, P] Asari
-    prestige: NDArray[np.int32]  # int32[B, P] prestige track (final scoring added at the end)
-    hands: NDArray[np.int8]  # int8[B, P, card colour] cards in hand
-    draw_pile: NDArray[np.int8]  # int8[B, card colour]
-    supply: NDArray[np.int8]  # int8[B, P, part, colour, gold] unbuilt tiles
-    lighted_supply: NDArray[np.int8]  # int8[B, P, colour] unbuilt lighted windows
-    # towers: slot k of colour c is the k-th tower of that colour the player started
-    tower_parts: NDArray[np.int8]  # int8[B, P, colour, slot 4, part, gold] tiles; all 0 = no tower
-    tower_lit: NDArray[np.int8]  # int8[B, P, colour, slot 4, gold] lighted windows over plain/gold
-    n_towers: NDArray[np.int8]  # int8[B, P, colour] towers started
-    # uint8[B, P] bit n set: the player can build exactly n tiles now
+    year: NDArray[np.int8]
+    phase: NDArray[np.int8]
+    seat: NDArray[np.int8]
+    caliph: NDArray[np.int8]
+    decisions: NDArray[np.int32]
+    money: NDArray[np.int32]
+    prestige: NDArray[np.int32]
+    hands: NDArray[np.int8]
+    draw_pile: NDArray[np.int8]
+    supply: NDArray[np.int8]
+    lighted_supply: NDArray[np.int8]
+    tower_parts: NDArray[np.int8]
+    tower_lit: NDArray[np.int8]
+    n_towers: NDArray[np.int8]
     build_sizes: NDArray[np.uint8]
-    # tiles and cards outside the players
-    stacks: NDArray[np.int8]  # int8[B, part, colour, gold] face-down stacks (multisets)
-    displays: NDArray[np.int8]  # int8[B, part, colour, gold] face-up market tiles
-    lighted_stack: NDArray[np.int8]  # int8[B, 15] colours, top first; -1 past the end
-    lighted_owner: NDArray[np.int8]  # int8[B, 15] seat that put the window back, -1 nobody
-    lighted_len: NDArray[np.int8]  # int8[B] windows in the stack
-    # the board
-    area_colour: NDArray[np.int8]  # int8[B, area] required card colour, -1 none (R3.2)
-    space_seat: NDArray[np.int8]  # int8[B, space] seat of the buyer there, -1 vacant
-    space_cards: NDArray[np.int8]  # int8[B, space, 2] card colours (sorted), -1 none
-    space_face_up: NDArray[np.bool_]  # bool[B, space]
-    # int8[B, P, card colour] cards each seat laid on the coloured building
+    stacks: NDArray[np.int8]
+    displays: NDArray[np.int8]
+    lighted_stack: NDArray[np.int8]
+    lighted_owner: NDArray[np.int8]
+    lighted_len: NDArray[np.int8]
+    area_colour: NDArray[np.int8]
+    space_seat: NDArray[np.int8]
+    space_cards: NDArray[np.int8]
+    space_face_up: NDArray[np.bool_]
     coloured: NDArray[np.int8]
-    # pending decision
-    market: NDArray[np.int8]  # int8[B] BUY: part of the market, else -1
-    bribe_stack: NDArray[np.int8]  # int8[B] BRIBE_TAKE: part of the searched stack, else -1
-    lights_drawn: NDArray[np.int8]  # int8[B, 5] LIGHTS_KEEP: drawn colours in order, -1 = none/kept
-    lights_keep: NDArray[np.int8]  # int8[B] LIGHTS_KEEP: windows still to keep
-    build_left: NDArray[np.int8]  # int8[B] BUILD: tiles still to place
-    # R9.2 gifts (blank without the expansion)
-    gift_pile: NDArray[np.int8]  # int8[B, gift kind] gift cards left in the pile
-    gifts: NDArray[np.int8]  # int8[B, chest, 4] gift kinds on each chest in the order laid, -1 none
-    gift_queue: NDArray[np.int8]  # int8[B, 4] gifts still to carry out, in order, -1 none
-    gift_chest: NDArray[np.int8]  # int8[B] the chest being emptied, -1 none
-    pending_target: NDArray[np.int8]  # int8[B] the placement target whose move follows, -1 none
-    pending_space: NDArray[np.int8]  # int8[B] the space (SPACES index) it took, -1 none
-    # the legal actions of the player to move, kept up to date by init and step
-    legal: NDArray[np.bool_]  # bool[B, NUM_ACTIONS]; all False in a finished game
-    # outcome
-    # int32[B, P, 8] final-scoring points: 5 colours, tallest, most towers, Asari
+    market: NDArray[np.int8]
+    bribe_stack: NDArray[np.int8]
+    lights_drawn: NDArray[np.int8]
+    lights_keep: NDArray[np.int8]
+    build_left: NDArray[np.int8]
+    gift_pile: NDArray[np.int8]
+    gifts: NDArray[np.int8]
+    gift_queue: NDArray[np.int8]
+    gift_chest: NDArray[np.int8]
+    pending_target: NDArray[np.int8]
+    pending_space: NDArray[np.int8]
+    legal: NDArray[np.bool_]
     final: NDArray[np.int32]
-    # chance: each game's reference seed and doubles, consumed in order
-    seed: NDArray[np.uint64]  # uint64[B] reference seed of the game being played
-    tape: NDArray[np.float64]  # float64[B, TAPE_LENGTH]
-    tape_pos: NDArray[np.int32]  # int32[B] next unused double
+    seed: NDArray[np.uint64]
+    tape: NDArray[np.float64]
+    tape_pos: NDArray[np.int32]
+
+
+ARRAY_FIELDS = batch.array_fields(CoreState)
+batch.check_specs(CoreState, FIELD_SPECS)
 
 
 def batch_size(state: CoreState) -> int:
     return int(state.year.shape[0])
 
 
-ARRAY_FIELDS = tuple(f.name for f in fields(CoreState) if f.name != "config")
-COUNT = np.int8  # small counts and indices; every one stays within -1..45
-
-# name -> (dtype, shape after the batch axis with "P" = players, value of a blank game)
-FIELD_SPECS: dict[str, tuple[type, tuple[int | str, ...], object]] = {
-    "year": (COUNT, (), 1),
-    "phase": (COUNT, (), 0),
-    "seat": (COUNT, (), 0),
-    "caliph": (COUNT, (), 0),
-    "decisions": (np.int32, (), 0),
-    "money": (np.int32, ("P",), 0),
-    "prestige": (np.int32, ("P",), 0),
-    "hands": (COUNT, ("P", 5), 0),
-    "draw_pile": (COUNT, (5,), 0),
-    "supply": (COUNT, ("P", 4, 5, 2), 0),
-    "lighted_supply": (COUNT, ("P", 5), 0),
-    "tower_parts": (COUNT, ("P", 5, 4, 4, 2), 0),
-    "tower_lit": (COUNT, ("P", 5, 4, 2), 0),
-    "n_towers": (COUNT, ("P", 5), 0),
-    "build_sizes": (np.uint8, ("P",), 1),
-    "stacks": (COUNT, (4, 5, 2), 0),
-    "displays": (COUNT, (4, 5, 2), 0),
-    "lighted_stack": (COUNT, (15,), -1),
-    "lighted_owner": (COUNT, (15,), -1),
-    "lighted_len": (COUNT, (), 0),
-    "area_colour": (COUNT, (N_AREAS,), -1),
-    "space_seat": (COUNT, (N_SPACES,), -1),
-    "space_cards": (COUNT, (N_SPACES, 2), -1),
-    "space_face_up": (bool, (N_SPACES,), False),
-    "coloured": (COUNT, ("P", 5), 0),
-    "market": (COUNT, (), -1),
-    "bribe_stack": (COUNT, (), -1),
-    "lights_drawn": (COUNT, (5,), -1),
-    "lights_keep": (COUNT, (), 0),
-    "build_left": (COUNT, (), 0),
-    "gift_pile": (COUNT, (N_GIFT_KINDS,), 0),
-    "gifts": (COUNT, (N_CHESTS, GIFT_SLOTS), -1),
-    "gift_queue": (COUNT, (GIFT_SLOTS,), -1),
-    "gift_chest": (COUNT, (), -1),
-    "pending_target": (COUNT, (), -1),
-    "pending_space": (COUNT, (), -1),
-    "legal": (bool, (NUM_ACTIONS,), False),
-    "final": (np.int32, ("P", 8), 0),
-    "seed": (np.uint64, (), 0),
-    "tape": (np.float64, (TAPE_LENGTH,), 0.0),
-    "tape_pos": (np.int32, (), 0),
-}
-assert tuple(FIELD_SPECS) == ARRAY_FIELDS
+def dims(config: GameConfig) -> dict[str, int]:
+    """The sizes of the shapes' letters: "P" players."""
+    return {"P": config.num_players}
 
 
-def blank(config: GameConfig, batch: int) -> CoreState:
-    """B games with every field at its blank value (see FIELD_SPECS)."""
-    p = config.num_players
-    arrays: dict[str, NDArray[Any]] = {}
-    for name, (dtype, shape, value) in FIELD_SPECS.items():
-        dims = tuple(p if isinstance(d, str) else d for d in shape)  # "P": the players
-        arrays[name] = np.full((batch, *dims), value, dtype)
-    return CoreState(config=config, **arrays)
+def field_shape(config: GameConfig, name: str) -> tuple[int, ...]:
+    """The shape of field `name` after the batch axis, for `config`."""
+    return batch.field_shape(FIELD_SPECS[name], dims(config))
 
 
-def take(state: CoreState, index: int | slice | NDArray[np.intp] | NDArray[np.bool_]) -> CoreState:
-    """The games `index` of a batch, copied."""
-    arrays = {name: getattr(state, name)[index].copy() for name in ARRAY_FIELDS}
-    return CoreState(config=state.config, **arrays)
-
-
-def copy_state(state: CoreState) -> CoreState:
-    return take(state, slice(None))
+def blank(config: GameConfig, n: int) -> CoreState:
+    """`n` games with every field at its blank value (see FIELD_SPECS)."""
+    return CoreState(config=config, **batch.blank_arrays(FIELD_SPECS, n, dims(config)))

@@ -17,6 +17,7 @@ from asara_env.asara.constants import (
     GIFT_EFFECT,
     LIGHTED_GIFT_COST,
     MARKET_AREAS,
+    MAX_LIGHTS_DRAWN,
     N_CARD_COLOURS,
     N_TILE_COLOURS,
     RECRUIT_CARDS,
@@ -387,8 +388,8 @@ def _lights_option(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndar
     length = state.lighted_len[rows].astype(np.int64)
     drawn = np.minimum(LIGHTS_DRAWN[option], length)
     stack, owner = state.lighted_stack[rows], state.lighted_owner[rows]
-    k = np.arange(stack.shape[1])
-    state.lights_drawn[rows] = np.where(k[:5] < drawn[:, None], stack[:, :5], -1)
+    k, n = np.arange(stack.shape[1]), MAX_LIGHTS_DRAWN
+    state.lights_drawn[rows] = np.where(k[:n] < drawn[:, None], stack[:, :n], -1)
     shifted = np.minimum(k[None, :] + drawn[:, None], stack.shape[1] - 1)
     keep = k[None, :] < (length - drawn)[:, None]
     rr = np.arange(len(rows))[:, None]

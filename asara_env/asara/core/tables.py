@@ -14,6 +14,7 @@ from asara_env.asara.actions import (
     CARD_OPTIONS,
     GENIE_MOVES,
     GROUPS,
+    MAX_PLACEMENT_CARDS,
     NUM_ACTIONS,
     OFFSETS,
     TARGETS,
@@ -120,7 +121,9 @@ for _t, _target in enumerate(TARGETS):
 TARGET_BUILD_N = np.array([t.arg if t.area == Area.BUILDING else 0 for t in TARGETS], np.int64)
 
 N_OPTIONS = len(CARD_OPTIONS)
-OPTION_CARDS = np.array([c + (-1,) * (2 - len(c)) for c in CARD_OPTIONS], np.int64)  # int[o, 2]
+OPTION_CARDS = np.array(
+    [c + (-1,) * (MAX_PLACEMENT_CARDS - len(c)) for c in CARD_OPTIONS], np.int64
+)
 OPTION_FACE_UP = np.array([len(c) == 1 for c in CARD_OPTIONS])  # bool[option]
 OPTION_COLOUR = np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], -1)  # face-up colour or -1
 

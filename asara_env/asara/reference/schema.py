@@ -33,6 +33,7 @@ from asara_env.asara.constants import (
     KNOWN_EXPANSIONS,
     LIGHTED_PER_COLOUR,
     LIGHTS_OPTIONS,
+    MAX_LIGHTS_DRAWN,
     MAX_PLAYERS,
     MAX_TOWERS_PER_COLOUR,
     MIN_PLAYERS,
@@ -63,7 +64,6 @@ MAX_PRESTIGE = 1_000_000
 MAX_DECISIONS = 1_000_000
 MAX_TILES = max(TILES_PER_COLOUR)  # of one part, colour and gold
 MAX_SPACES = max(len(v) for v in SPACE_VALUES.values())
-MAX_DRAWN = max(drawn for _, drawn, _ in LIGHTS_OPTIONS)
 MAX_KEPT = max(kept for _, _, kept in LIGHTS_OPTIONS)
 MAX_GIFTS = max(max(gift_pile(True)), max(gift_pile(False)))
 FINAL_KEYS = (*COLOUR_NAMES, "tallest", "most_towers", "asari", "total")
@@ -239,7 +239,9 @@ class SavedState(_Strict):
     market: int = _int(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
     bribe_stack: int = _int(-1, N_PARTS - 1, "BRIBE_TAKE: the part of the searched stack; else -1")
     lights_drawn: list[Colour] = _len(
-        0, MAX_DRAWN, "LIGHTS_KEEP: colours drawn and not yet kept, in drawn order; else empty"
+        0,
+        MAX_LIGHTS_DRAWN,
+        "LIGHTS_KEEP: colours drawn and not yet kept, in drawn order; else empty",
     )
     lights_keep: int = _int(0, MAX_KEPT, "LIGHTS_KEEP: windows still to keep; else 0")
     build_left: int = _int(0, N_BUILD_MAX, "BUILD: tiles still to place; else 0")

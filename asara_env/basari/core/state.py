@@ -8,24 +8,14 @@ P = players of the configuration, seats 0..P-1 clockwise; N = archways of its bo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_COLOURS
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """dtype, shape after the batch axis ("P" = players, "A" = action ids) and the value of
-    a blank game, with the field's meaning."""
-
-    dtype: type
-    shape: tuple[int | str, ...]
-    blank: object
-    meaning: str
-
+from asara_env.common import batch
+from asara_env.common.batch import FieldSpec, copy_state, states_equal, take
 
 _F = FieldSpec
 FIELD_SPECS: dict[str, FieldSpec] = {
@@ -90,38 +80,32 @@ class BasariState:
         return int(self.phase.shape[0])
 
 
-ARRAY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(BasariState) if f.name != "config")
-assert tuple(FIELD_SPECS) == ARRAY_FIELDS, "FIELD_SPECS and BasariState disagree"
+ARRAY_FIELDS = batch.array_fields(BasariState)
+batch.check_specs(BasariState, FIELD_SPECS)
+__all__ = [
+    "ARRAY_FIELDS",
+    "FIELD_SPECS",
+    "BasariState",
+    "FieldSpec",
+    "blank",
+    "copy_state",
+    "dims",
+    "field_shape",
+    "states_equal",
+    "take",
+]
+
+
+def dims(config: BasariConfig) -> dict[str, int]:
+    """The sizes of the shapes' letters: "P" players, "A" action ids."""
+    return {"P": config.num_players, "A": config.n_actions}
 
 
 def field_shape(config: BasariConfig, name: str) -> tuple[int, ...]:
     """The shape of field `name` after the batch axis, for `config`."""
-    sizes = {"P": config.num_players, "A": config.n_actions}
-    return tuple(sizes[d] if isinstance(d, str) else d for d in FIELD_SPECS[name].shape)
+    return batch.field_shape(FIELD_SPECS[name], dims(config))
 
 
-def blank(config: BasariConfig, batch: int) -> BasariState:
-    """B games with every field at its blank value."""
-    arrays: dict[str, np.ndarray] = {
-        name: np.full((batch, *field_shape(config, name)), spec.blank, spec.dtype)
-        for name, spec in FIELD_SPECS.items()
-    }
-    return BasariState(config=config, **arrays)
-
-
-def take(state: BasariState, index: object) -> BasariState:
-    """The games `index` (an index array or slice) of a batch, copied."""
-    arrays = {name: getattr(state, name)[index].copy() for name in ARRAY_FIELDS}
-    return BasariState(config=state.config, **arrays)
-
-
-def copy_state(state: BasariState) -> BasariState:
-    """A deep copy of the whole batch."""
-    return take(state, slice(None))
-
-
-def states_equal(a: BasariState, b: BasariState) -> bool:
-    """True when both batches hold the same configuration and identical arrays."""
-    return a.config == b.config and all(
-        np.array_equal(getattr(a, n), getattr(b, n)) for n in ARRAY_FIELDS
-    )
+def blank(config: BasariConfig, n: int) -> BasariState:
+    """`n` games with every field at its blank value."""
+    return BasariState(config=config, **batch.blank_arrays(FIELD_SPECS, n, dims(config)))

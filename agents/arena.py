@@ -15,7 +15,7 @@ import numpy as np
 
 from asara_env import asara_v0
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import TURNS, final_prestige, init
+from asara_env.asara.core import TURNS, init, scores
 from asara_env.common.opponents import NO_LEARNER, play_opponents
 
 from .base import Agent
@@ -26,7 +26,7 @@ def play_chunk(config: GameConfig, agents: list[Agent], seating, seeds) -> np.nd
     state = init(config, len(seeds), seeds=np.asarray(seeds, np.uint64))
     no_learner = np.full(len(seeds), NO_LEARNER, np.int64)
     play_opponents(TURNS, state, no_learner, np.asarray(seating, np.int64), agents)
-    return final_prestige(state).copy()
+    return scores(state).copy()
 
 
 def _check_seating(config: GameConfig, agents: list, seating: np.ndarray, seeds) -> None:

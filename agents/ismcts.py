@@ -80,10 +80,10 @@ import numpy as np
 from asara_env.asara.actions import NUM_ACTIONS, public_description
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, step, take
+from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
-from asara_env.common.outcome import terminal_rewards
 
 from .base import pick_best
 from .search import FlatMCAgent

@@ -51,15 +51,16 @@ import numpy as np
 
 from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.constants import N_YEARS
-from asara_env.asara.core import final_prestige, is_terminal, legal_action_mask, step, take
+from asara_env.asara.core import is_terminal, legal_action_mask, scores, step, take
 from asara_env.asara.core.observation import observe
+from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
 from asara_env.asara.core.scoring import final_points, year_end_points
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
-from asara_env.common.outcome import check_scheme, terminal_rewards
+from asara_env.common.outcome import check_scheme
 
 from .base import Agent, pick_best
 
@@ -84,7 +85,7 @@ def estimate(games: CoreState) -> np.ndarray:
     now = games.prestige + final_points(games, rows).sum(axis=2)
     guess = now + years_left * year_end_points(games, rows)
     done = is_terminal(games)[:, None]
-    return np.where(done, final_prestige(games), guess).astype(np.int64)
+    return np.where(done, scores(games), guess).astype(np.int64)
 
 
 class SearchAgent(Agent):
@@ -144,7 +145,7 @@ class FlatMCAgent(SearchAgent):
         if horizon is not None and horizon < 0:
             raise ValueError(f"horizon must be >= 0 decisions, got {horizon}")
         self.sims, self.seconds, self.batch, self.horizon = int(sims), seconds, int(batch), horizon
-        self.value = check_scheme(value)
+        self.value = check_scheme(value, REWARD_SCHEMES)
         self.playout_name = playout if isinstance(playout, str) else playout.name
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
@@ -266,7 +267,7 @@ class FlatMCAgent(SearchAgent):
                 out[rows] = estimate(games)
                 return out
             if done.all() or done.mean() > 1 - COMPACT_BELOW:
-                out[rows[done]] = final_prestige(games)[done]
+                out[rows[done]] = scores(games)[done]
                 if done.all():
                     return out
                 rows, games = rows[~done], take(games, np.flatnonzero(~done))

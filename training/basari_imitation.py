@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from agents.basari import BasariAgent, make_basari_agent
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import init, observe, step, terminal_rewards
+from asara_env.basari.core import init, observe, scores, step, terminal_rewards
 from asara_env.basari.phases import Phase
 from asara_env.common.seeding import derived_seeds
 
@@ -54,7 +54,7 @@ def _play(config: BasariConfig, agent: BasariAgent, seeds: np.ndarray, reward: s
         joint = np.zeros(legal.shape[:2], np.int64)  # NOOP for the others
         joint[g, s] = a
         step(state, joint)
-    rewards = terminal_rewards(state, reward)
+    rewards = terminal_rewards(scores(state), reward)
     outcome = rewards[np.concatenate(games), np.concatenate(seats)].astype(np.float32)
     return Samples(
         np.concatenate(obs).astype(np.float32),

@@ -35,11 +35,11 @@ from asara_env.basari.core import (
     obs_size,
     observe,
     reset_games,
+    scores,
     step,
     take,
     terminal_rewards,
 )
-from asara_env.basari.core.outcome import state_ranking
 from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
 
@@ -63,7 +63,7 @@ class BasariVecEnv(BatchedVecEnv):
         opponent_weights: Sequence[float] | None = None,
     ) -> None:
         self.config = BasariConfig(num_players=num_players)
-        terminal_rewards(init(self.config, 1, seeds=0), reward)  # validates the scheme
+        terminal_rewards(scores(init(self.config, 1, seeds=0)), reward)  # validates the scheme
         self.reward = reward
         self.opponents: list = []
         self.opponent_weights: np.ndarray = np.ones(0)
@@ -144,8 +144,9 @@ class BasariVecEnv(BatchedVecEnv):
         seat = self.learner_seat[rows]
         state = take(self.core, rows)
         pick = np.arange(len(rows)), seat
-        rewards = terminal_rewards(state, self.reward)[pick]
-        share = win_shares(state_ranking(state))[pick]
+        score = scores(state)
+        rewards = terminal_rewards(score, self.reward)[pick]
+        share = win_shares(score)[pick]
         last = observe(state)[pick]
         for j, i in enumerate(rows):
             infos[i].update(

@@ -19,9 +19,9 @@ from agents import make_agent
 from asara_env import GameConfig
 from asara_env.asara.core import (
     derived_seed,
-    final_prestige,
     init,
     is_terminal,
+    scores,
     step,
     terminal_rewards,
 )
@@ -65,7 +65,7 @@ def _play(config: GameConfig, agent, seeds: np.ndarray, reward: str) -> Samples:
             log.append(item)
         seats.append(state.seat[live].astype(np.int64))
         step(state, a, games=live)
-    rewards = terminal_rewards(final_prestige(state), reward)
+    rewards = terminal_rewards(scores(state), reward)
     outcome = rewards[np.concatenate(games), np.concatenate(seats)].astype(np.float32)
     return Samples(np.concatenate(obs), np.concatenate(masks), np.concatenate(actions), outcome)
 

@@ -28,8 +28,9 @@ from agents import Agent, make_agent
 from asara_env import NUM_ACTIONS, GameConfig
 from asara_env.asara.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.asara.core.observation import OBS_DIM, observe
+from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.common.opponents import play_opponents
-from asara_env.common.outcome import terminal_rewards, win_shares
+from asara_env.common.outcome import win_shares
 
 from .sb3_vec_env import BatchedVecEnv
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
-from asara_env.basari.core import BasariState, init, observe, state_ranking, step
+from asara_env.basari.core import BasariState, init, observe, scores, step
 from asara_env.basari.phases import Phase
 
 from .baselines import BasariAgent
@@ -160,7 +160,7 @@ def play_chunk(
         step(state, actions)
     if recorder is not None:
         recorder.finish(state)
-    return state_ranking(state), state.score.astype(np.int64)
+    return scores(state), state.score.astype(np.int64)
 
 
 def choose(state: BasariState, agents: list[BasariAgent], seating: np.ndarray) -> np.ndarray:

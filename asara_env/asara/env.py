@@ -68,10 +68,10 @@ from asara_env.asara.constants import FINAL_CATEGORIES, MAX_PLAYERS
 from asara_env.asara.core import is_terminal
 from asara_env.asara.core import step as step_core
 from asara_env.asara.core.observation import OBS_DIM, observe
+from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.errors import IllegalActionError
-from asara_env.common.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.common.seeding import derived_seed
 from asara_env.common.validate import check_seed, check_type
 

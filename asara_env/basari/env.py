@@ -52,7 +52,15 @@ from asara_env.basari.bridge import from_reference, to_reference
 from asara_env.basari.chance import check_seed
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, CARD_NAMES
-from asara_env.basari.core import global_state, init, observe, ranking_score, step, terminal_rewards
+from asara_env.basari.core import (
+    global_state,
+    init,
+    observe,
+    ranking_score,
+    scores,
+    step,
+    terminal_rewards,
+)
 from asara_env.basari.core import winners as core_winners
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
@@ -198,7 +206,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         over = self._over()
         rewards = dict.fromkeys(self.agents, 0.0)
         if over:
-            final = terminal_rewards(self.core, self.reward_scheme)[0]
+            final = terminal_rewards(scores(self.core), self.reward_scheme)[0]
             rewards = {a: float(final[i]) for i, a in enumerate(self.possible_agents)}
         observations, infos = self._observations(), self._infos()
         terminations = dict.fromkeys(self.agents, over)
@@ -270,7 +278,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
             "ranking_score": ranking_score(core.score, core.gems)[0]
             if over
             else np.zeros(p, np.int64),
-            "winners": core_winners(core)[0] if over else np.zeros(p, bool),
+            "winners": core_winners(scores(core))[0] if over else np.zeros(p, bool),
         }
         acting: np.ndarray = np.asarray(core.legal[0, :, 1:].any(axis=1))
         common = {

@@ -1,21 +1,38 @@
 """Outcomes of finished games, for every game of the package: winners, win shares, places
 and the reward schemes, all from the final scores (float or int[..., P], seats last).
 
-Every game decides its winners by the highest score after its own tie-breaks have been
-folded into the score (a game with a tie-break passes a score that already orders ties).
-The schemes turn scores into one reward per seat, zero-sum for `win` and `rank` (and for
-`margin` with two players). The environments, the training VecEnvs and the tournament
-all take their figures from here.
+Every game's core has one `scores(state)`: the final scores with the game's tie-breaks
+folded in, so that the highest score wins and equal scores are true ties (ASARA: the
+prestige, R8.5; BASARI: the B10 order as one number). Everything here takes those scores.
+
+The reward schemes turn scores into one reward per seat. Each game declares its own table
+(`REWARD_SCHEMES` in its core's `outcome` module), name -> scheme function, as its spec
+says; the same name can mean different schemes in different games:
+
+| scheme function            | reward (n seats, k winners)        | sum      | ASARA  | BASARI  |
+|----------------------------|------------------------------------|----------|--------|---------|
+| `zero_sum_win_rewards`     | winners 1/k, others -1/(n-k)       | 0        | win    |         |
+| `win_share_rewards`        | winners 1/k, others 0              | 1        |        | win     |
+| `rank_rewards`             | +1 first to -1 last, ties averaged | 0        | rank   | rank    |
+| `margin_over_best_rewards` | (own - best other's) / scale       | 0 if n=2 | margin |         |
+| `margin_over_mean_rewards` | (own - mean of others') / scale    | 0        |        | margin* |
+
+`zero_sum_win_rewards` gives 0 to every seat when all tie; `scale` is `margin_scale`
+(MARGIN_SCALE). *On the points only: BASARI's `margin_over_mean_points` strips the
+tie-break keys from its scores first (E5).
+
+The environments, the training VecEnvs and the tournaments all take their figures from
+here, through their game's table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-MARGIN_SCALE = 50.0  # default `margin` reward = score difference / MARGIN_SCALE
+MARGIN_SCALE = 50.0  # the `margin` schemes' divisor: a score difference of 50 is reward 1
 
 Scores = NDArray[np.integer] | NDArray[np.floating]
 
@@ -43,9 +60,9 @@ def ranks(score: Scores) -> NDArray[np.float64]:
     return 1.0 + places(score)
 
 
-def win_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+def zero_sum_win_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
     """float32[..., P]: with k winners among n, each winner 1/k and every other seat
-    -1/(n-k); all 0 when every seat wins."""
+    -1/(n-k); all 0 when every seat wins (zero-sum)."""
     won = winners(score)
     k = won.sum(axis=-1, keepdims=True)
     n = score.shape[-1]
@@ -60,7 +77,9 @@ def rank_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[n
     return (1.0 - 2.0 * places(score) / (n - 1)).astype(np.float32)
 
 
-def margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+def margin_over_best_rewards(
+    score: Scores, margin_scale: float = MARGIN_SCALE
+) -> NDArray[np.float32]:
     """float32[..., P]: (own score - the best opponent's) / margin_scale. Zero-sum for two
     players; with more, it rewards the leader's lead and every other seat's deficit."""
     p = score.astype(np.float64)
@@ -69,12 +88,14 @@ def margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray
     return ((p - others.max(axis=-1)) / margin_scale).astype(np.float32)
 
 
-def share_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+def win_share_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
     """float32[..., P]: each of k winners 1/k, every other seat 0 (not zero-sum)."""
     return win_shares(score).astype(np.float32)
 
 
-def mean_margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> NDArray[np.float32]:
+def margin_over_mean_rewards(
+    score: Scores, margin_scale: float = MARGIN_SCALE
+) -> NDArray[np.float32]:
     """float32[..., P]: (own score - the mean of the other seats') / margin_scale; zero-sum."""
     p = score.astype(np.float64)
     n = p.shape[-1]
@@ -83,28 +104,22 @@ def mean_margin_rewards(score: Scores, margin_scale: float = MARGIN_SCALE) -> ND
 
 
 RewardScheme = Callable[[Scores, float], NDArray[np.float32]]
-REWARD_SCHEMES: dict[str, RewardScheme] = {
-    "win": win_rewards,
-    "rank": rank_rewards,
-    "margin": margin_rewards,
-}
+RewardSchemes = Mapping[str, RewardScheme]  # a game's table: its `reward=` names -> schemes
 
 
-def check_scheme(scheme: str, schemes: dict[str, RewardScheme] | None = None) -> str:
-    """`scheme` if it names a reward scheme, else a ValueError naming the choices."""
-    known = REWARD_SCHEMES if schemes is None else schemes
-    if scheme not in known:
-        raise ValueError(f"reward must be one of {sorted(known)}, got {scheme!r}")
+def check_scheme(scheme: str, schemes: RewardSchemes) -> str:
+    """`scheme` if it names one of `schemes`, else a ValueError naming the choices."""
+    if scheme not in schemes:
+        raise ValueError(f"reward must be one of {sorted(schemes)}, got {scheme!r}")
     return scheme
 
 
 def terminal_rewards(
     score: ArrayLike,
-    scheme: str = "win",
+    scheme: str,
+    schemes: RewardSchemes,
     margin_scale: float = MARGIN_SCALE,
-    schemes: dict[str, RewardScheme] | None = None,
 ) -> NDArray[np.float32]:
-    """float32[..., P] rewards of finished games under `scheme`, one of `schemes` (default:
-    REWARD_SCHEMES, ASARA's zero-sum schemes)."""
-    known = REWARD_SCHEMES if schemes is None else schemes
-    return known[check_scheme(scheme, known)](np.asarray(score), margin_scale)
+    """float32[..., P] rewards of finished games with final `score`s under `scheme`, one of
+    the game's `schemes` (its core's REWARD_SCHEMES)."""
+    return schemes[check_scheme(scheme, schemes)](np.asarray(score), margin_scale)

@@ -27,13 +27,12 @@ from asara_env.asara.actions import (
 )
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import final_prestige, legal_action_mask
+from asara_env.asara.core import legal_action_mask, scores, terminal_rewards
 from asara_env.asara.core.observation import observe
 from asara_env.asara.hidden import resample_hidden
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
-from asara_env.common.outcome import terminal_rewards
 from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.asara.test_search import _late_choices
 from training.ladder import DEFAULT_LADDER, Entry, parse_entry
@@ -225,7 +224,7 @@ def _last_choice() -> tuple[State, list[int], np.ndarray]:
             for t, a in zip(after, actions):
                 engine.step(t, a)
             if all(t.is_over for t in after):
-                score = final_prestige(from_reference(after))
+                score = scores(from_reference(after))
                 value = terminal_rewards(score, "margin")[:, state.seat]
                 if (value == value.max()).sum() == 1:
                     return state, actions, value

@@ -13,7 +13,7 @@ from agents.search import estimate
 from asara_env import asara_v0
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import TURNS, final_prestige, is_terminal, take
+from asara_env.asara.core import TURNS, is_terminal, scores, take
 from asara_env.asara.hidden import determinise, resample_hidden
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
@@ -176,7 +176,7 @@ def test_truncated_playouts_end_in_the_estimate():
     core = from_reference([states[len(states) // 2], states[-1]])
     guess = estimate(core)
     assert (guess[0] >= core.prestige[0]).all()
-    assert (guess[1] == final_prestige(core)[1]).all()
+    assert (guess[1] == scores(core)[1]).all()
     agent = FlatMCAgent(seed=0, sims=2, horizon=0)
     assert (agent.playout(take(core, [0])) == guess[:1]).all()  # horizon 0: no decision
     deeper = FlatMCAgent(seed=0, sims=2, horizon=3)

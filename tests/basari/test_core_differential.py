@@ -18,7 +18,7 @@ from asara_env.basari.core import (
     is_terminal,
     legal_action_mask,
     observe,
-    state_ranking,
+    scores,
     states_equal,
     step,
     winners,
@@ -51,8 +51,8 @@ def play_lockstep(config: BasariConfig, games: int, seed: int, obs_every: int) -
         steps += 1
         assert steps <= 20_000, "a batch of games did not end"
     expected = np.array([ref.winners(g) for g in refs])
-    assert np.array_equal(winners(core), expected)
-    assert np.array_equal(state_ranking(core), np.array([ref.ranking_score(g) for g in refs]))
+    assert np.array_equal(winners(scores(core)), expected)
+    assert np.array_equal(scores(core), np.array([ref.ranking_score(g) for g in refs]))
     return steps * p
 
 

@@ -1,5 +1,6 @@
-"""core.outcome: terminal flags, winners (R8.5) and the reward schemes built on final
-prestige, checked on worked examples, as properties, and against the reference engine."""
+"""The shared outcome (asara_env.common.outcome) and both cores' `scores`: terminal flags,
+winners (R8.5, B10) and each game's reward schemes built on its final scores, checked on
+worked examples, as properties, and against the reference engines."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from hypothesis import strategies as st
 from asara_env.asara.bridge.convert import from_reference
 from asara_env.asara.core import (
     current_seat,
-    final_prestige,
     is_terminal,
+    scores,
     terminal_rewards,
     winners,
 )
 from asara_env.asara.core.outcome import MARGIN_SCALE, REWARD_SCHEMES
 from asara_env.asara.reference import engine
+from asara_env.basari import core as basari_core
+from asara_env.basari.config import BasariConfig
+from asara_env.common import outcome
 from tests.asara.games import CONFIGS, IDS, game_states
 
 prestige_rows = st.lists(st.integers(0, 120), min_size=2, max_size=4)
@@ -96,5 +100,57 @@ def test_terminal_flags_seat_and_winners_match_the_reference(config):
     assert is_terminal(core).tolist() == [s.is_over for s in picks]
     assert current_seat(core).tolist() == [s.seat for s in picks]
     end = picks[-1]
-    assert final_prestige(core)[-1].tolist() == end.prestige
-    assert np.flatnonzero(winners(final_prestige(core)[-1])).tolist() == engine.winners(end)
+    assert scores(core)[-1].tolist() == end.prestige
+    assert np.flatnonzero(winners(scores(core)[-1])).tolist() == engine.winners(end)
+
+
+def test_each_game_declares_its_schemes_under_the_same_names_with_one_margin_scale():
+    assert {
+        "win": outcome.zero_sum_win_rewards,
+        "rank": outcome.rank_rewards,
+        "margin": outcome.margin_over_best_rewards,
+    } == REWARD_SCHEMES
+    assert {
+        "win": outcome.win_share_rewards,
+        "rank": outcome.rank_rewards,
+        "margin": basari_core.outcome.margin_over_mean_points,
+    } == basari_core.REWARD_SCHEMES
+    assert MARGIN_SCALE == basari_core.outcome.MARGIN_SCALE == outcome.MARGIN_SCALE == 50.0
+    with pytest.raises(TypeError):  # the shared function has no game's default table
+        outcome.terminal_rewards(np.zeros((1, 2)), "win")
+    with pytest.raises(ValueError, match=r"reward must be one of \['margin', 'rank', 'win'\]"):
+        basari_core.terminal_rewards(np.zeros((1, 2)), "elo")
+
+
+def _basari_state(score, gems):
+    state = basari_core.init(BasariConfig(num_players=len(score)), 1, seeds=0)
+    state.score[0], state.gems[0] = score, gems
+    return state
+
+
+def test_basari_scores_fold_the_b10_tie_breaks_and_the_shared_winners_take_them():
+    gems = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 2, 0]]
+    state = _basari_state([12, 12, 5], gems)
+    score = basari_core.scores(state)
+    assert score.dtype == np.int64 and score.shape == (1, 3)
+    assert winners(score).tolist() == [[True, False, False]]  # red beats yellow (B10.2)
+    assert basari_core.winners is outcome.winners is winners
+    assert basari_core.points(score).tolist() == [[12, 12, 5]]
+    assert basari_core.terminal_rewards(score, "win").tolist() == [[1.0, 0.0, 0.0]]
+    assert basari_core.terminal_rewards(score, "rank").tolist() == [[1.0, 0.0, -1.0]]
+    tied = basari_core.scores(_basari_state([12, 12, 5], [[1, 0, 0, 0]] * 2 + [[0] * 4]))
+    assert basari_core.terminal_rewards(tied, "win").tolist() == [[0.5, 0.5, 0.0]]
+
+
+@given(
+    st.lists(st.integers(-40, 300), min_size=2, max_size=4),
+    st.lists(st.integers(0, 25), min_size=16, max_size=16),
+)
+def test_basari_margin_is_on_the_points_alone(points, gems):
+    p = len(points)
+    state = _basari_state(points, np.array(gems[: 4 * p]).reshape(p, 4))
+    score = basari_core.scores(state)
+    assert basari_core.points(score).tolist() == [points]
+    want = outcome.margin_over_mean_rewards(np.array([points]))
+    assert basari_core.terminal_rewards(score, "margin").tolist() == want.tolist()
+    assert abs(float(want.sum())) < 1e-5

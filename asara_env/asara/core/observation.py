@@ -443,9 +443,12 @@ def _hot_values(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
     return np.concatenate([relative, *others], axis=1)
 
 
-def observe(state: CoreState, seat: int | np.integer | np.ndarray) -> NDArray[np.float32]:
-    """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B])."""
-    viewer, shared = _viewers(state, seat)
+def observe(
+    state: CoreState, seat: int | np.integer | np.ndarray | None = None
+) -> NDArray[np.float32]:
+    """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B]; by
+    default the seat to decide, whose legal actions `legal_action_mask` gives)."""
+    viewer, shared = _viewers(state, state.seat if seat is None else seat)
     source = _source(state, viewer)
     tables = _gather_tables(state.config.num_players)
     if shared is not None:

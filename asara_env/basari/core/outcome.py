@@ -1,15 +1,33 @@
-"""Outcome of finished games: the B10 order folded into one number per seat, the winners
-and the reward schemes of `asara_env.common.outcome`."""
+"""Outcome of finished games: the B10 order folded into one score per seat (`scores`),
+BASARI's reward schemes (E5), and the shared winners of `asara_env.common.outcome`,
+which take those scores."""
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.phases import Phase
 from asara_env.common import outcome
+from asara_env.common.outcome import MARGIN_SCALE, winners
+
+__all__ = [
+    "MARGIN_SCALE",
+    "REWARD_SCHEMES",
+    "TIE_BASE",
+    "is_terminal",
+    "margin_over_mean_points",
+    "points",
+    "ranking_score",
+    "scores",
+    "terminal_rewards",
+    "winners",
+]
 
 TIE_BASE = 101  # > every gem total (100) and count (25): each key fits under the previous one
+TIE_KEYS = 1 + N_COLOURS  # the keys below the points: total gems, then red, yellow, green, blue
 
 
 def ranking_score(score: np.ndarray, gems: np.ndarray) -> np.ndarray:
@@ -22,8 +40,14 @@ def ranking_score(score: np.ndarray, gems: np.ndarray) -> np.ndarray:
     return key
 
 
-def state_ranking(state: BasariState) -> np.ndarray:
-    """int64[B, P]: every game's `ranking_score` now."""
+def points(ranking: ArrayLike) -> NDArray[np.int64]:
+    """int64[..., P]: the points inside `ranking_score`s, their tie-break keys stripped."""
+    return np.asarray(ranking, np.int64) // TIE_BASE**TIE_KEYS
+
+
+def scores(state: BasariState) -> NDArray[np.int64]:
+    """int64[B, P]: every game's `ranking_score` now (final where terminal): the highest
+    wins, and equal scores are the players still tied after B10.2 (B10.3)."""
     return ranking_score(state.score, state.gems)
 
 
@@ -32,25 +56,25 @@ def is_terminal(state: BasariState) -> np.ndarray:
     return state.phase == Phase.OVER
 
 
-def winners(state: BasariState) -> np.ndarray:
-    """bool[B, P]: the seats first in the B10 order (players still tied share, B10.3)."""
-    return outcome.winners(state_ranking(state))
+def margin_over_mean_points(
+    ranking: outcome.Scores, margin_scale: float = MARGIN_SCALE
+) -> NDArray[np.float32]:
+    """E5's `margin`: (own points - the mean of the others' points) / margin_scale, on the
+    points of `ranking` scores (the tie-break keys play no part)."""
+    return outcome.margin_over_mean_rewards(points(ranking), margin_scale)
 
 
-# E5's schemes: `win` 1/k to each of k co-winners and 0 to the others; `rank` linear in the
-# place, +1 for a sole winner to -1 for a sole last; `margin` own score minus the mean of
-# the others', / MARGIN_SCALE
-REWARD_SCHEMES: dict[str, outcome.RewardScheme] = {
-    "win": outcome.share_rewards,
+# E5's schemes: `win` 1/k to each of k co-winners and 0 to the others (not zero-sum);
+# `rank` linear in the place, +1 for a sole winner to -1 for a sole last; `margin` own
+# points minus the mean of the others', / MARGIN_SCALE
+REWARD_SCHEMES: outcome.RewardSchemes = {
+    "win": outcome.win_share_rewards,
     "rank": outcome.rank_rewards,
-    "margin": outcome.mean_margin_rewards,
+    "margin": margin_over_mean_points,
 }
-MARGIN_SCALE = 50.0
 
 
-def terminal_rewards(state: BasariState, scheme: str = "win") -> np.ndarray:
-    """float32[B, P] rewards under `scheme` from the current position (E5; meaningful once
-    a game is over): `win` and `rank` follow the B10 order, `margin` the raw scores."""
-    outcome.check_scheme(scheme, REWARD_SCHEMES)
-    score = state.score if scheme == "margin" else state_ranking(state)
-    return outcome.terminal_rewards(score, scheme, MARGIN_SCALE, REWARD_SCHEMES)
+def terminal_rewards(score: ArrayLike, scheme: str = "win") -> NDArray[np.float32]:
+    """float32[..., P] rewards of finished games with final `score`s (from `scores`) under
+    one of BASARI's REWARD_SCHEMES (E5)."""
+    return outcome.terminal_rewards(score, scheme, REWARD_SCHEMES)

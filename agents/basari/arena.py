@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from asara_env.basari.actions import BarterChoice
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
 from asara_env.basari.core import BasariState, init, observe, scores, step
@@ -110,8 +111,8 @@ class _Recorder:
     def _barter(self, state: BasariState, g: np.ndarray, choice: np.ndarray) -> None:
         self.steps[g] += 1
         actor = state.to_act[g].astype(np.int64)
-        self.stats.add("offers_made", self.seating[g, actor][choice == 6])
-        end = (choice == 0) | (choice == 1)
+        self.stats.add("offers_made", self.seating[g, actor][choice == BarterChoice.SUBMIT])
+        end = (choice == BarterChoice.ACCEPT) | (choice == BarterChoice.FORFEIT)
         if not end.any():
             return
         g, choice, actor = g[end], choice[end], actor[end]
@@ -123,7 +124,7 @@ class _Recorder:
             self.stats.add("barter_offers", who, offers)
             self.stats.add("barter_steps", who, self.steps[g].astype(float))
         self.stats.add("opened", a)
-        forfeit = choice == 1
+        forfeit = choice == BarterChoice.FORFEIT
         self.stats.add("forfeits", a[forfeit])
         self.stats.add("won", b[forfeit])
         self.stats.add("won_by_forfeit", b[forfeit])

@@ -41,6 +41,20 @@ _MEANING = {
 _WITH_ARGUMENT = (Group.START, Group.CARD, Group.ADD)  # the others are single ids
 
 
+class BarterChoice(IntEnum):
+    """A barter id relative to ACCEPT (E2): the barter groups ACCEPT, FORFEIT, ADD and
+    SUBMIT are consecutive ids on every board, so `action - layout.accept` is one of these,
+    ADD(c) being ADD + c. The core and the arena read barter decisions with these names."""
+
+    ACCEPT = 0
+    FORFEIT = 1
+    ADD = 2
+    SUBMIT = 2 + N_COLOURS
+
+
+N_BARTER_IDS = BarterChoice.SUBMIT + 1  # the barter block: ACCEPT .. SUBMIT, 7 ids
+
+
 @dataclass(frozen=True)
 class ActionLayout:
     """The id layout for a board of `n_archways` archways."""
@@ -142,6 +156,9 @@ class ActionLayout:
 
 
 LAYOUT = ActionLayout()
+assert all(LAYOUT.offset(Group[c.name]) == LAYOUT.accept + c for c in BarterChoice), (
+    "the barter groups must be consecutive from ACCEPT"
+)
 N_ACTIONS = LAYOUT.n_actions
 NOOP = LAYOUT.noop
 ACCEPT = LAYOUT.accept

@@ -11,7 +11,9 @@ import pytest
 from asara_env.basari import constants as C
 from asara_env.basari.actions import (
     LAYOUT,
+    N_BARTER_IDS,
     ActionLayout,
+    BarterChoice,
     Group,
     decode,
     describe_action,
@@ -107,3 +109,13 @@ def test_config_round_trips_and_refuses_unknown_keys() -> None:
     assert again != BasariConfig(2, "random")
     with pytest.raises(ValueError, match="unknown config keys: \\['seats'\\]"):
         BasariConfig.from_dict({"seats": 3})
+
+
+@pytest.mark.parametrize("n_archways", [8, 28, 40])
+def test_E2_barter_ids_are_named_relative_to_accept_on_every_board(n_archways: int) -> None:
+    lay = ActionLayout(n_archways)
+    for name in ("ACCEPT", "FORFEIT", "SUBMIT"):
+        assert lay.encode(Group[name]) - lay.accept == BarterChoice[name]
+    for c in range(C.N_COLOURS):
+        assert lay.add(c) - lay.accept == BarterChoice.ADD + c
+    assert lay.submit - lay.accept + 1 == N_BARTER_IDS == 7

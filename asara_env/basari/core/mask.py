@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from asara_env.basari.actions import N_BARTER_IDS, BarterChoice
+from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import bundle_key, tables
 
 
 def barter_block(state: BasariState) -> np.ndarray:
-    """bool[B, 7]: the ACCEPT, FORFEIT, ADD(R, Y, G, B), SUBMIT ids of the seat to act in
+    """bool[B, N_BARTER_IDS]: the ACCEPT, FORFEIT, ADD(R, Y, G, B), SUBMIT ids of the seat to act in
     each game's barter (E2; "no dead ends": a raise can be built iff the holding beats the
     standing offer). Rows of games not in a barter are meaningless."""
     actor = np.maximum(state.to_act, 0).astype(np.intp)
@@ -19,11 +21,12 @@ def barter_block(state: BasariState) -> np.ndarray:
     empty = ~pending.any(axis=1)
     offer_key = bundle_key(state.offer)
     can_raise = ~exists | (bundle_key(held) > offer_key)
-    block = np.empty((len(actor), 7), bool)
-    block[:, 0] = exists & empty
-    block[:, 1] = ~exists & empty
-    np.logical_and(held > pending, can_raise[:, None], out=block[:, 2:6])
-    block[:, 6] = ~empty & (~exists | (bundle_key(pending) > offer_key))
+    add = slice(BarterChoice.ADD, BarterChoice.ADD + N_COLOURS)
+    block = np.empty((len(actor), N_BARTER_IDS), bool)
+    block[:, BarterChoice.ACCEPT] = exists & empty
+    block[:, BarterChoice.FORFEIT] = ~exists & empty
+    np.logical_and(held > pending, can_raise[:, None], out=block[:, add])
+    block[:, BarterChoice.SUBMIT] = ~empty & (~exists | (bundle_key(pending) > offer_key))
     return block
 
 
@@ -43,7 +46,7 @@ def write_mask(state: BasariState, rows: np.ndarray | None = None) -> None:
     # to_act is -1 outside barters, so is_actor is all False there
     is_actor = np.arange(legal.shape[1]) == state.to_act[:, None]  # [B, P]
     block = barter_block(state)[:, None, :]
-    np.logical_and(is_actor[:, :, None], block, out=legal[:, :, t.accept : t.accept + 7])
+    np.logical_and(is_actor[:, :, None], block, out=legal[:, :, t.accept : t.accept + N_BARTER_IDS])
     np.logical_and(t.templates[state.phase, 0][:, None], ~is_actor, out=legal[:, :, 0])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.basari.actions import ActionLayout
+from asara_env.basari.actions import ActionLayout, BarterChoice
 from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core import rules
 from asara_env.basari.core.mask import write_mask
@@ -85,14 +85,19 @@ def _setup(state: BasariState, rows: np.ndarray, archways: np.ndarray) -> None:
 
 
 def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[rules.Next]:
-    """E2: the acting seat's ACCEPT (0), FORFEIT (1), ADD(c) (2 + c) or SUBMIT (6) in games
-    `rows`. ADD and SUBMIT, the bulk of barter steps, are applied to the whole batch at
-    once (`choice` spread over it, -1 elsewhere); ACCEPT and FORFEIT to their games, whose
-    next step is returned for `rules.go_on`."""
+    """E2: the acting seat's `choice` (a BarterChoice: ACCEPT, FORFEIT, ADD + c or SUBMIT)
+    in games `rows`. ADD and SUBMIT, the bulk of barter steps, are applied to the whole
+    batch at once (`choice` spread over it, -1 elsewhere); ACCEPT and FORFEIT to their
+    games, whose next step is returned for `rules.go_on`."""
     full = np.full(state.batch, -1, np.int64)
     full[rows] = choice
-    np.add(state.pending, full[:, None] - 2 == COLOURS, out=state.pending, casting="unsafe")
-    sub = full == 6
+    np.add(
+        state.pending,
+        full[:, None] - BarterChoice.ADD == COLOURS,
+        out=state.pending,
+        casting="unsafe",
+    )
+    sub = full == BarterChoice.SUBMIT
     if sub.any():
         actor = state.to_act
         np.copyto(state.offer, state.pending, where=sub[:, None])
@@ -100,16 +105,18 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[ru
         state.offers += sub
         state.offer_by[:] = np.where(sub, actor, state.offer_by)
         state.to_act[:] = np.where(sub, state.opener + state.responder - actor, actor)
-    acc = np.flatnonzero(full == 0)
+    acc = np.flatnonzero(full == BarterChoice.ACCEPT)
     if acc.size:  # B7.5: the offerer gives the offer and carries out the card
         taker, giver = state.to_act[acc], state.offer_by[acc]
         state.gems[acc, giver] -= state.offer[acc]
         state.gems[acc, taker] += state.offer[acc]
-    done = np.flatnonzero((full == 0) | (full == 1))
+    done = np.flatnonzero((full == BarterChoice.ACCEPT) | (full == BarterChoice.FORFEIT))
     if not done.size:
         return []
     # FORFEIT (B7.2): the other party carries out the card
-    winner = np.where(full[done] == 0, state.offer_by[done], state.responder[done])
+    winner = np.where(
+        full[done] == BarterChoice.ACCEPT, state.offer_by[done], state.responder[done]
+    )
     return [rules.finish_barter(state, done, winner)]
 
 

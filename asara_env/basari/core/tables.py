@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from asara_env.basari.actions import Group
+from asara_env.basari.actions import BarterChoice, Group
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS, N_COLOURS
 from asara_env.basari.phases import Phase
@@ -44,8 +44,7 @@ def _tables(n_players: int, board_bytes: bytes, n_archways: int) -> Tables:
     templates[Phase.SELECT, card : card + N_CARDS] = True
     templates[Phase.BARTER, lay.noop] = True  # the acting seat's row is written apart
     templates[Phase.OVER, lay.noop] = True
-    assert lay.forfeit == lay.accept + 1 and lay.add(0) == lay.accept + 2
-    assert lay.submit == lay.accept + 2 + N_COLOURS
+    assert all(lay.offset(Group[c.name]) == lay.accept + c for c in BarterChoice)
     return Tables(
         n_archways=n_archways,
         n_actions=a,

@@ -1,0 +1,16 @@
+"""BASARI's game card (`asara_env.games`): where the registry finds its config, core,
+reward schemes, environments and docs. Only names: importing this loads nothing else."""
+
+from asara_env.games import GameCard
+
+CARD = GameCard(
+    name="basari",
+    player_counts=(2, 3, 4),
+    config="asara_env.basari.config:BasariConfig",
+    core="asara_env.basari.core",
+    reward_schemes="asara_env.basari.core.outcome:REWARD_SCHEMES",
+    env="asara_env.basari_v0:env",
+    parallel_env="asara_env.basari_v0:parallel_env",
+    simultaneous=True,
+    docs="asara_env.basari.docs:main",
+)

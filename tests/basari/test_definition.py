@@ -23,6 +23,7 @@ from asara_env.basari.actions import (
 from asara_env.basari.config import BasariConfig
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "basari_actions.md"
+PACKAGE = Path(__file__).resolve().parents[2] / "asara_env" / "basari"
 
 
 def test_B1_constants_as_the_spec_states_them() -> None:
@@ -119,3 +120,10 @@ def test_E2_barter_ids_are_named_relative_to_accept_on_every_board(n_archways: i
     for c in range(C.N_COLOURS):
         assert lay.add(c) - lay.accept == BarterChoice.ADD + c
     assert lay.submit - lay.accept + 1 == N_BARTER_IDS == 7
+
+
+def test_E4_the_definition_and_reference_draw_no_other_randomness() -> None:
+    """Chance comes only from the counter-based draws of `chance.py` (E4)."""
+    for path in [PACKAGE / "chance.py", *sorted((PACKAGE / "reference").glob("*.py"))]:
+        text = path.read_text()
+        assert "np.random" not in text and "import random" not in text, path

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from agents import Agent, make_agent
+from agents.base import Agent
+from agents.registry import make_agent
 from asara_env import NUM_ACTIONS, GameConfig
 from asara_env.asara.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.asara.core.observation import OBS_DIM, observe
@@ -67,7 +68,7 @@ class AsaraVecEnv(BatchedVecEnv):
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
     def make_opponent(self, name: str, seed: int) -> Agent:
-        return make_agent(name, seed)
+        return make_agent("asara", name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self):

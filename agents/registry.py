@@ -173,25 +173,41 @@ def games() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.ispkg)
 
 
-@cache
 def game_agents(game: str) -> GameAgents:
-    """`game`'s table (`agents/<game>/__init__.py`: `GAME_AGENTS`), imported on first use."""
+    """`game`'s table (`agents/<game>/__init__.py`: `GAME_AGENTS`), imported on first use;
+    ValueError for a game without agents."""
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a game's name (str), got {type(game).__name__}")
     if game not in games():
         raise ValueError(f"unknown game {game!r}; games with agents: {games()}")
+    return _table(game)
+
+
+@cache
+def _table(game: str) -> GameAgents:
     table = importlib.import_module(f"agents.{game}").GAME_AGENTS
     if not isinstance(table, GameAgents):
         raise TypeError(f"agents.{game}.GAME_AGENTS must be a GameAgents, not {type(table)}")
     return table
 
 
-@cache
 def _kinds(game: str) -> dict[str, AgentKind]:
     """Every name of `game`, in the order of `agent_names`."""
-    table = game_agents(game)
-    kinds = {name: AgentKind(table.baselines[name]) for name in sorted(table.baselines)}
-    for name in sorted(MODELS.get(game, {})):
-        kinds[name] = AgentKind(partial(make_model_agent, game, name))
-    kinds.update((name, table.configurable[name]) for name in sorted(table.configurable))
+    game_agents(game)  # the checks
+    return _kinds_of(game)
+
+
+@cache
+def _kinds_of(game: str) -> dict[str, AgentKind]:
+    table = _table(game)
+    models = sorted(MODELS.get(game, {}))
+    groups = [sorted(table.baselines), models, sorted(table.configurable), ["policy"]]
+    names = [name for group in groups for name in group]
+    if len(set(names)) != len(names):
+        raise TypeError(f"{game}'s agents, models and `policy` share a name: {names}")
+    kinds = {name: AgentKind(table.baselines[name]) for name in groups[0]}
+    kinds.update((name, AgentKind(partial(make_model_agent, game, name))) for name in models)
+    kinds.update((name, table.configurable[name]) for name in groups[2])
     kinds["policy"] = POLICY
     return kinds
 
@@ -205,10 +221,11 @@ def agent_names(game: str) -> list[str]:
 def known_agents(game: str) -> str:
     """The names of `game`'s agents in words, for error messages and help texts."""
     table = game_agents(game)
+    configurable = sorted(table.configurable)
     return (
-        f"known agents: {sorted(table.baselines)}, shipped models: "
-        f"{sorted(MODELS.get(game, {}))}, with key=value options: {sorted(table.configurable)}"
-        ", policy:model=PATH"
+        f"known agents: {sorted(table.baselines)}, shipped models: {sorted(MODELS.get(game, {}))}"
+        + (f", with key=value options: {configurable}" if configurable else "")
+        + ", policy:model=PATH"
     )
 
 
@@ -221,8 +238,10 @@ def check_spec(game: str, spec: str) -> tuple[str, dict[str, OptionValue]]:
         raise ValueError(f"unknown agent {name!r} (game {game}); {known_agents(game)}")
     kind = kinds[name]
     if bare is not None:
-        if kind.main is None or kind.main in texts:
+        if kind.main is None:
             raise ValueError(f"agent spec {spec!r}: {bare!r} is not key=value; {_takes(kind)}")
+        if kind.main in texts:
+            raise ValueError(f"agent spec {spec!r}: option {kind.main!r} is given twice")
         texts = {kind.main: bare, **texts}
     options = {key: _read(spec, name, kind, key, text) for key, text in texts.items()}
     missing = [key for key in kind.required if key not in options]

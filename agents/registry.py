@@ -277,18 +277,28 @@ def check_agent(game: str, spec: str) -> str:
 
 def is_agent(game: str, spec: str) -> bool:
     """Whether `spec` names an agent of `game` (with valid options)."""
-    try:
-        check_spec(game, spec)
-    except ValueError:
-        return False
-    return True
+    return spec_error(game, spec) is None
 
 
 def unknown_agents_error(game: str, specs: Collection[str]) -> str | None:
-    """None if every spec names an agent of `game`; otherwise a message naming the ones
-    that do not and the agents that exist."""
-    unknown = [s for s in specs if not is_agent(game, s)]
-    return f"unknown agent(s) {unknown}; {known_agents(game)}" if unknown else None
+    """None if every spec names an agent of `game`; otherwise one line: the specs whose
+    name is unknown with the agents that exist, or else the first bad spec's own error (the
+    option and what is wrong with it)."""
+    errors = {spec: spec_error(game, spec) for spec in specs}
+    bad = [spec for spec, error in errors.items() if error is not None]
+    if not bad:
+        return None
+    unknown = [spec for spec in bad if spec.partition(":")[0] not in _kinds(game)]
+    return f"unknown agent(s) {unknown}; {known_agents(game)}" if unknown else errors[bad[0]]
+
+
+def spec_error(game: str, spec: str) -> str | None:
+    """None if `spec` names an agent of `game`, else the one-line reason."""
+    try:
+        check_spec(game, spec)
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from agents.registry import agent_names, is_agent, make_agent
+from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps.asara.play import Console
 from asara_env import basari_v0
 from asara_env.basari.actions import describe_action
@@ -57,10 +57,9 @@ def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str 
         names *= players - 1
     if len(names) != players - 1:
         raise ValueError(f"need {players - 1} opponents (or one for all), got {len(names)}")
-    unknown = sorted({n for n in names if not is_agent("basari", n)})
-    if unknown:
-        known = agent_names("basari")
-        raise ValueError(f"unknown opponent(s) {unknown}; known: {known}")
+    problem = unknown_agents_error("basari", names)
+    if problem:
+        raise ValueError(problem)
     return [*names[:seat], None, *names[seat:]]
 
 

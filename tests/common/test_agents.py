@@ -234,8 +234,11 @@ def test_specs_are_checked_per_game() -> None:
     assert "flatmc:64:playout=towers" in agent_specs("asara")
     assert "flatmc:64" not in agent_specs("basari") and 3 not in agent_specs("asara")
     assert unknown_agents_error("basari", ["value", "ppo_4p"]) is None
-    message = unknown_agents_error("basari", ["value", "towers"])
+    message = unknown_agents_error("basari", ["value", "towers", "value:x=1"])
     assert message is not None and message.startswith("unknown agent(s) ['towers']; known agents")
+    assert unknown_agents_error("asara", ["random", "ismcts:sims=abc", "flatmc:0"]) == (
+        "agent spec 'ismcts:sims=abc': option 'sims' must be an integer, got 'abc'"
+    )
 
 
 def test_importing_the_shared_modules_loads_no_game() -> None:

@@ -57,7 +57,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from agents.asara import AGENTS
-from agents.base import Agent
+from agents.asara.arena import AsaraAgent
 from agents.models import MODELS as SHIPPED
 from agents.registry import make_agent
 from apps.asara.options import add_serve_arguments
@@ -127,7 +127,7 @@ def opponent_name(name: str) -> str:
     return name
 
 
-def opponent(name: str, seed: int) -> Agent:
+def opponent(name: str, seed: int) -> AsaraAgent:
     """The agent playing as `name` (a baseline agent's or a shipped model's name), seeded."""
     name = opponent_name(name)
     try:
@@ -147,7 +147,7 @@ class Game:
     names: list[str | None]  # per seat: the opponent's name, None for the person
     record: GameRecord
     state: State
-    agents: dict[int, Agent]
+    agents: dict[int, AsaraAgent]
     log: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 

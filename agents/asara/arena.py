@@ -24,7 +24,7 @@ from agents.base import Agent
 from asara_env import asara_v0
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import TURNS, CoreState, final_prestige, init
-from asara_env.common.opponents import NO_LEARNER, play_opponents
+from asara_env.common.opponents import NO_LEARNER, Actor, play_opponents
 
 from .search import SearchAgent
 
@@ -33,7 +33,7 @@ AsaraAgent = Agent[CoreState]  # an agent that may sit at an ASARA table
 
 def play_chunk(
     config: GameConfig,
-    agents: Sequence[AsaraAgent],
+    agents: Sequence[Actor],
     seating: ArrayLike,
     seeds: ArrayLike,
 ) -> NDArray[np.int64]:
@@ -47,7 +47,7 @@ def play_chunk(
 
 def play_batch(
     config: GameConfig,
-    agents: Sequence[AsaraAgent],
+    agents: Sequence[Actor],
     seating: ArrayLike,
     seeds: ArrayLike,
     batch_size: int = 256,
@@ -55,7 +55,9 @@ def play_batch(
 ) -> NDArray[np.int64]:
     """int64[G, P]: final prestige of G games, game g seeded `seeds[g]` (the reference game
     of that seed) with agent `agents[seating[g, s]]` in seat s. `progress`: True for a tqdm
-    bar, or a tqdm bar to advance by one per game."""
+    bar, or a tqdm bar to advance by one per game. An agent is anything the opponents' loop
+    can ask (`Actor`: `act_batch`, and `act_games` where it `needs_state`): an
+    `AsaraAgent`, or a wrapper around one such as the ladder's timer."""
     chunk = partial(play_chunk, config)
     players = config.num_players
     return arena.play_batch(chunk, agents, seating, seeds, players, batch_size, progress)

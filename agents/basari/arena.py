@@ -25,14 +25,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from agents import arena
-from agents.base import Agent
 from asara_env.basari.actions import ActionLayout
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
 from asara_env.basari.core import BasariState, init, observe, state_ranking, step
 from asara_env.basari.phases import Phase
+from asara_env.common.opponents import Actor
 
-BasariPlayer = Agent[object]  # an agent that may sit at a BASARI table (it reads observations)
+BasariPlayer = Actor  # what a BASARI seat needs of its agent: `act_batch` (an Agent[object])
 
 COUNTERS = (
     "picks",  # cards played at SELECT

@@ -1,55 +1,119 @@
-"""The agent interface: an observation and an action mask in, a legal action id out.
+"""The agent interface of every game: an observation and an action mask in, a legal action
+id out.
 
-An agent sees one seat's observation (`float32[OBS_DIM]`, asara_env.asara.core.observation) and
-its action mask (`int8`/`bool[NUM_ACTIONS]`), never the hidden state. `act_batch` does the
-same for `[B, ...]` arrays and returns exactly what B calls of `act` in row order would
-(same choices, same random numbers used), so single-game and batched play agree. Every
-agent is deterministic given its seed: each decision uses one double of its generator to
-break ties.
+An agent sees one seat's observation (`float32[OBS]`, the game's `core/observation.py`) and
+its action mask (`int8`/`bool[A]`), never the hidden state. `act_batch` does the same for
+`[B, ...]` arrays and returns exactly what B calls of `act` in row order would (same
+choices, same random numbers used), so single-game and batched play agree: every agent
+draws exactly one double of its generator per row (`u`, used to break ties) and is
+deterministic given its seed.
+
+`Agent[S]` is generic in the game state `S` it may read. Most agents read only
+observations (`needs_state = False`: `Agent[object]`, playable in any game). An agent with
+`needs_state = True` (ASARA's search agents, agents/asara/search.py) is asked
+`act_games(state, games)` instead by the loops that hold a state (the arena, the training
+VecEnv, asara_env.common.opponents), and must read only what the seat to move knows.
+
+Subclasses implement `choose(observations, masks, u)`; `ScoringAgent` subclasses
+implement `scores` instead (the best-scoring legal action, ties broken by `u`).
 """
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 LOWEST = -1e9  # the score of a legal action the agent finds worthless (-inf)
 
+S_contra = TypeVar("S_contra", contravariant=True)
+Actions = NDArray[np.int64]
+Observations = NDArray[np.floating]
+Masks = NDArray[np.bool_]
 
-class Agent:
-    """Base class: subclasses implement `scores` (or override `act_batch`)."""
 
-    name = "agent"
+class Agent(Generic[S_contra]):
+    """Base class of every agent of every game; see the module docstring."""
 
-    def __init__(self, seed: int | None = None):
+    name: str = "agent"
+    needs_state: bool = False  # True: the loops ask `act_games(state, games)`
+    rng: np.random.Generator
+
+    def __init__(self, seed: int | None = None) -> None:
         self.reseed(seed)
 
     def reseed(self, seed: int | None) -> None:
         """Restart the agent's random generator."""
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def act(self, observation: ArrayLike, action_mask: ArrayLike) -> int:
         """The action for one decision."""
-        return int(self.act_batch(observation[None], np.asarray(action_mask)[None])[0])
+        obs, mask = np.asarray(observation)[None], np.asarray(action_mask)[None]
+        return int(self.act_batch(obs, mask)[0])
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """int64[B]: one action per row; rows without a legal action are an error."""
-        masks = np.asarray(action_masks).astype(bool)
-        empty = ~masks.any(axis=1)
-        if empty.any():
-            raise ValueError(f"action mask of row {int(np.flatnonzero(empty)[0])} is empty")
+    def act_batch(self, observations: ArrayLike, action_masks: ArrayLike) -> Actions:
+        """int64[B]: one legal action per row (rows with an empty mask are an error)."""
+        obs, masks = check_batch(observations, action_masks)
+        u = self.rng.random(len(masks))
+        if not len(masks):
+            return np.zeros(0, np.int64)
+        return self.choose(obs, masks, u)
+
+    def choose(self, observations: Observations, masks: Masks, u: NDArray[np.float64]) -> Actions:
+        """int64[B]: the action of each row, given its legal actions (`masks`, none empty)
+        and one uniform double per row."""
+        raise NotImplementedError
+
+    def act_games(self, state: S_contra, games: NDArray[np.int64]) -> Actions:
+        """int64[len(games)]: the action of the seat to move in each of `games` of a batched
+        `state` (only for agents with `needs_state`)."""
+        raise TypeError(f"{self.name} acts on observations (needs_state is False): ask act_batch")
+
+
+class ScoringAgent(Agent[object]):
+    """An agent that scores every legal action (`scores`) and plays the best one (ties
+    broken uniformly by the row's double)."""
+
+    def choose(self, observations: Observations, masks: Masks, u: NDArray[np.float64]) -> Actions:
         floor = np.maximum(self.scores(observations, masks), LOWEST)  # legal beats illegal
-        scores = np.where(masks, floor, -np.inf)
-        return pick_best(scores, self.rng.random(len(masks)))
+        return pick_best(np.where(masks, floor, -np.inf), u)
 
-    def scores(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float[B, NUM_ACTIONS]: how much the agent likes each legal action (higher is
-        better); ties are broken uniformly at random."""
+    def scores(self, observations: Observations, masks: Masks) -> NDArray[np.float64]:
+        """float[B, A]: how much the agent likes each legal action (higher is better)."""
         raise NotImplementedError
 
 
-def pick_best(scores: np.ndarray, u: np.ndarray) -> np.ndarray:
+class RandomAgent(Agent[object]):
+    """Chooses uniformly among the legal actions, in any game; deterministic given its
+    seed."""
+
+    name = "random"
+
+    def choose(self, observations: Observations, masks: Masks, u: NDArray[np.float64]) -> Actions:
+        return uniform(masks, u)
+
+
+def check_batch(observations: ArrayLike, action_masks: ArrayLike) -> tuple[Observations, Masks]:
+    """(observations [B, N], bool masks [B, A]); ValueError for other shapes or a row
+    without a legal action."""
+    obs, masks = np.asarray(observations), np.asarray(action_masks).astype(bool)
+    if obs.ndim != 2 or masks.ndim != 2 or len(obs) != len(masks):
+        raise ValueError(f"need obs [B, N] and masks [B, A], got {obs.shape}, {masks.shape}")
+    empty = ~masks.any(axis=1)
+    if empty.any():
+        raise ValueError(f"action mask of row {int(np.flatnonzero(empty)[0])} is empty")
+    return obs, masks
+
+
+def pick_best(scores: NDArray[np.floating], u: NDArray[np.float64]) -> Actions:
     """int64[B]: per row, the k-th of the best-scoring actions with k = floor(u * count)."""
     best = scores == scores.max(axis=1, keepdims=True)
     ranks = np.cumsum(best, axis=1)
     k = (u * ranks[:, -1]).astype(np.int64)
     return np.argmax(ranks > k[:, None], axis=1).astype(np.int64)
+
+
+def uniform(masks: Masks, u: NDArray[np.float64]) -> Actions:
+    """int64[B]: the floor(u * count)-th legal action of each row."""
+    return pick_best(np.where(masks, 0.0, -np.inf), u)

@@ -1,4 +1,5 @@
-"""A trained MaskablePPO policy as an agent (needs the `train` extra: torch, sb3-contrib).
+"""A trained MaskablePPO policy as an agent of any game (needs the `train` extra: torch,
+sb3-contrib).
 
 `PolicyAgent(model)` takes a `sb3_contrib.MaskablePPO` (or the path of a saved one) and
 acts on observations and masks like every agent: `deterministic=True` plays the most
@@ -7,51 +8,71 @@ double of its own generator per decision (inverse CDF), so it stays deterministi
 its seed and batched play equals single play.
 
 A model trained before the observation grew (slices are only ever appended, see
-asara_env/asara/core/observation.py) reads the first entries it knows: the shipped models were
-trained on the first 1,907 (everything before the gifts).
+asara_env/asara/core/observation.py) reads the first entries it knows: ASARA's shipped
+models were trained on the first 1,907 (everything before the gifts).
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import NDArray
 
-from .base import Agent
+from .base import Actions, Agent, Masks, Observations
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(Agent[object]):
     """A MaskablePPO policy acting on observation and mask; see the module docstring."""
 
     name = "policy"
 
-    def __init__(self, model, seed: int | None = None, deterministic: bool = True):
+    def __init__(
+        self,
+        model: MaskablePPO | str | os.PathLike[str],
+        seed: int | None = None,
+        deterministic: bool = True,
+    ) -> None:
         super().__init__(seed)
-        if isinstance(model, str) or hasattr(model, "__fspath__"):
+        if isinstance(model, (str, os.PathLike)):
             from sb3_contrib import MaskablePPO
 
-            model = MaskablePPO.load(model, device="cpu")
+            model = MaskablePPO.load(Path(model), device="cpu")
         self.model, self.deterministic = model, deterministic
 
-    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float[B, NUM_ACTIONS]: the policy's masked action probabilities."""
+    def probabilities(self, observations: Observations, masks: Masks) -> NDArray[np.float64]:
+        """float[B, A]: the policy's masked action probabilities."""
         import torch
 
         policy = self.model.policy
-        known = policy.observation_space.shape[0]
+        known = _observation_size(policy.observation_space.shape)
         with torch.no_grad():
             obs = np.asarray(observations, np.float32)[:, :known]
-            obs = torch.as_tensor(obs, device=policy.device)
-            dist = policy.get_distribution(obs, action_masks=np.asarray(masks, bool))
-            return dist.distribution.probs.cpu().numpy().astype(np.float64)
+            tensor = torch.as_tensor(obs, device=policy.device)
+            dist = policy.get_distribution(
+                tensor, action_masks=np.asarray(masks, bool)
+            ).distribution
+            if not isinstance(dist, torch.distributions.Categorical):
+                raise TypeError(f"a PolicyAgent needs a Discrete action space, not {dist}")
+            probs: NDArray[np.float64] = dist.probs.cpu().numpy().astype(np.float64)
+            return probs
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        masks = np.asarray(action_masks).astype(bool)
-        empty = ~masks.any(axis=1)
-        if empty.any():
-            raise ValueError(f"action mask of row {int(np.flatnonzero(empty)[0])} is empty")
+    def choose(self, observations: Observations, masks: Masks, u: NDArray[np.float64]) -> Actions:
         probs = np.where(masks, self.probabilities(observations, masks), 0.0)
-        u = self.rng.random(len(masks))
         if self.deterministic:
             return np.argmax(probs, axis=1).astype(np.int64)
         cdf = np.cumsum(probs, axis=1)
         k = np.argmax(cdf > (u * cdf[:, -1])[:, None], axis=1)
         return np.where(masks[np.arange(len(k)), k], k, np.argmax(probs, axis=1)).astype(np.int64)
+
+
+def _observation_size(shape: tuple[int, ...] | None) -> int:
+    """The length of the flat observations a policy was trained on."""
+    if shape is None or len(shape) != 1:
+        raise TypeError(f"a PolicyAgent needs a flat Box observation space, got shape {shape}")
+    return shape[0]

@@ -2,15 +2,15 @@
 
     asara-serve --port 8000          # then open http://127.0.0.1:8000
 
-The page starts a game (players, variant, expansions, the opponents: the baseline agents
-of `agents.AGENTS` and the shipped models of `agents.MODELS`, `ppo_2p` and `ppo_4p`, a
-seed), draws the board as the person's seat sees it (R10, `asara_env.asara.render_svg`), lets
-the person choose among the legal moves (clicking on the board where a move has a place
-there, and always from the list of the moves' names), shows the opponents' moves and the
-end-of-year and final scoring, and offers the game record for download and replay. The
-server holds any number of games at once, each under its own id, in memory. The models'
-former names here, `model:asara_2p` and `model:asara_4p`, are still accepted, with a
-DeprecationWarning.
+The page starts a game (players, variant, expansions, the opponents: the baseline agents of
+`agents.asara.AGENTS` and the shipped models of `agents.models.MODELS["asara"]`, `ppo_2p`
+and `ppo_4p`, a seed), draws the board as the person's seat sees it (R10,
+`asara_env.asara.render_svg`), lets the person choose among the legal moves (clicking on the
+board where a move has a place there, and always from the list of the moves' names), shows
+the opponents' moves and the end-of-year and final scoring, and offers the game record for
+download and replay. The server holds any number of games at once, each under its own id, in
+memory. The models' former names here, `model:asara_2p` and `model:asara_4p`, are still
+accepted, with a DeprecationWarning.
 
 Nothing the person may not know (R10) reaches the page: the board is their seat's view,
 the opponents' moves are named without their hidden cards
@@ -56,7 +56,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from agents import AGENTS, MODELS, Agent, make_agent
+from agents.asara import AGENTS
+from agents.asara.arena import AsaraAgent
+from agents.models import MODELS as SHIPPED
+from agents.registry import make_agent
 from apps.asara.options import add_serve_arguments
 from apps.asara.play import AGENT_SEED_OFFSET, move_head
 from asara_env.asara.actions import (
@@ -102,7 +105,8 @@ class Move(BaseModel):
 
 # ------------------------------------------------------------------------ opponents
 # the web page's names for the shipped models until they were named as everywhere else
-# (`agents.MODELS`): `model:asara_2p` is `ppo_2p`, `model:asara_4p` is `ppo_4p`
+# (`agents.models.MODELS["asara"]`): `model:asara_2p` is `ppo_2p`, `model:asara_4p` is `ppo_4p`
+MODELS = SHIPPED["asara"]
 DEPRECATED_MODEL_NAMES = {f"model:{Path(f).stem}": name for name, f in MODELS.items()}
 
 
@@ -123,11 +127,11 @@ def opponent_name(name: str) -> str:
     return name
 
 
-def opponent(name: str, seed: int) -> Agent:
+def opponent(name: str, seed: int) -> AsaraAgent:
     """The agent playing as `name` (a baseline agent's or a shipped model's name), seeded."""
     name = opponent_name(name)
     try:
-        return make_agent(name, seed)
+        return make_agent("asara", name, seed)
     except ImportError as exc:  # pragma: no cover - the train extra is installed in CI
         raise ValueError("model opponents need the 'train' extra (sb3-contrib)") from exc
 
@@ -143,7 +147,7 @@ class Game:
     names: list[str | None]  # per seat: the opponent's name, None for the person
     record: GameRecord
     state: State
-    agents: dict[int, Agent]
+    agents: dict[int, AsaraAgent]
     log: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 

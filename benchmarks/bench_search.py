@@ -20,7 +20,7 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from agents import make_agent
+from agents.registry import make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import init, is_terminal, legal_action_mask, step
 from asara_env.asara.reference import engine
@@ -54,7 +54,7 @@ def positions(n: int, seed: int = 0) -> list:
 
 
 def search_speed(spec: str, states: list) -> dict:
-    agent = make_agent(spec, 0)
+    agent = make_agent("asara", spec, 0)
     walls, cpus = [], []
     for state in tqdm(states, desc=spec, leave=False):
         wall, cpu = time.perf_counter(), time.process_time()

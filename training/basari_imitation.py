@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from tqdm import tqdm
 
-from agents.basari import BasariAgent, make_basari_agent
+from agents.base import Agent
+from agents.registry import make_agent
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import init, observe, scores, step, terminal_rewards
 from asara_env.basari.phases import Phase
@@ -31,7 +32,7 @@ def collect(
 ) -> Samples:
     """Every real decision of `games` self-play games of `expert` (game g seeded
     derived_seed(seed, g)); outcomes are the deciding seat's terminal reward."""
-    agent = make_basari_agent(expert, seed)
+    agent = make_agent("basari", expert, seed)
     parts = []
     for start in tqdm(range(0, games, batch), desc=f"{expert} games", unit="batch"):
         seeds = derived_seeds(seed, np.arange(start, min(start + batch, games)))
@@ -41,7 +42,7 @@ def collect(
     )
 
 
-def _play(config: BasariConfig, agent: BasariAgent, seeds: np.ndarray, reward: str) -> Samples:
+def _play(config: BasariConfig, agent: Agent[object], seeds: np.ndarray, reward: str) -> Samples:
     state = init(config, len(seeds), seeds=np.asarray(seeds, np.uint64))
     obs, masks, actions, games, seats = [], [], [], [], []
     while (state.phase != Phase.OVER).any():

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.basari import BASARI_AGENT_NAMES, make_basari_agent
 from agents.basari.arena import NegotiationStats, play_batch
+from agents.registry import agent_specs, make_agent
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 
@@ -70,8 +71,8 @@ def basari_game(start_mode: str = "choose") -> TournamentGame:
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar, record)
 
     return TournamentGame(
-        BASARI_AGENT_NAMES,
-        make_basari_agent,
+        agent_specs("basari"),
+        partial(make_agent, "basari"),
         play,
         PLAYER_COUNTS,
         variant=start_mode,
@@ -199,7 +200,7 @@ def _start_mode_option(parser: argparse.ArgumentParser) -> None:
 BASARI_COMMAND = TournamentCommand(
     prog="basari-tournament",
     description="Play BASARI agents against each other.",
-    agent_names=BASARI_AGENT_NAMES,
+    agent_names=agent_specs("basari"),
     default_agents=list(DEFAULT_AGENTS),
     default_games=600,
     default_out=Path("results/basari"),

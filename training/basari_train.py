@@ -26,9 +26,10 @@ import sys
 import torch
 from tqdm import tqdm
 
-from agents.basari import BASARI_AGENTS, make_basari_agent
+from agents.basari import AGENTS as BASARI_AGENTS
 from agents.basari.arena import play_batch
 from agents.policy_agent import PolicyAgent
+from agents.registry import make_agent
 from asara_env.basari.config import BasariConfig
 from asara_env.common.outcome import win_shares
 
@@ -58,7 +59,7 @@ def evaluate(model: object, players: int, opponent: str, games: int, seed: int) 
     """The model's win rate in one seat against P - 1 copies of `opponent` (seats
     rotated: game g puts the learner in seat g mod P)."""
     config = BasariConfig(num_players=players)
-    agents = [PolicyAgent(model, seed), make_basari_agent(opponent, seed + 1)]
+    agents = [PolicyAgent(model, seed), make_agent("basari", opponent, seed + 1)]
     seating = rotated_seating(games, players)
     ranking = play_batch(config, agents, seating, game_seeds(seed, players, games), 256)
     wins = float(win_shares(ranking)[seating == 0].sum())

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from agents.basari import BasariAgent, make_basari_agent
 from agents.basari.arena import choose
+from agents.base import Agent
+from agents.registry import make_agent
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import (
     ARRAY_FIELDS,
@@ -57,7 +58,7 @@ class BasariVecEnv(BatchedVecEnv):
         self,
         num_envs: int = 64,
         num_players: int = 4,
-        opponents: Sequence[BasariAgent | str] = ("value",),
+        opponents: Sequence[Agent[object] | str] = ("value",),
         reward: str = "win",
         seed: int = 0,
         opponent_weights: Sequence[float] | None = None,
@@ -76,8 +77,8 @@ class BasariVecEnv(BatchedVecEnv):
         self._actions = np.zeros(num_envs, np.int64)
         self.decisions = 0  # real decisions played: the learner's and the opponents'
 
-    def make_opponent(self, name: str, seed: int) -> BasariAgent | object:
-        return make_basari_agent(name, seed)
+    def make_opponent(self, name: str, seed: int) -> Agent[object]:
+        return make_agent("basari", name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:

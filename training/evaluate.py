@@ -17,8 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import PolicyAgent, make_agent, unknown_agents_error
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.policy_agent import PolicyAgent
+from agents.registry import make_agent, unknown_agents_error
 from apps.asara.options import add_expansions_argument, check_rules
 from asara_env import GameConfig
 from asara_env.common.outcome import win_shares
@@ -40,7 +41,7 @@ def win_rate(
     seating = rotated_seating(games, config.num_players)
     learner = seating == 0  # one seat per game, in game order
     seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
-    agents = [PolicyAgent(model, seed), make_agent(opponent, seed + 1)]
+    agents = [PolicyAgent(model, seed), make_agent("asara", opponent, seed + 1)]
     prestige = play_batch(config, agents, seating, seeds, progress=progress)
     share = win_shares(prestige)[learner]
     low, high = wilson_interval(float(share.sum()), games)
@@ -123,7 +124,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, help="directory for evaluation_<P>p.json and the plot")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    unknown = unknown_agents_error(args.opponents)
+    unknown = unknown_agents_error("asara", args.opponents)
     if unknown:
         p.error(unknown)
     if not args.model.exists():

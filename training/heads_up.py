@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from agents import check_agent, make_agent
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.registry import check_agent, make_agent
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.common.outcome import win_shares
 
@@ -37,8 +37,8 @@ def _chunk(settings: dict, c: int) -> dict:
     games, chunk, seed = settings["games"], settings["chunk"], settings["seed"]
     index = np.arange(c * chunk, min(games, (c + 1) * chunk))
     config = GameConfig(num_players=2, variant=settings["variant"])
-    agent = make_agent(settings["spec"], sub_seed(seed, 1, c))
-    agents = [agent, make_agent(settings["opponent"], sub_seed(seed, 2, c))]
+    agent = make_agent("asara", settings["spec"], sub_seed(seed, 1, c))
+    agents = [agent, make_agent("asara", settings["opponent"], sub_seed(seed, 2, c))]
     seating = np.array([[0, 1] if g % 2 == 0 else [1, 0] for g in index])
     seeds = game_seeds(seed, 2, games)[index]
     start, cpu = time.perf_counter(), time.process_time()
@@ -90,8 +90,8 @@ def heads_up(
     if games < 1 or chunk < 1:
         raise ValueError(f"games and chunk must be at least 1, got {games} and {chunk}")
     settings = {
-        "spec": check_agent(spec),
-        "opponent": check_agent(opponent),
+        "spec": check_agent("asara", spec),
+        "opponent": check_agent("asara", opponent),
         "games": games,
         "seed": seed,
         "chunk": chunk,

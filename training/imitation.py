@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents import make_agent
+from agents.registry import make_agent
 from asara_env import GameConfig
 from asara_env.asara.core import (
     derived_seed,
@@ -44,7 +44,7 @@ def collect(
 ) -> Samples:
     """Every decision of `games` self-play games of `expert` (game g seeded
     derived_seed(seed, g)); outcomes are the mover's terminal reward under `reward`."""
-    agent = make_agent(expert, seed)
+    agent = make_agent("asara", expert, seed)
     parts: list[Samples] = []
     for start in tqdm(range(0, games, batch), desc=f"{expert} games", unit="batch"):
         seeds = [derived_seed(seed, g) for g in range(start, min(start + batch, games))]

@@ -2,10 +2,11 @@
 
     asara-ladder --players 2 3 --games 56 --seed 0 --out results/ladder [--ray [--address A]]
 
-Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec
-of `agents.make_agent` (`towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The
-default lineup is `DEFAULT_LADDER`: the four baselines, the shipped 2-player model, the
-flat Monte Carlo search agent at three budgets and information-set MCTS at 128 iterations.
+Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec of
+ASARA (`agents.make_agent("asara", spec)`: `towers`, `flatmc:64:playout=towers`,
+`policy:model=PATH`). The default lineup is `DEFAULT_LADDER`: the four baselines, the
+shipped 2-player model, the flat Monte Carlo search agent at three budgets and
+information-set MCTS at 128 iterations.
 
 Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
 blocks of P games in which one lineup of P agents plays all P rotations of its seats,
@@ -44,8 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import check_agent, make_agent
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.registry import check_agent, make_agent
 from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.core import legal_action_mask
@@ -84,7 +85,7 @@ def parse_entry(text: str) -> Entry:
     label, eq, spec = text.partition("=")
     if not eq or ":" in label:
         label, spec = text, text
-    return Entry(label.strip(), check_agent(spec.strip()))
+    return Entry(label.strip(), check_agent("asara", spec.strip()))
 
 
 # ---------------------------------------------------------------------------- one game
@@ -93,7 +94,7 @@ class TimedAgent:
     asked (all, and those with more than one legal action)."""
 
     def __init__(self, agent):
-        self.agent, self.needs_state = agent, getattr(agent, "needs_state", False)
+        self.agent, self.needs_state = agent, agent.needs_state
         self.seconds, self.cpu_seconds, self.decisions, self.choices = 0.0, 0.0, 0, 0
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -127,7 +128,9 @@ def play_one(settings: dict, players: int, game: int, seat_agents: list[int], se
     lineup = sorted(set(seat_agents))
     specs = [Entry(*e).spec for e in settings["agents"]]
     timed = {
-        k: TimedAgent(make_agent(specs[k], sub_seed(settings["seed"], players, 1, k, game)))
+        k: TimedAgent(
+            make_agent("asara", specs[k], sub_seed(settings["seed"], players, 1, k, game))
+        )
         for k in lineup
     }
     seating = np.array([[lineup.index(k) for k in seat_agents]])

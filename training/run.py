@@ -38,7 +38,7 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from agents import PolicyAgent
+from agents.policy_agent import PolicyAgent
 from asara_env.common.seeding import derived_seed
 
 from .imitation import Samples, clone

@@ -31,12 +31,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from agents import AGENT_SPECS, make_agent
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.registry import agent_specs, make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.common.seeding import derived_seeds
 
@@ -135,7 +136,14 @@ def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> Tourna
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
 
     rules = configs[2]
-    return TournamentGame(AGENT_SPECS, make_agent, play, (2, 3, 4), rules.variant, rules.expansions)
+    return TournamentGame(
+        agent_specs("asara"),
+        partial(make_agent, "asara"),
+        play,
+        (2, 3, 4),
+        rules.variant,
+        rules.expansions,
+    )
 
 
 def chunk_agent_seed(seed: int, players: int, agent: int, chunk: int) -> int:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents import AGENT_SPECS, AGENTS
+from agents.asara import AGENTS
+from agents.registry import agent_specs
 from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS
 
@@ -62,7 +63,7 @@ def _asara_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> d
 ASARA_COMMAND = TournamentCommand(
     prog="asara-tournament",
     description="Play agents against each other in ASARA.",
-    agent_names=AGENT_SPECS,
+    agent_names=agent_specs("asara"),
     default_agents=sorted(AGENTS),
     default_games=1000,
     default_out=Path("results"),

@@ -29,7 +29,7 @@ import argparse
 
 from sb3_contrib import MaskablePPO
 
-from agents import AGENTS
+from agents.asara import AGENTS
 from apps.asara.options import add_expansions_argument, check_rules
 
 from . import run

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from agents import Agent, make_agent
+from agents.asara.arena import AsaraAgent
+from agents.registry import make_agent
 from asara_env import NUM_ACTIONS, GameConfig
 from asara_env.asara.core import TURNS, init, is_terminal, reset_games, step
 from asara_env.asara.core.observation import OBS_DIM, observe
@@ -45,7 +46,7 @@ class AsaraVecEnv(BatchedVecEnv):
         num_envs: int = 64,
         num_players: int = 2,
         variant: str = "basic",
-        opponents: Sequence[Agent | str] = ("random",),
+        opponents: Sequence[AsaraAgent | str] = ("random",),
         opponent_weights: Sequence[float] | None = None,
         reward: str = "win",
         seed: int = 0,
@@ -56,7 +57,7 @@ class AsaraVecEnv(BatchedVecEnv):
         )
         terminal_rewards(np.zeros((1, num_players)), reward)  # validates the scheme
         self.reward = reward
-        self.opponents: list[Agent] = []
+        self.opponents: list[AsaraAgent] = []
         self.opponent_weights: np.ndarray = np.ones(0)
         self.set_opponents(opponents, opponent_weights, seed)
         self.render_mode = None
@@ -67,8 +68,8 @@ class AsaraVecEnv(BatchedVecEnv):
         self.decisions = 0  # decisions played so far: the learner's and the opponents'
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
-    def make_opponent(self, name: str, seed: int) -> Agent:
-        return make_agent(name, seed)
+    def make_opponent(self, name: str, seed: int) -> AsaraAgent:
+        return make_agent("asara", name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self):

@@ -1,25 +1,28 @@
-"""BASARI agents: baselines on observations and masks (`baselines.py`), the batched arena
-(`arena.py`). `make_basari_agent(name, seed)` builds one by name: a baseline (`BASARI_AGENTS`) or a
-shipped model (`ppo_4p`; all names: `BASARI_AGENT_NAMES`)."""
+"""BASARI's agents, and their table for the registry (agents/registry.py).
 
-from .baselines import (
-    BASARI_AGENT_NAMES,
-    BASARI_AGENTS,
-    BasariAgent,
-    PointsFirstAgent,
-    RandomAgent,
-    ValueAgent,
-    ValueL1Agent,
-    make_basari_agent,
-)
+Baselines acting on observations and masks (`AGENTS`): `random` (the shared uniform agent,
+agents/base.py) and the heuristics of `baselines.py` (`points_first`, `value`,
+`value_l1`), which read the observation through `view.py` and value cards, gems and
+barters with `valuation.py`. The batched arena and its negotiation figures are
+`arena.py`. Build them by spec: `agents.make_agent("basari", "value", seed)`, or the
+shipped model `ppo_4p` (agents/models.py).
+"""
+
+from agents.base import Agent, RandomAgent
+from agents.registry import GameAgents
+
+from .baselines import BasariAgent, PointsFirstAgent, ValueAgent, ValueL1Agent
+
+AGENTS: dict[str, type[Agent[object]]] = {
+    a.name: a for a in (RandomAgent, PointsFirstAgent, ValueAgent, ValueL1Agent)
+}
+GAME_AGENTS = GameAgents(baselines=AGENTS)
 
 __all__ = [
-    "BASARI_AGENT_NAMES",
-    "BASARI_AGENTS",
+    "AGENTS",
+    "GAME_AGENTS",
     "BasariAgent",
     "PointsFirstAgent",
-    "RandomAgent",
     "ValueAgent",
     "ValueL1Agent",
-    "make_basari_agent",
 ]

@@ -1,7 +1,8 @@
 """Play BASARI agents against each other on the batched core, and measure their barters.
 
 `play_batch(config, agents, seating, seeds, batch_size, bar, stats)` plays G games B at a
-time; `seating[g, s]` is the index (into `agents`) of the agent in seat s of game g. Every
+time (the shared loop, agents/arena.py); `seating[g, s]` is the index (into `agents`) of
+the agent in seat s of game g. Every
 step every seat of every live game acts: each agent is asked once, for all the (game, seat)
 pairs it sits in that have a real decision, in game then seat order; a seat without a
 decision sends NOOP. Agents draw their random numbers in that order, so results depend on
@@ -15,17 +16,23 @@ and its card picks that were contested (2+ seats) and cancelled (3+ seats, B5.2)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from asara_env.basari.actions import BarterChoice
+from agents import arena
+from asara_env.basari.actions import ActionLayout
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
 from asara_env.basari.core import BasariState, init, observe, scores, step
 from asara_env.basari.phases import Phase
+from asara_env.common.opponents import Actor
 
-from .baselines import BasariAgent
+BasariPlayer = Actor  # what a BASARI seat needs of its agent: `act_batch` (an Agent[object])
 
 COUNTERS = (
     "picks",  # cards played at SELECT
@@ -57,10 +64,10 @@ class NegotiationStats:
         for name in COUNTERS:
             self.counts.setdefault(name, np.zeros(self.num_agents))
 
-    def add(self, name: str, agent_index: np.ndarray, amount: object = 1.0) -> None:
+    def add(self, name: str, agent_index: ArrayLike, amount: ArrayLike = 1.0) -> None:
         np.add.at(self.counts[name], np.asarray(agent_index, np.int64), amount)
 
-    def rows(self, names: list[str]) -> list[dict]:
+    def rows(self, names: list[str]) -> list[dict[str, Any]]:
         """One dict per agent: counts and the derived rates (NaN where undefined)."""
         c = self.counts
 
@@ -90,14 +97,14 @@ class _Recorder:
         self.seating, self.stats = seating, stats
         self.steps = np.zeros(state.batch, np.int64)  # steps of the running barter
 
-    def before(self, state: BasariState, actions: np.ndarray, accept: int) -> None:
+    def before(self, state: BasariState, actions: NDArray[np.int64]) -> None:
         """Record the step about to be applied."""
         g = np.flatnonzero(state.phase == Phase.SELECT)
         if g.size:
             self._cards(state, g, actions[g])
         g = np.flatnonzero(state.phase == Phase.BARTER)
         if g.size:
-            self._barter(state, g, actions[g, state.to_act[g]] - accept)
+            self._barter(state, g, actions[g, state.to_act[g]], state.config.actions)
 
     def _cards(self, state: BasariState, g: np.ndarray, actions: np.ndarray) -> None:
         cards = actions - state.config.actions.card(0)  # [n, P]
@@ -108,11 +115,14 @@ class _Recorder:
         self.stats.add("contested", who[mine >= 2])
         self.stats.add("cancelled", who[mine >= 3])
 
-    def _barter(self, state: BasariState, g: np.ndarray, choice: np.ndarray) -> None:
+    def _barter(
+        self, state: BasariState, g: np.ndarray, choice: np.ndarray, lay: ActionLayout
+    ) -> None:
+        """Record the barter step of games `g`, whose acting seats chose `choice`."""
         self.steps[g] += 1
         actor = state.to_act[g].astype(np.int64)
-        self.stats.add("offers_made", self.seating[g, actor][choice == BarterChoice.SUBMIT])
-        end = (choice == BarterChoice.ACCEPT) | (choice == BarterChoice.FORFEIT)
+        self.stats.add("offers_made", self.seating[g, actor][choice == lay.submit])
+        end = (choice == lay.accept) | (choice == lay.forfeit)
         if not end.any():
             return
         g, choice, actor = g[end], choice[end], actor[end]
@@ -124,7 +134,7 @@ class _Recorder:
             self.stats.add("barter_offers", who, offers)
             self.stats.add("barter_steps", who, self.steps[g].astype(float))
         self.stats.add("opened", a)
-        forfeit = choice == BarterChoice.FORFEIT
+        forfeit = choice == lay.forfeit
         self.stats.add("forfeits", a[forfeit])
         self.stats.add("won", b[forfeit])
         self.stats.add("won_by_forfeit", b[forfeit])
@@ -143,28 +153,29 @@ class _Recorder:
 
 def play_chunk(
     config: BasariConfig,
-    agents: list[BasariAgent],
-    seating: np.ndarray,
-    seeds: np.ndarray,
+    agents: Sequence[BasariPlayer],
+    seating: ArrayLike,
+    seeds: ArrayLike,
     stats: NegotiationStats | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(ranking score int64[B, P], points int64[B, P]) of games seeded `seeds` played in
     one batch (the ranking score orders seats by B10: points, then the gem tie-breaks)."""
-    state = init(config, len(seeds), seeds=np.asarray(seeds, np.uint64))
-    seating = np.asarray(seating, np.int64)
-    recorder = None if stats is None else _Recorder(state, seating, stats)
-    accept = config.actions.accept
+    state = init(config, len(np.asarray(seeds)), seeds=np.asarray(seeds, np.uint64))
+    table = np.asarray(seating, np.int64)
+    recorder = None if stats is None else _Recorder(state, table, stats)
     while (state.phase != Phase.OVER).any():
-        actions = choose(state, agents, seating)
+        actions = choose(state, agents, table)
         if recorder is not None:
-            recorder.before(state, actions, accept)
+            recorder.before(state, actions)
         step(state, actions)
     if recorder is not None:
         recorder.finish(state)
     return scores(state), state.score.astype(np.int64)
 
 
-def choose(state: BasariState, agents: list[BasariAgent], seating: np.ndarray) -> np.ndarray:
+def choose(
+    state: BasariState, agents: Sequence[BasariPlayer], seating: NDArray[np.int64]
+) -> NDArray[np.int64]:
     """int64[B, P]: every seat's action: its agent's where it has a decision, else NOOP."""
     legal = state.legal
     deciding = legal[:, :, 1:].any(axis=2)  # more than NOOP
@@ -179,35 +190,29 @@ def choose(state: BasariState, agents: list[BasariAgent], seating: np.ndarray) -
     return actions
 
 
+def _ranking(
+    config: BasariConfig,
+    stats: NegotiationStats | None,
+    agents: Sequence[BasariPlayer],
+    seating: NDArray[np.int64],
+    seeds: NDArray[np.uint64],
+) -> NDArray[np.int64]:
+    return play_chunk(config, agents, seating, seeds, stats)[0]
+
+
 def play_batch(
     config: BasariConfig,
-    agents: list[BasariAgent],
-    seating: np.ndarray,
-    seeds: np.ndarray,
+    agents: Sequence[BasariPlayer],
+    seating: ArrayLike,
+    seeds: ArrayLike,
     batch_size: int = 256,
-    progress: object = False,
+    progress: bool | arena.ProgressBar | None = False,
     stats: NegotiationStats | None = None,
-) -> np.ndarray:
+) -> NDArray[np.int64]:
     """int64[G, P]: the B10 ranking score of G games (higher is better, ties already
     broken by the gem keys), game g seeded `seeds[g]` with `agents[seating[g, s]]` in seat
     s. `progress`: True for a tqdm bar, or a bar to advance by one per game. `stats`
     (optional) collects the negotiation figures."""
-    seating, seeds = np.asarray(seating, np.int64), np.asarray(seeds, np.uint64)
-    if seating.ndim != 2 or seating.shape != (len(seeds), config.num_players):
-        raise ValueError(f"seating must be int[{len(seeds)}, {config.num_players}]")
-    if seating.size and not (seating.min() >= 0 and seating.max() < len(agents)):
-        raise ValueError(f"seating holds agent indices outside 0..{len(agents) - 1}")
-    bar = progress
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(seeds), unit="game")
-    out = np.zeros(seating.shape, np.int64)
-    for lo in range(0, len(seeds), batch_size):
-        part = slice(lo, lo + batch_size)
-        out[part] = play_chunk(config, agents, seating[part], seeds[part], stats)[0]
-        if bar:
-            bar.update(len(seeds[part]))
-    if progress is True:
-        bar.close()
-    return out
+    chunk = partial(_ranking, config, stats)
+    players = config.num_players
+    return arena.play_batch(chunk, agents, seating, seeds, players, batch_size, progress)

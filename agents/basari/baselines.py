@@ -7,7 +7,8 @@ emitted one `ADD` per gem, red first, then `SUBMIT`; the target is recomputed fr
 observation at every step (nothing in it changes while a bundle is built but the bundle
 itself), so the agents keep no state between calls.
 
-- `random`: uniform over the legal ids.
+- `random`: uniform over the legal ids (the shared `agents.base.RandomAgent`; a started
+  bundle grows until SUBMIT is drawn, so it tends to make large offers).
 - `points_first`: values points. Cards: Points, or Gemstones when the archway gives at
   least 3 gems after the carpet cap. As opener, one gem of its lowest colour (forfeit with
   none); facing an offer, accepts 2 gems or more, else makes the minimal raise (accepts if
@@ -30,10 +31,9 @@ itself), so the agents keep no state between calls.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
-from agents.base import pick_best
-from agents.models import BASARI_MODELS, make_model_agent
-from agents.policy_agent import PolicyAgent
+from agents.base import Actions, Agent, Masks, Observations, uniform
 from asara_env.basari.actions import ActionLayout
 from asara_env.basari.constants import N_CARDS, N_COLOURS, Card
 from asara_env.basari.phases import Phase
@@ -57,57 +57,19 @@ RANDOM_CARD_RATE = 0.1  # E6 [assumed]: `value` and `value_l1` play a uniform ca
 ACCEPT_PLAN, FORFEIT_PLAN = -1, -2  # plan codes besides "offer bundle BUNDLES[i]" (i >= 0)
 
 
-class BasariAgent:
-    """Base class: `decide(view, masks, u)` per batch, one uniform double per row."""
+class BasariAgent(Agent[object]):
+    """Base of BASARI's baselines: `decide(view, masks, u)` on the decoded observations
+    (`View`), one uniform double per row; an id the plan makes illegal becomes a uniform
+    legal one."""
 
-    name = "agent"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.reseed(seed)
-
-    def reseed(self, seed: int | None) -> None:
-        """Restart the agent's random generator."""
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """The action for one decision."""
-        obs, mask = np.asarray(observation)[None], np.asarray(action_mask)[None]
-        return int(self.act_batch(obs, mask)[0])
-
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """int64[B]: one legal action per row (rows with an empty mask are an error)."""
-        masks = np.asarray(action_masks).astype(bool)
-        obs = np.asarray(observations)
-        if obs.ndim != 2 or masks.ndim != 2 or len(obs) != len(masks):
-            raise ValueError(f"need obs [B, N] and masks [B, A], got {obs.shape}, {masks.shape}")
-        empty = ~masks.any(axis=1)
-        if empty.any():
-            raise ValueError(f"action mask of row {int(np.flatnonzero(empty)[0])} is empty")
-        u = self.rng.random(len(masks))
-        if not len(masks):
-            return np.zeros(0, np.int64)
-        out = self.decide(View.of(obs), masks, u)
+    def choose(self, observations: Observations, masks: Masks, u: NDArray[np.float64]) -> Actions:
+        out = self.decide(View.of(observations), masks, u)
         bad = ~masks[np.arange(len(masks)), out]
-        out[bad] = pick_best(np.where(masks[bad], 0.0, -np.inf), u[bad])  # never illegal
+        out[bad] = uniform(masks[bad], u[bad])  # never illegal
         return out
 
-    def decide(self, view: View, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
+    def decide(self, view: View, masks: Masks, u: NDArray[np.float64]) -> Actions:
         raise NotImplementedError
-
-
-def uniform(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """int64[B]: the floor(u * count)-th legal id of each row."""
-    return pick_best(np.where(masks, 0.0, -np.inf), u)
-
-
-class RandomAgent(BasariAgent):
-    """Uniform over the legal ids at every step (a started bundle grows until SUBMIT is
-    drawn, so it tends to make large offers)."""
-
-    name = "random"
-
-    def decide(self, view: View, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
-        return uniform(masks, u)
 
 
 class _Heuristic(BasariAgent):
@@ -236,26 +198,6 @@ def emit(lay: ActionLayout, view: View, plans: np.ndarray) -> np.ndarray:
     over = bundle_key(pending) > bundle_key(view.offer)
     out[beyond] = np.where(over[beyond], lay.submit, first_add[beyond])
     return out.astype(np.int64)
-
-
-BASARI_AGENTS: dict[str, type[BasariAgent]] = {
-    a.name: a for a in (RandomAgent, PointsFirstAgent, ValueAgent, ValueL1Agent)
-}
-
-
-# every name an agent can be made from: the baselines and the shipped models
-BASARI_AGENT_NAMES: tuple[str, ...] = (*BASARI_AGENTS, *BASARI_MODELS)
-
-
-def make_basari_agent(name: str, seed: int | None = None) -> BasariAgent | PolicyAgent:
-    """The BASARI agent registered as `name` (a baseline, or a shipped model of
-    `agents.models.BASARI_MODELS`, loaded as a `PolicyAgent`), seeded."""
-    if name in BASARI_MODELS:
-        return make_model_agent(name, seed, BASARI_MODELS)
-    if name not in BASARI_AGENTS:
-        known = sorted(BASARI_AGENT_NAMES)
-        raise ValueError(f"unknown BASARI agent {name!r}; known: {known}")
-    return BASARI_AGENTS[name](seed)
 
 
 assert N_COLOURS == 4

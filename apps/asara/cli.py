@@ -18,7 +18,8 @@ import json
 
 import numpy as np
 
-from agents import RandomAgent, agent_names
+from agents.base import RandomAgent
+from agents.registry import agent_names
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
@@ -90,7 +91,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
     parser.add_argument(
         "--opponents",
-        help=f"comma-separated agent names, one per other seat, from {agent_names()} "
+        help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "
         f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
     )
     parser.add_argument("--variant", choices=VARIANTS, default="basic")

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from pettingzoo import AECEnv
 
-from agents import make_agent, unknown_agents_error
-from agents.arena import act_in_env
+from agents.asara.arena import act_in_env
+from agents.registry import make_agent, unknown_agents_error
 from apps.console import Console, as_number, columns
 from asara_env import asara_v0
 from asara_env.asara.actions import (
@@ -112,7 +112,7 @@ def lineup(
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = unknown_agents_error(names)
+    unknown = unknown_agents_error("asara", names)
     if unknown:
         raise ValueError(unknown)
     if not 0 <= seat < players:
@@ -331,7 +331,7 @@ def play(
     env.reset(seed=seed)
     game_seed = env.unwrapped.game_seed
     agents = {
-        s: make_agent(name, derived_seed(game_seed, AGENT_SEED_OFFSET + s))
+        s: make_agent("asara", name, derived_seed(game_seed, AGENT_SEED_OFFSET + s))
         for s, name in enumerate(names)
         if name is not None
     }

@@ -4,15 +4,16 @@
     play(players=3, opponents=("value", "points_first"), seat=0, seed=7)
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
-(`--seat`, `--start-mode random`). You sit in `seat`; the opponents (names from
-`agents.basari.BASARI_AGENT_NAMES`: the baselines and the shipped model `ppo_4p`) fill the
-other seats in order, opponent in seat s seeded `derived_seed(seed, 1000 + s)`. At each of
-your decisions the board is drawn (archways, merchants, start disks, carpets, every player's
-score, gems, lap and revealed card, the running barter with its standing offer) with
-everything that happened since your last decision (the cards revealed, every offer, accepts,
-forfeits, points), and your legal moves are listed by number. A barter offer is built one
-gem at a time, then submitted (E2). Everything in BASARI is public except the bundle another
-player is building, which is never shown.
+(`--seat`, `--start-mode random`). You sit in `seat`; the opponents (agent specs of
+`agents.agent_names("basari")`: the baselines, the shipped model `ppo_4p`,
+`policy:model=PATH`) fill the other seats in order, opponent in seat s seeded
+`derived_seed(seed, 1000 + s)`. At each of your decisions the board is drawn (archways,
+merchants, start disks, carpets, every player's score, gems, lap and revealed card, the
+running barter with its standing offer) with everything that happened since your last
+decision (the cards revealed, every offer, accepts, forfeits, points), and your legal moves
+are listed by number. A barter offer is built one gem at a time, then submitted (E2).
+Everything in BASARI is public except the bundle another player is building, which is never
+shown.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from agents.basari import BASARI_AGENT_NAMES, make_basari_agent
+from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps.console import Console
 from asara_env import basari_v0
 from asara_env.basari.actions import describe_action
@@ -56,9 +57,9 @@ def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str 
         names *= players - 1
     if len(names) != players - 1:
         raise ValueError(f"need {players - 1} opponents (or one for all), got {len(names)}")
-    unknown = sorted({n for n in names if n not in BASARI_AGENT_NAMES})
-    if unknown:
-        raise ValueError(f"unknown opponent(s) {unknown}; known: {sorted(BASARI_AGENT_NAMES)}")
+    problem = unknown_agents_error("basari", names)
+    if problem:
+        raise ValueError(problem)
     return [*names[:seat], None, *names[seat:]]
 
 
@@ -78,7 +79,7 @@ def play(
     obs, infos = env.reset(seed=seed)
     me = env.possible_agents[seat]
     agents = {
-        a: make_basari_agent(name, derived_seed(seed, AGENT_SEED_OFFSET + s))
+        a: make_agent("basari", name, derived_seed(seed, AGENT_SEED_OFFSET + s))
         for s, (a, name) in enumerate(zip(env.possible_agents, seats))
         if name is not None
     }
@@ -147,7 +148,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--opponents",
         default="value",
-        help=f"comma-separated, one per other seat or one for all; {sorted(BASARI_AGENT_NAMES)}",
+        help=f"comma-separated, one per other seat or one for all; {agent_names('basari')}",
     )
     p.add_argument("--seat", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)

@@ -6,7 +6,7 @@ unknown lighted windows) from the pool of those items, keeping every count the v
 knows; the result is a state the viewer cannot tell from `state`. `determinise` does the
 same and also replaces the game's chance generator, so future chance (draws, shuffles)
 is the caller's too: what it returns depends on the state only through what the viewer
-knows. The information-leak tests and the search agents (agents/search.py) use these.
+knows. The information-leak tests and the search agents (agents/asara/search.py) use these.
 """
 
 from __future__ import annotations

@@ -9,24 +9,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 NO_LEARNER = -1  # a learner seat that never comes: the game is played to its end
 
 
 class Actor(Protocol):
-    """What the loop needs of an agent: one legal action per row of a batch. An actor with
-    `needs_state = True` (a search agent, agents/search.py) is asked
-    `act_games(state, games)` instead: the game state and the games where it is to move;
-    it must read only what the seat to move knows."""
+    """What the loop needs of an agent: one legal action per row of a batch. An actor that
+    is also a `StateActor` with `needs_state` true is asked `act_games` instead."""
 
     def act_batch(
         self, observations: NDArray[np.float32], action_masks: NDArray[np.bool_]
     ) -> NDArray[np.int64]: ...
+
+
+@runtime_checkable
+class StateActor(Protocol[S_contra]):
+    """An actor that may read the game state (agents/base.py `Agent` declares both): with
+    `needs_state` true (a search agent, agents/asara/search.py) it is asked
+    `act_games(state, games)`: the game state and the games where it is to move; it must
+    read only what the seat to move knows."""
+
+    @property
+    def needs_state(self) -> bool: ...
+
+    def act_games(self, state: S_contra, games: NDArray[np.int64]) -> NDArray[np.int64]: ...
 
 
 @dataclass(frozen=True)
@@ -55,8 +67,8 @@ def choose_actions(
     actions = np.zeros(len(mover), np.int64)
     for k, actor in enumerate(actors):
         rows = np.flatnonzero(mover == k)
-        if rows.size and getattr(actor, "needs_state", False) and games is not None:
-            actions[rows] = actor.act_games(state, games[rows])  # type: ignore[attr-defined]
+        if rows.size and games is not None and isinstance(actor, StateActor) and actor.needs_state:
+            actions[rows] = actor.act_games(state, games[rows])
         elif rows.size:
             actions[rows] = actor.act_batch(observations[rows], masks[rows])
     return actions

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.registry import make_agent
 from asara_env import GameConfig
 from asara_env.asara.core import derived_seed
 from training.tournament_stats import wilson_interval
@@ -27,7 +27,7 @@ def heads_up(first: str, second: str, rules, seed: int) -> tuple[float, float]:
     config = rules if isinstance(rules, GameConfig) else GameConfig(num_players=2, variant=rules)
     seating = np.array([[0, 1], [1, 0]] * (GAMES // 2))
     seeds = np.array([derived_seed(seed, g) for g in range(GAMES)], np.uint64)
-    agents = [make_agent(first, seed), make_agent(second, seed + 1)]
+    agents = [make_agent("asara", first, seed), make_agent("asara", second, seed + 1)]
     prestige = play_batch(config, agents, seating, seeds)
     mine = prestige[np.arange(GAMES), seating.argmin(axis=1)]
     theirs = prestige[np.arange(GAMES), seating.argmax(axis=1)]

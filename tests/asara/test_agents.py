@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AGENTS, Agent, make_agent, pick_best
-from agents.features import Seen, unpack
-from agents.heuristic import asari_value
+from agents.asara import AGENTS
+from agents.asara.features import Seen, unpack
+from agents.asara.heuristic import asari_value
+from agents.base import Agent, pick_best
+from agents.registry import make_agent
 from asara_env import NUM_ACTIONS, GameConfig, decode, encode
 from asara_env.asara.actions import CARD_OPTIONS, GENIE_MOVES, TARGETS, Group
 from asara_env.asara.bridge import encode_view
@@ -56,8 +58,8 @@ POSITIONS = {c: positions(c) for c in CONFIGS + EXPANSION_CONFIGS}
 @pytest.mark.parametrize("config", CONFIGS + EXPANSION_CONFIGS, ids=IDS + EXPANSION_IDS)
 def test_agents_choose_only_legal_actions_and_batched_equals_single(name, config):
     obs, masks = POSITIONS[config]
-    batched = make_agent(name, seed=5).act_batch(obs, masks)
-    single = make_agent(name, seed=5)
+    batched = make_agent("asara", name, seed=5).act_batch(obs, masks)
+    single = make_agent("asara", name, seed=5)
     one_by_one = [single.act(o, m) for o, m in zip(obs, masks)]
     assert masks[np.arange(len(masks)), batched].all()
     assert batched.tolist() == one_by_one
@@ -69,7 +71,7 @@ def test_agents_choose_only_legal_actions_and_batched_equals_single(name, config
 )
 def test_agents_are_deterministic_given_their_seed_and_seeds_matter(name, config):
     obs, masks = POSITIONS[config]
-    runs = [make_agent(name, seed).act_batch(obs, masks).tolist() for seed in (1, 1, 2)]
+    runs = [make_agent("asara", name, seed).act_batch(obs, masks).tolist() for seed in (1, 1, 2)]
     assert runs[0] == runs[1]
     if name == "random":
         assert runs[0] != runs[2]
@@ -80,12 +82,12 @@ def test_an_empty_mask_is_an_error_naming_the_row(name):
     masks = np.ones((2, NUM_ACTIONS), np.int8)
     masks[1] = 0
     with pytest.raises(ValueError, match="row 1"):
-        make_agent(name, 0).act_batch(np.zeros((2, OBS_DIM), np.float32), masks)
+        make_agent("asara", name, 0).act_batch(np.zeros((2, OBS_DIM), np.float32), masks)
 
 
 def test_unknown_agent_names_are_refused():
     with pytest.raises(ValueError, match="unknown agent 'alphago'.*greedy"):
-        make_agent("alphago")
+        make_agent("asara", "alphago")
 
 
 def test_pick_best_breaks_ties_uniformly_by_the_given_double():
@@ -99,7 +101,7 @@ def _choices(name: str, keep) -> list[tuple]:
     masks = np.concatenate([POSITIONS[c][1] for c in CONFIGS])
     rows = keep(unpack(obs))
     assert rows.sum() > 50
-    return [decode(int(a)) for a in make_agent(name, 0).act_batch(obs[rows], masks[rows])]
+    return [decode(int(a)) for a in make_agent("asara", name, 0).act_batch(obs[rows], masks[rows])]
 
 
 def test_the_tall_plan_buys_dearer_colours_than_the_towers_plan():
@@ -194,7 +196,7 @@ def test_r9_2_heuristics_take_a_chest_of_valuable_gifts(name):
     trunks = CHEST_SPACES.index((Area.MARKET_TRUNK, 0))
     state.gifts[trunks] = [GIFT_NAMES.index(g) for g in ("prestige_2", "asari_6", "prestige_2")]
     obs, mask = observe(state)
-    agent = make_agent(name, 0)
+    agent = make_agent("asara", name, 0)
     assert agent.act(obs, mask) in place_actions("the trunks market")
 
     legal = [a for a in place_actions("the trunks market") if mask[a]]
@@ -230,7 +232,7 @@ def test_r9_1_heuristics_use_the_genie_to_build_when_the_plots_are_taken(name):
     state = genie_position()
     obs, mask = observe(state)
     assert not any(mask[a] for n in (2, 4) for a in place_actions(f"build {n}"))
-    agent = make_agent(name, 0)
+    agent = make_agent("asara", name, 0)
     assert agent.act(obs, mask) in GENIE_PLACES
 
     state.money[state.seat] -= 3
@@ -246,7 +248,7 @@ def test_r9_1_heuristics_leave_the_genie_when_the_board_offers_the_same_move(nam
     state = fresh(("genie",))
     obs, mask = observe(state)
     assert any(mask[a] for a in GENIE_PLACES)
-    assert make_agent(name, 0).act(obs, mask) not in GENIE_PLACES
+    assert make_agent("asara", name, 0).act(obs, mask) not in GENIE_PLACES
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
@@ -258,4 +260,4 @@ def test_r9_2_a_gift_card_follows_the_colour_most_areas_require(name):
     state.area_colour[Area.TENT] = 1
     obs, mask = observe(state)
     assert mask[encode(Group.GIFT_CARD, 3)]
-    assert make_agent(name, 0).act(obs, mask) == encode(Group.GIFT_CARD, 3)
+    assert make_agent("asara", name, 0).act(obs, mask) == encode(Group.GIFT_CARD, 3)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AGENTS, Agent, make_agent
-from agents.arena import play_batch, play_game
+from agents.asara import AGENTS
+from agents.asara.arena import play_batch, play_game
+from agents.base import Agent
+from agents.registry import make_agent
 from asara_env import GameConfig
 
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
@@ -34,9 +36,9 @@ def seating_for(config: GameConfig, num_agents: int) -> np.ndarray:
 def test_single_game_batch_equals_aec_game(config):
     names = ["random", "greedy"] if "greedy" in AGENTS else ["random", "random"]
     seating = seating_for(config, 2)
-    fresh = [make_agent(n, 10 + k) for k, n in enumerate(names)]
+    fresh = [make_agent("asara", n, 10 + k) for k, n in enumerate(names)]
     batched = play_batch(config, fresh, seating, np.array([123], np.uint64))
-    fresh = [make_agent(n, 10 + k) for k, n in enumerate(names)]
+    fresh = [make_agent("asara", n, 10 + k) for k, n in enumerate(names)]
     single = play_game(config, [fresh[k] for k in seating[0]], 123)
     np.testing.assert_array_equal(batched[0], single)
 
@@ -46,9 +48,9 @@ def test_every_registered_agent_plays_one_game_alike():
     names = sorted(AGENTS)
     seating = np.array([[s % len(names) for s in range(config.num_players)]])
     batched = play_batch(
-        config, [make_agent(n, 5) for n in names], seating, np.array([9], np.uint64)
+        config, [make_agent("asara", n, 5) for n in names], seating, np.array([9], np.uint64)
     )
-    agents = [make_agent(n, 5) for n in names]
+    agents = [make_agent("asara", n, 5) for n in names]
     np.testing.assert_array_equal(batched[0], play_game(config, [agents[k] for k in seating[0]], 9))
 
 
@@ -82,7 +84,7 @@ def test_each_agent_is_asked_once_per_step_for_its_games_only():
 
 def test_bad_seating_is_rejected():
     config = GameConfig(num_players=3)
-    agents = [make_agent("random", 0)]
+    agents = [make_agent("asara", "random", 0)]
     seeds = np.zeros(2, np.uint64)
     with pytest.raises(ValueError, match="int\\[G, 3\\]"):
         play_batch(config, agents, np.zeros((2, 2), np.int64), seeds)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents import make_agent
+from agents.registry import make_agent
 from asara_env import IllegalActionError
 from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.asara.gym_env import AsaraGymEnv
@@ -42,7 +42,9 @@ def test_gymnasium_check_env_passes(players):
 @pytest.mark.parametrize("reward", ["win", "rank", "margin"])
 def test_the_learner_gets_its_terminal_reward_once_at_the_end(reward):
     env = AsaraGymEnv(
-        num_players=3, opponents=[make_agent("greedy"), make_agent("random")], reward=reward
+        num_players=3,
+        opponents=[make_agent("asara", "greedy"), make_agent("asara", "random")],
+        reward=reward,
     )
     total, info, _ = play(env, seed=3)
     prestige = np.array([env.game.infos[f"player_{s}"]["final_prestige"] for s in range(3)])
@@ -53,7 +55,7 @@ def test_the_learner_gets_its_terminal_reward_once_at_the_end(reward):
 
 
 def test_same_seed_same_game_and_seeds_and_seats_matter():
-    env = AsaraGymEnv(num_players=2, opponents=[make_agent("random")])
+    env = AsaraGymEnv(num_players=2, opponents=[make_agent("asara", "random")])
     first, again = play(env, seed=5), play(env, seed=5)
     assert first[2] == again[2] and first[0] == again[0]
     seats = {play(env, seed=s)[1]["learner_seat"] for s in range(8)}
@@ -63,7 +65,7 @@ def test_same_seed_same_game_and_seeds_and_seats_matter():
 
 
 def test_options_pick_the_reference_game_and_seat():
-    env = AsaraGymEnv(num_players=2, opponents=[make_agent("towers")])
+    env = AsaraGymEnv(num_players=2, opponents=[make_agent("asara", "towers")])
     obs, info = env.reset(seed=0, options={"game_seed": 77, "seat": 1})
     assert env.game.game_seed == 77 and info["learner_seat"] == 1
     assert env.game.agent_selection == "player_1"
@@ -81,7 +83,7 @@ def test_illegal_actions_raise_and_change_nothing():
 @pytest.mark.parametrize(
     "kw, match",
     [
-        ({"opponents": [make_agent("random")] * 2}, "opponents"),
+        ({"opponents": [make_agent("asara", "random")] * 2}, "opponents"),
         ({"opponents": ("random",)}, "agent objects"),
         ({"seat": 2}, "seat"),
     ],

@@ -1,4 +1,4 @@
-"""Information-set MCTS (agents/ismcts.py): legal actions only, deterministic given its
+"""Information-set MCTS (agents/asara/ismcts.py): legal actions only, deterministic given its
 seed, blind to what its seat cannot know, its budget kept, and a correct tree."""
 
 from __future__ import annotations
@@ -6,17 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import (
-    AGENT_SPECS,
-    ISMCTSAgent,
-    SearchAgent,
-    TowersAgent,
-    agent_names,
-    make_agent,
-    unknown_agents_error,
-)
-from agents.arena import play_batch, play_game
-from agents.ismcts import PUBLIC_KEY, Node
+from agents.asara import ISMCTSAgent, SearchAgent, TowersAgent
+from agents.asara.arena import play_batch, play_game
+from agents.asara.ismcts import PUBLIC_KEY, Node
+from agents.registry import agent_names, agent_specs, make_agent, unknown_agents_error
 from asara_env.asara.actions import (
     CARD_OPTIONS,
     NUM_ACTIONS,
@@ -56,8 +49,8 @@ def _stats(root: Node) -> list[tuple]:
 def test_ismcts_plays_whole_games_with_legal_actions_only(config):
     """A whole game through the arena: the core refuses an illegal action (IllegalActionError),
     so every decision of the search was legal."""
-    agent = make_agent(CHEAP, 1)
-    others = [make_agent("random", 2)]
+    agent = make_agent("asara", CHEAP, 1)
+    others = [make_agent("asara", "random", 2)]
     seating = np.array([[0] + [1] * (config.num_players - 1)])
     prestige = play_batch(config, [agent, *others], seating, [5])
     assert prestige.shape == (1, config.num_players)
@@ -132,7 +125,7 @@ def test_a_single_legal_action_costs_nothing():
 
 
 def test_ismcts_refuses_bad_options_naming_them():
-    agent = make_agent("ismcts:8:c=0.3:wave=4:playout=towers:horizon=5:value=margin", 0)
+    agent = make_agent("asara", "ismcts:8:c=0.3:wave=4:playout=towers:horizon=5:value=margin", 0)
     assert isinstance(agent, SearchAgent) and (agent.sims, agent.c, agent.wave) == (8, 0.3, 4)
     assert agent.playout_name == "towers" and agent.horizon == 5 and agent.value == "margin"
     bad = {
@@ -140,7 +133,7 @@ def test_ismcts_refuses_bad_options_naming_them():
         "ismcts:c=nan": "c ",
         "ismcts:wave=0": "wave",
         "ismcts:sims=0": "sims",
-        "ismcts:value=best": "reward",
+        "ismcts:value=best": "option .value. must be one of",
         "ismcts:seconds=-1": "seconds",
         "ismcts:horizon=-2": "horizon",
         "ismcts:depth=3": "depth",
@@ -151,7 +144,7 @@ def test_ismcts_refuses_bad_options_naming_them():
     }
     for spec, named in bad.items():
         with pytest.raises(ValueError, match=named):
-            make_agent(spec, 0)
+            make_agent("asara", spec, 0)
     with pytest.raises(TypeError, match="needs its state"):
         agent.act_batch(np.zeros((1, 10), np.float32), np.ones((1, 10), bool))
     over = game_states(GameConfig(num_players=2), 3)[-1]
@@ -249,19 +242,21 @@ def test_ismcts_finds_the_best_last_move():
 
 def test_ismcts_with_a_time_budget_and_through_the_env():
     state = _late_choices(GameConfig(num_players=2, variant="pro"), 71, 1)[0]
-    agent = make_agent("ismcts:seconds=0.05:playout=greedy:value=margin:horizon=4", 4)
+    agent = make_agent("asara", "ismcts:seconds=0.05:playout=greedy:value=margin:horizon=4", 4)
     assert agent.act_state(state) in legal_actions(state) and agent.iterations >= agent.wave
     config = GameConfig(num_players=2)
-    final = play_game(config, [make_agent(CHEAP, 1), make_agent("greedy", 2)], seed=8)
+    final = play_game(
+        config, [make_agent("asara", CHEAP, 1), make_agent("asara", "greedy", 2)], seed=8
+    )
     assert final.shape == (2,)
 
 
 def test_ismcts_is_named_wherever_agents_are_named():
     """The tournament's and `asara play`'s spec checks, the ladder's entries."""
     spec = "ismcts:64:playout=towers:horizon=10:value=margin"
-    assert spec in AGENT_SPECS and "ismcts" in agent_names()
-    assert unknown_agents_error([spec, "ismcts:8:c=0.5:wave=4"]) is None
-    assert "ismcts:8:depth=1" in unknown_agents_error(["ismcts:8:depth=1"])
+    assert spec in agent_specs("asara") and "ismcts" in agent_names("asara")
+    assert unknown_agents_error("asara", [spec, "ismcts:8:c=0.5:wave=4"]) is None
+    assert "ismcts:8:depth=1" in unknown_agents_error("asara", ["ismcts:8:depth=1"])
     assert parse_entry(f"is={spec}") == Entry("is", spec)
     assert any(parse_entry(e).spec.startswith("ismcts") for e in DEFAULT_LADDER)
 

@@ -7,26 +7,27 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import MODELS, PolicyAgent, agent_names, make_agent, unknown_agents_error
-from agents.models import model_path
+from agents.models import MODELS, model_path
+from agents.policy_agent import PolicyAgent
+from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps.asara.play import lineup
 
 pytest.importorskip("sb3_contrib")
 
 
 def test_every_shipped_model_name_points_to_an_existing_file():
-    assert set(MODELS) == {"ppo_2p", "ppo_4p"}
-    for name in MODELS:
-        assert model_path(name).is_file()
-    assert set(MODELS) <= set(agent_names())
+    assert set(MODELS["asara"]) == {"ppo_2p", "ppo_4p"}
+    for name in MODELS["asara"]:
+        assert model_path("asara", name).is_file()
+    assert set(MODELS["asara"]) <= set(agent_names("asara"))
 
 
 def test_an_unknown_name_is_refused_naming_the_agents_and_models_that_exist():
     with pytest.raises(ValueError) as err:
-        make_agent("ppo")
+        make_agent("asara", "ppo")
     for name in ("'ppo'", "towers", "ppo_2p", "ppo_4p"):
         assert name in str(err.value)
-    assert unknown_agents_error(["random", "ppo_4p"]) is None
+    assert unknown_agents_error("asara", ["random", "ppo_4p"]) is None
 
 
 def test_a_shipped_model_by_name_plays_legal_actions():
@@ -34,7 +35,7 @@ def test_a_shipped_model_by_name_plays_legal_actions():
     from asara_env.asara.core import init, legal_action_mask
     from asara_env.asara.core.observation import observe
 
-    agent = make_agent("ppo_2p", seed=3)
+    agent = make_agent("asara", "ppo_2p", seed=3)
     assert isinstance(agent, PolicyAgent) and agent.name == "ppo_2p"
     state = init(GameConfig(num_players=2), batch=8, seeds=0)
     mask = legal_action_mask(state)
@@ -59,7 +60,7 @@ def test_the_tournament_plays_a_shipped_model_by_name():
 def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(capsys):
     from training import evaluate
 
-    model = str(model_path("ppo_2p"))
+    model = str(model_path("asara", "ppo_2p"))
     args = evaluate.parse_args(["--model", model, "--opponents", "ppo_4p,towers"])
     assert args.opponents == ["ppo_4p", "towers"]
     with pytest.raises(SystemExit):
@@ -70,11 +71,21 @@ def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(cap
 def test_asara_evaluate_shows_a_progress_bar(capsys):
     from training import evaluate
 
-    evaluate.main(["--model", str(model_path("ppo_2p")), "--games", "2", "--opponents", "random"])
+    evaluate.main(
+        ["--model", str(model_path("asara", "ppo_2p")), "--games", "2", "--opponents", "random"]
+    )
     out, err = capsys.readouterr()
     assert "1 x random" in out
     assert "evaluate" in err and "2/2" in err
     evaluate.main(
-        ["--model", str(model_path("ppo_2p")), "--games", "2", "--opponents", "random", "--quiet"]
+        [
+            "--model",
+            str(model_path("asara", "ppo_2p")),
+            "--games",
+            "2",
+            "--opponents",
+            "random",
+            "--quiet",
+        ]
     )
     assert "evaluate" not in capsys.readouterr().err

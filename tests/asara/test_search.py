@@ -1,4 +1,4 @@
-"""The search agent (agents/search.py) and the determinisations it draws
+"""The search agent (agents/asara/search.py) and the determinisations it draws
 (asara_env/asara/hidden.py): only what the deciding seat knows, legal actions only,
 deterministic given its seed."""
 
@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import FlatMCAgent, SearchAgent, make_agent
-from agents.arena import act_in_env, play_batch, play_game
-from agents.search import estimate
+from agents.asara import FlatMCAgent, SearchAgent
+from agents.asara.arena import act_in_env, play_batch, play_game
+from agents.asara.search import estimate
+from agents.registry import make_agent
 from asara_env import asara_v0
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
@@ -94,13 +95,13 @@ def test_a_single_legal_action_costs_nothing():
 
 
 def test_search_agents_refuse_observations_and_bad_settings():
-    agent = make_agent("flatmc:8", 0)
+    agent = make_agent("asara", "flatmc:8", 0)
     assert isinstance(agent, SearchAgent) and agent.sims == 8
     with pytest.raises(TypeError, match="needs its state"):
         agent.act_batch(np.zeros((1, 10), np.float32), np.ones((1, 10), bool))
     for bad in ("flatmc:sims=0", "flatmc:value=best", "flatmc:seconds=-1", "flatmc:depth=3"):
         with pytest.raises(ValueError):
-            make_agent(bad, 0)
+            make_agent("asara", bad, 0)
     over = game_states(GameConfig(num_players=2), 3)[-1]
     with pytest.raises(ValueError, match="over"):
         agent.act_state(over)
@@ -108,7 +109,7 @@ def test_search_agents_refuse_observations_and_bad_settings():
 
 def test_search_with_a_heuristic_playout_and_a_time_budget():
     state = _late_choices(GameConfig(num_players=2, variant="pro"), 71, 1)[0]
-    agent = make_agent("flatmc:seconds=0.05:playout=greedy:value=margin", 4)
+    agent = make_agent("asara", "flatmc:seconds=0.05:playout=greedy:value=margin", 4)
     assert agent.playout_name == "greedy" and agent.act_state(state) in legal_actions(state)
     assert agent.simulations >= len(legal_actions(state))
 
@@ -119,7 +120,7 @@ def test_search_agent_is_asked_through_the_core_in_the_arena():
     states = [s for seed in (81, 82) for s in _late_choices(config, seed, 2)]
     core = from_reference(states)
     seating = np.zeros((len(states), 3), np.int64)  # the search agent in every seat
-    agent = make_agent("flatmc:2", 0)
+    agent = make_agent("asara", "flatmc:2", 0)
     play_opponents(TURNS, core, np.full(len(states), -1), seating, [agent])  # to the end
     assert is_terminal(core).all() and agent.searches >= len(states)
 
@@ -130,7 +131,7 @@ def test_search_agent_finishes_a_saved_game_through_the_env():
     state = _late_choices(config, 91, 1)[0]
     env = asara_v0.env(num_players=2, variant="pro", expansions=("genie",))
     env.reset(options={"state": state_to_dict(state)})
-    agents = [make_agent("flatmc:2", 1), make_agent("greedy", 2)]
+    agents = [make_agent("asara", "flatmc:2", 1), make_agent("asara", "greedy", 2)]
     for name in env.agent_iter():
         obs, _, termination, truncation, _ = env.last()
         seat = env.possible_agents.index(name)
@@ -141,14 +142,19 @@ def test_search_agent_finishes_a_saved_game_through_the_env():
 @pytest.mark.slow
 def test_search_agent_plays_whole_games_in_the_arena_and_the_env():
     config = GameConfig(num_players=2)
-    agents = [make_agent("flatmc:1", 5), make_agent("random", 6)]
+    agents = [make_agent("asara", "flatmc:1", 5), make_agent("asara", "random", 6)]
     prestige = play_batch(config, agents, np.array([[0, 1], [1, 0]]), np.array([8, 9]))
     assert prestige.shape == (2, 2) and agents[0].searches > 0
     again = play_batch(
-        config, [make_agent("flatmc:1", 5), make_agent("random", 6)], [[0, 1], [1, 0]], [8, 9]
+        config,
+        [make_agent("asara", "flatmc:1", 5), make_agent("asara", "random", 6)],
+        [[0, 1], [1, 0]],
+        [8, 9],
     )
     assert (again == prestige).all()
-    final = play_game(config, [make_agent("flatmc:1", 5), make_agent("greedy", 6)], seed=8)
+    final = play_game(
+        config, [make_agent("asara", "flatmc:1", 5), make_agent("asara", "greedy", 6)], seed=8
+    )
     assert final.shape == (2,)
 
 

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from agents import make_agent
-from agents.arena import play_batch
+from agents.asara.arena import play_batch
+from agents.registry import make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.common.outcome import win_shares
 from training.tournament import game_seeds, rotated_seating, sub_seed
@@ -32,8 +32,8 @@ def heads_up(spec: str, opponent: str, games: int, seed: int) -> dict:
     game game_seeds(seed, 2, games)[g], all games in one batch."""
     config = GameConfig(num_players=2)
     agents = [
-        make_agent(spec + ":batch=4096", sub_seed(seed, 1)),
-        make_agent(opponent, sub_seed(seed, 2)),
+        make_agent("asara", spec + ":batch=4096", sub_seed(seed, 1)),
+        make_agent("asara", opponent, sub_seed(seed, 2)),
     ]
     seating = rotated_seating(games, 2)  # seats alternated
     start, cpu = time.perf_counter(), time.process_time()

@@ -52,7 +52,10 @@ def play_out(client: TestClient, game: dict) -> dict:
 def test_options_list_the_agents_and_the_shipped_models(client):
     options = client.get("/api/options").json()
     assert {"random", "greedy"} <= set(options["agents"])
-    assert options["models"] == ["ppo_2p", "ppo_4p"]  # agents.MODELS: no BASARI model
+    assert options["models"] == [
+        "ppo_2p",
+        "ppo_4p",
+    ]  # agents.models.MODELS["asara"]: no BASARI model
     assert options["expansions"] == ["genie", "gifts"]
 
 

@@ -10,7 +10,8 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from agents import PolicyAgent, make_agent  # noqa: E402
+from agents.policy_agent import PolicyAgent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from asara_env import asara_v0  # noqa: E402
 from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
 from training import evaluate, train  # noqa: E402
@@ -40,7 +41,7 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, 
         1, players, variant, ("towers",), reward=reward, seed=seed, expansions=expansions
     )
     assert vec.config.expansions == expansions
-    twin, rng = make_agent("towers", seed), np.random.default_rng(seed)
+    twin, rng = make_agent("asara", "towers", seed), np.random.default_rng(seed)
     obs = vec.reset()
     for game in range(3):
         env = asara_v0.env(

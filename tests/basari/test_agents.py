@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.basari import BASARI_AGENTS, make_basari_agent
+from agents.basari import AGENTS
 from agents.basari.arena import NegotiationStats, play_batch
 from agents.basari.valuation import BUNDLES, bundle_key, gems_taken
 from agents.basari.view import View
+from agents.registry import make_agent
 from asara_env import basari_v0
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import Card
@@ -17,7 +18,7 @@ from asara_env.basari.core import init, observe, step
 from asara_env.basari.core.tables import bundle_key as core_bundle_key
 from asara_env.basari.phases import Phase
 
-NAMES = sorted(BASARI_AGENTS)
+NAMES = sorted(AGENTS)
 
 
 def positions(players: int, games: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
@@ -25,7 +26,7 @@ def positions(players: int, games: int = 3, seed: int = 0) -> tuple[np.ndarray, 
     uniform agent plays every seat), with each row's (state copy index, game, seat)."""
     config = BasariConfig(num_players=players)
     state = init(config, games, seeds=seed)
-    agent = make_basari_agent("random", seed)
+    agent = make_agent("basari", "random", seed)
     obs_rows, mask_rows, where = [], [], []
     snapshots = []
     while (state.phase != Phase.OVER).any():
@@ -63,18 +64,20 @@ def test_view_decodes_the_core_state(data: tuple) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_agent_acts_legally_and_batched_equals_single(data: tuple, name: str) -> None:
     _, obs, masks, _ = data
-    batched = make_basari_agent(name, 5).act_batch(obs, masks)
+    batched = make_agent("basari", name, 5).act_batch(obs, masks)
     rows = np.arange(0, len(obs), max(1, len(obs) // 120))  # about 120 single calls
-    single_agent = make_basari_agent(name, 5)
+    single_agent = make_agent("basari", name, 5)
     single = [single_agent.act(obs[i], masks[i]) for i in rows]
-    assert (np.array(single) == make_basari_agent(name, 5).act_batch(obs[rows], masks[rows])).all()
+    assert (
+        np.array(single) == make_agent("basari", name, 5).act_batch(obs[rows], masks[rows])
+    ).all()
     assert masks[np.arange(len(obs)), batched].all()
 
 
 @pytest.mark.parametrize("name", ["points_first", "value"])
 def test_heuristics_decide_legally_without_the_safety_net(data: tuple, name: str) -> None:
     _, obs, masks, _ = data
-    agent = make_basari_agent(name, 1)
+    agent = make_agent("basari", name, 1)
     out = agent.decide(View.of(obs), masks.astype(bool), np.random.default_rng(0).random(len(obs)))
     assert masks[np.arange(len(obs)), out].all()
 
@@ -82,22 +85,22 @@ def test_heuristics_decide_legally_without_the_safety_net(data: tuple, name: str
 @pytest.mark.parametrize("name", NAMES)
 def test_same_seed_same_actions_other_seed_other_actions(data: tuple, name: str) -> None:
     _, obs, masks, _ = data
-    a = make_basari_agent(name, 3).act_batch(obs, masks)
-    b = make_basari_agent(name, 3).act_batch(obs, masks)
+    a = make_agent("basari", name, 3).act_batch(obs, masks)
+    b = make_agent("basari", name, 3).act_batch(obs, masks)
     assert (a == b).all()
     if name != "points_first":  # points_first is random only at SETUP
-        c = make_basari_agent(name, 4).act_batch(obs, masks)
+        c = make_agent("basari", name, 4).act_batch(obs, masks)
         assert (a != c).any()
 
 
 def test_unknown_agent_and_empty_mask_are_refused() -> None:
-    with pytest.raises(ValueError, match="unknown BASARI agent 'nobody'"):
-        make_basari_agent("nobody")
+    with pytest.raises(ValueError, match="unknown agent 'nobody' \\(game basari\\)"):
+        make_agent("basari", "nobody")
     obs, masks, _ = positions(2, games=1)
     masks = masks[:2].copy()
     masks[1] = False
     with pytest.raises(ValueError, match="action mask of row 1 is empty"):
-        make_basari_agent("random", 0).act_batch(obs[:2], masks)
+        make_agent("basari", "random", 0).act_batch(obs[:2], masks)
 
 
 def test_bundle_table_follows_the_B8_order() -> None:
@@ -110,7 +113,7 @@ def test_points_first_cards_and_barters(data: tuple) -> None:
     _, obs, masks, _ = data
     view = View.of(obs)
     lay = BasariConfig(num_players=2).actions
-    out = make_basari_agent("points_first", 0).act_batch(obs, masks)
+    out = make_agent("basari", "points_first", 0).act_batch(obs, masks)
     select = view.phase == Phase.SELECT
     rich = gems_taken(view)[:, 0].sum(axis=1) >= 3
     expected = np.where(rich, lay.card(int(Card.GEMS)), lay.card(int(Card.POINTS)))
@@ -130,7 +133,7 @@ def test_points_first_cards_and_barters(data: tuple) -> None:
 def test_arena_negotiation_figures_add_up(players: int) -> None:
     config = BasariConfig(num_players=players)
     names = ["random", "points_first", "value"]
-    agents = [make_basari_agent(n, k) for k, n in enumerate(names)]
+    agents = [make_agent("basari", n, k) for k, n in enumerate(names)]
     games = 12
     seating = np.array([np.arange(g, g + players) % 3 for g in range(games)])
     stats = NegotiationStats(3)
@@ -152,14 +155,14 @@ def test_arena_is_deterministic_and_refuses_bad_seating() -> None:
     seating = np.array([[0, 1, 2], [2, 0, 1]])
 
     def run() -> np.ndarray:
-        agents = [make_basari_agent(n, 7) for n in ("random", "points_first", "value")]
+        agents = [make_agent("basari", n, 7) for n in ("random", "points_first", "value")]
         return play_batch(config, agents, seating, np.array([3, 4]), 2)
 
     assert (run() == run()).all()
     with pytest.raises(ValueError, match="seating must be int"):
-        play_batch(config, [make_basari_agent("random")], seating[:, :2], np.array([3, 4]))
+        play_batch(config, [make_agent("basari", "random")], seating[:, :2], np.array([3, 4]))
     with pytest.raises(ValueError, match="outside"):
-        play_batch(config, [make_basari_agent("random")], seating, np.array([3, 4]))
+        play_batch(config, [make_agent("basari", "random")], seating, np.array([3, 4]))
 
 
 def test_value_barters_take_a_handful_of_offers() -> None:
@@ -168,7 +171,7 @@ def test_value_barters_take_a_handful_of_offers() -> None:
     stats = NegotiationStats(1)
     play_batch(
         config,
-        [make_basari_agent("value", 0)],
+        [make_agent("basari", "value", 0)],
         np.zeros((16, 2), np.int64),
         np.arange(16),
         16,
@@ -181,13 +184,13 @@ def test_value_barters_take_a_handful_of_offers() -> None:
 
 def test_the_shipped_model_is_an_agent_by_name() -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.basari import BASARI_AGENT_NAMES
-    from agents.models import BASARI_MODELS, model_path
+    from agents.models import model_path
     from agents.policy_agent import PolicyAgent
+    from agents.registry import agent_names
 
-    assert "ppo_4p" in BASARI_AGENT_NAMES
-    assert model_path("ppo_4p", BASARI_MODELS).name == "basari_4p.zip"
-    agent = make_basari_agent("ppo_4p", seed=3)
+    assert "ppo_4p" in agent_names("basari")
+    assert model_path("basari", "ppo_4p").name == "basari_4p.zip"
+    agent = make_agent("basari", "ppo_4p", seed=3)
     assert isinstance(agent, PolicyAgent)
     env = basari_v0.parallel_env(num_players=4)
     obs, _ = env.reset(seed=1)
@@ -200,5 +203,5 @@ def test_the_shipped_model_is_an_agent_by_name() -> None:
         obs, *_ = env.step(actions)
         if not env.agents:
             break
-    with pytest.raises(ValueError, match=r"unknown BASARI agent 'ppo_9p'.*ppo_4p"):
-        make_basari_agent("ppo_9p")
+    with pytest.raises(ValueError, match=r"unknown agent 'ppo_9p' \(game basari\).*ppo_4p"):
+        make_agent("basari", "ppo_9p")

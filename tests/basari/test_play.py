@@ -87,7 +87,7 @@ def test_quitting_ends_the_game() -> None:
 @pytest.mark.parametrize(
     "args,message",
     [
-        ((3, "value,nobody", 0), "unknown opponent"),
+        ((3, "value,nobody", 0), r"unknown agent\(s\) \[.nobody.\]"),
         ((3, "value,value,value", 0), "need 2 opponents"),
         ((5, "value", 0), "players must be 2, 3 or 4"),
         ((3, "value", 3), "seat must be in 0..2"),
@@ -104,7 +104,7 @@ def test_one_opponent_name_fills_every_other_seat() -> None:
 
 def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture) -> None:
     assert main(["play", "--players", "3", "--opponents", "nobody"]) == 2
-    assert "unknown opponent" in capsys.readouterr().err
+    assert "unknown agent(s) ['nobody']" in capsys.readouterr().err
     assert main(["play", "--seed", "-1"]) == 2
     assert "seed must be a non-negative int" in capsys.readouterr().err
 

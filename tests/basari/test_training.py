@@ -15,7 +15,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from agents.basari import BASARI_AGENTS  # noqa: E402
+from agents.basari import AGENTS as BASARI_AGENTS  # noqa: E402
 from agents.policy_agent import PolicyAgent  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
 from training import basari_train  # noqa: E402

@@ -37,18 +37,23 @@ here (heads-up against towers they won 0 of 10 games at 128 simulations to the e
 measured in the README is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
 decisions of towers against towers after each action, then `estimate`.
 
-Where agents are played: `arena.play_batch` (tournaments, ladder) calls `act_core` for the
-games where the agent is to move; the AEC env paths (`arena.play_game`, `asara play`) call
-`act_env`. `act_batch` (observations only) refuses: there is no state to search.
+Where agents are played: `agents.asara.arena.play_batch` (tournaments, ladder) calls
+`act_games` (`act_core`) for the games where the agent is to move; the AEC env paths
+(`agents.asara.arena.play_game`, `asara play`) call `act_env`. `act_batch` (observations
+only) refuses: there is no state to search.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
+from collections.abc import Iterator, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from pettingzoo import AECEnv
 
+from agents.base import Actions, Agent, pick_best
+from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.constants import N_YEARS
 from asara_env.asara.core import is_terminal, legal_action_mask, scores, step, take
@@ -61,8 +66,6 @@ from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
 from asara_env.common.outcome import check_scheme
-
-from .base import Agent, pick_best
 
 COMPACT_BELOW = 0.6  # playouts drop finished games once fewer than this share are live
 
@@ -88,27 +91,27 @@ def estimate(games: CoreState) -> np.ndarray:
     return np.where(done, scores(games), guess).astype(np.int64)
 
 
-class SearchAgent(Agent):
+class SearchAgent(Agent[CoreState]):
     """Base of the agents that search the game: they act on states, not observations."""
 
     needs_state = True
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    def act_batch(self, observations: ArrayLike, action_masks: ArrayLike) -> Actions:
         raise TypeError(
             f"{self.name} searches the game and needs its state: call act_state, act_core "
-            "or act_env (agents.arena does)"
+            "or act_env (agents.asara.arena does)"
         )
 
     def act_state(self, state: State) -> int:
         """The action of the seat to move in a reference state (reads only what it knows)."""
         raise NotImplementedError
 
-    def act_core(self, state: CoreState, rows) -> np.ndarray:
+    def act_core(self, state: CoreState, rows: Sequence[int] | NDArray[np.int64]) -> Actions:
         """int64[len(rows)]: the action in each of games `rows` of a core batch, in order.
         The games' chance tapes are not carried over (`to_reference` without a generator)."""
         return np.array([self.act_state(to_reference(state, int(i))) for i in rows], np.int64)
 
-    def act_games(self, state: CoreState, games: np.ndarray) -> np.ndarray:
+    def act_games(self, state: CoreState, games: NDArray[np.int64]) -> Actions:
         """The shared opponents' loop (asara_env.common.opponents): `act_core` on the core
         state (the arena, the training VecEnv)."""
         if not isinstance(state, CoreState):
@@ -118,7 +121,7 @@ class SearchAgent(Agent):
             )
         return self.act_core(state, games)
 
-    def act_env(self, env) -> int:
+    def act_env(self, env: AECEnv) -> int:
         """The action of the agent to move in a PettingZoo ASARA env."""
         return self.act_state(state_from_dict(env.unwrapped.save_game()))
 
@@ -133,7 +136,7 @@ class FlatMCAgent(SearchAgent):
         seed: int | None = None,
         sims: int = 128,
         seconds: float | None = None,
-        playout: str | Agent = "random",
+        playout: str | Agent[object] = "random",
         value: str = "win",
         batch: int = 512,
         horizon: int | None = None,
@@ -158,22 +161,20 @@ class FlatMCAgent(SearchAgent):
         self.policy = self._make_playout(self._playout_spec, seed)
 
     @staticmethod
-    def _make_playout(spec: str | Agent, seed: int | None) -> Agent | None:
+    def _make_playout(spec: str | Agent[object], seed: int | None) -> Agent[object] | None:
         if not isinstance(spec, str):
             return spec
         if spec == "random":
             return None
-        from . import make_agent
-
-        if seed is None:
-            return make_agent(spec)
-        return make_agent(spec, int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]))
+        if seed is not None:  # the playout agent's own seed, derived from the searcher's
+            seed = int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
+        return make_agent("asara", spec, seed)
 
     # ---------------------------------------------------------------- the decision
     def act_state(self, state: State) -> int:
         return int(self.act_states([state])[0])
 
-    def act_core(self, state: CoreState, rows) -> np.ndarray:
+    def act_core(self, state: CoreState, rows: Sequence[int] | NDArray[np.int64]) -> Actions:
         """As `SearchAgent.act_core`, with the games searched together (`act_states`)."""
         return self.act_states([to_reference(state, int(i)) for i in rows])
 
@@ -191,7 +192,7 @@ class FlatMCAgent(SearchAgent):
             return chosen
         if self.seconds is not None:
             for i in todo:
-                chosen[i] = self._timed_search(states[i], legal[i])
+                chosen[i] = self._timed_search(states[i], legal[i], self.seconds)
             return chosen
         totals = {i: np.zeros(len(legal[i])) for i in todo}
         counts = {i: np.zeros(len(legal[i])) for i in todo}
@@ -208,7 +209,7 @@ class FlatMCAgent(SearchAgent):
         self.searches += 1
         return int(actions[pick_best(means[None], self.rng.random(1))[0]])
 
-    def _batches(self, games: list[tuple[int, int]]):
+    def _batches(self, games: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
         """Lists of (game, determinisations) whose playouts (determinisations x legal
         actions) fill batches of at most `batch` games; a game needs max(1, round(sims /
         A)) determinisations, split when they alone overflow a batch."""
@@ -218,7 +219,8 @@ class FlatMCAgent(SearchAgent):
             while left > 0:
                 pieces.append((i, min(most, left), n))
                 left -= most
-        batch, rows = [], 0
+        batch: list[tuple[int, int]] = []
+        rows = 0
         for i, k, n in pieces:
             if batch and rows + k * n > self.batch:
                 yield batch
@@ -227,11 +229,11 @@ class FlatMCAgent(SearchAgent):
             rows += k * n
         yield batch
 
-    def _timed_search(self, state: State, actions: np.ndarray) -> int:
+    def _timed_search(self, state: State, actions: np.ndarray, seconds: float) -> int:
         """Rounds of max(1, batch // A) determinisations until `seconds` are spent."""
         start, k = time.perf_counter(), max(1, self.batch // len(actions))
         totals, counts = np.zeros(len(actions)), 0
-        while counts == 0 or time.perf_counter() - start < self.seconds:
+        while counts == 0 or time.perf_counter() - start < seconds:
             values = self._simulate([(state, actions, k)])[0]
             totals, counts = totals + values.sum(axis=0), counts + len(values)
         return self._best(actions, totals / counts)
@@ -261,7 +263,8 @@ class FlatMCAgent(SearchAgent):
         place; finished games are dropped as it goes)."""
         rows = np.arange(len(games.seat))
         out = np.zeros((len(rows), games.config.num_players), np.int64)
-        for depth in itertools.count():
+        depth = 0
+        while True:
             done = is_terminal(games)
             if self.horizon is not None and depth >= self.horizon:
                 out[rows] = estimate(games)
@@ -273,6 +276,7 @@ class FlatMCAgent(SearchAgent):
                 rows, games = rows[~done], take(games, np.flatnonzero(~done))
             self.playout_decisions += int((~done).sum())
             step(games, self._playout_actions(games))
+            depth += 1
 
     def _playout_actions(self, games: CoreState) -> np.ndarray:
         masks = legal_action_mask(games)

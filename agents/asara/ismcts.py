@@ -77,6 +77,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import pick_best
 from asara_env.asara.actions import NUM_ACTIONS, public_description
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, step, take
@@ -85,7 +86,6 @@ from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 
-from .base import pick_best
 from .search import FlatMCAgent
 
 

@@ -1,6 +1,6 @@
 """Agents that score every legal action with a documented valuation (see `Plan`).
 
-All three read only the observation (agents/features.py) and the mask, and score the whole
+All three read only the observation (agents/asara/features.py) and the mask, and score the whole
 batch at once: one scoring function per action group, each giving `[B, group size]`.
 Values are in prestige points; an Asari is worth `Plan.asari` points, a buyer card (a
 future turn) `Plan.card` points.
@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.base import ScoringAgent
 from asara_env.asara.actions import GENIE_MOVES, GROUPS, OFFSETS, Group
 from asara_env.asara.constants import (
     COLOURED_BUILDING_ASARI,
@@ -68,7 +69,6 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
 
-from .base import Agent
 from .features import Seen
 
 PRICES = np.array(PRICE, np.float64)  # [colour]
@@ -105,7 +105,7 @@ class Plan:
     thrift: float = 0.0  # extra value of Asari when short of money
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ScoringAgent):
     """Scores each legal action with `plan` (see the module docstring)."""
 
     plan: Plan

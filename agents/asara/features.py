@@ -8,13 +8,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.asara.constants import CHEST_SPACES, N_YEARS, Area, Part
+from asara_env.asara.constants import (
+    CHEST_SPACES,
+    MAX_PLAYERS,
+    N_GOLD,
+    N_PARTS,
+    N_YEARS,
+    Area,
+    Part,
+)
 from asara_env.asara.core.mask import colour_features, colour_sizes, total_sizes
 from asara_env.asara.core.observation import OBS_INDEX, OBS_SLICES
 from asara_env.asara.core.state import SPACES
 from asara_env.asara.core.tables import TARGET_SPACES
 
 SHAPES = {s.name: s.shape for s in OBS_SLICES}
+# One tower's row of the `towers` slice (its meaning in OBS_SLICES): the tiles by part x
+# gold (gold fastest), the lighted windows (plain, gold), whether the tower exists.
+TOWER_TILES = slice(0, N_PARTS * N_GOLD)
+TOWER_LIT = slice(TOWER_TILES.stop, TOWER_TILES.stop + N_GOLD)
+TOWER_LIT_PLAIN, TOWER_LIT_GOLD = range(TOWER_LIT.start, TOWER_LIT.stop)
+TOWER_EXISTS = TOWER_LIT.stop
+assert SHAPES["towers"][-1] == TOWER_EXISTS + 1, "the towers slice changed: update the offsets"
+SPACE_SEATS = slice(0, MAX_PLAYERS)  # a space's row of `spaces`: first the one-hot seat on it
 PLOT_SPACES = np.array([s for s, (a, _) in enumerate(SPACES) if a == Area.BUILDING])  # plot 1..7
 # int[space + 1]: the chest on each space (R9.2), -1 for none; the last entry is "no space"
 SPACE_CHEST = np.array([CHEST_SPACES.index(s) if s in CHEST_SPACES else -1 for s in SPACES] + [-1])
@@ -44,14 +60,15 @@ class Seen:
         self.supply = o["supply"][:, 0]  # [B, part, colour, gold]
         self.displays = o["displays"]  # [B, part, colour, gold]
         self.stacks = o["stacks"]  # [B, part, colour, gold]
-        towers = o["towers"][:, 0]  # [B, colour, slot, 11]
-        self.tower_tiles = towers[..., :8].reshape(*towers.shape[:3], 4, 2)  # [B, C, k, part, g]
-        self.tower_exists = towers[..., 10] > 0  # [B, colour, slot]
+        towers = o["towers"][:, 0]  # [B, colour, slot, TOWER_EXISTS + 1]
+        tiles = towers[..., TOWER_TILES]
+        self.tower_tiles = tiles.reshape(*towers.shape[:3], N_PARTS, N_GOLD)  # [B, C, k, part, g]
+        self.tower_exists = towers[..., TOWER_EXISTS] > 0  # [B, colour, slot]
         self.tower_height = self.tower_tiles.sum(axis=(-1, -2))  # [B, colour, slot]
-        self.tower_lit = towers[..., 8] + towers[..., 9]  # [B, colour, slot]
+        self.tower_lit = towers[..., TOWER_LIT_PLAIN] + towers[..., TOWER_LIT_GOLD]  # [B, C, k]
         self.n_towers = self.tower_exists.sum(axis=2)  # [B, colour]
         self.holds_caliph = o["caliph"][:, 0] > 0  # [B]
-        self.occupied = o["spaces"][..., :4].sum(axis=-1) > 0  # [B, space]
+        self.occupied = o["spaces"][..., SPACE_SEATS].sum(axis=-1) > 0  # [B, space]
         self.lighted_supply = o["lighted_supply"]  # [B, colour]
         self.draw_pile = o["draw_pile_size"][:, 0]
         self.lighted_stack = o["lighted_stack_size"][:, 0]
@@ -98,7 +115,7 @@ class Seen:
         whatever the plots and money."""
         f = colour_features(
             self.tower_tiles.astype(np.int64),
-            self.o["towers"][:, 0, ..., 8:10].astype(np.int64),
+            self.o["towers"][:, 0, ..., TOWER_LIT].astype(np.int64),
             self.n_towers.astype(np.int64),
             self.supply.astype(np.int64),
             self.lighted_supply.astype(np.int64),

@@ -13,7 +13,7 @@ agent often decides several times in a row: a turn is a placement followed by it
 sub-decisions (what to buy, which tile to take, where each build tile goes), each a step.
 
 - Observation: `{"observation": float32[2266], "action_mask": int8[803]}`; the layout is
-  docs/observation.md, the action ids docs/actions.md. The mask is all zeros for every
+  docs/asara/observation.md, the action ids docs/asara/actions.md. The mask is all zeros for every
   agent but the one to move, and for everybody once the game is over.
 - Rewards arrive when the game ends (plus optional shaping), from the final prestige:
   `reward="win"` winners share +1 and the others share -1 (all 0 if everybody ties),
@@ -39,7 +39,7 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
 - `state()` is the global state for centralised critics: float32[4 x 2266], every seat's
   observation in seat order (hidden information included), zeros for absent seats;
   `state_space` is its Box.
-- Saved games: `save_game()` returns the whole game as a saved-game dict (docs/state.md);
+- Saved games: `save_game()` returns the whole game as a saved-game dict (docs/asara/state.md);
   `load_game(saved)` (or `reset(options={"state": saved})`) continues it (validated: a
   corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
   that continues identically.
@@ -340,7 +340,8 @@ class raw_env(AECEnv, EzPickle):
         return out.reshape(-1)
 
     def save_game(self) -> dict[str, Any]:
-        """The whole game, hidden information included, as a saved-game dict (docs/state.md)."""
+        """The whole game, hidden information included, as a saved-game dict
+        (docs/asara/state.md)."""
         return self._game.save()
 
     def load_game(self, saved: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ others (through the AEC env).
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
-- Observation: the learner's `float32[2266]` (docs/observation.md); its legal actions are
+- Observation: the learner's `float32[2266]` (docs/asara/observation.md); its legal actions are
   `env.action_masks()` (bool[803], for sb3-contrib's MaskablePPO) and `info["action_mask"]`.
 - Opponents: agent objects (anything with `act_batch(observations, masks)`, such as
   `agents.make_agent("towers")`), one per other seat (or one, then used for every other

@@ -13,7 +13,7 @@ agent picks a start archway; skipped with `start_mode="random"`), SELECT (every 
 a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 
 - Observation: `{"observation": float32[OBS_SIZE], "action_mask": int8[N_ACTIONS]}`
-  (364 and 39 on the default board; docs/basari_observation.md, docs/basari_actions.md).
+  (364 and 39 on the default board; docs/basari/observation.md, docs/basari/actions.md).
 - Rewards are 0 until the game ends, then from `asara_env.common.outcome` under
   `reward="win" | "rank" | "margin"` (E5: `win` 1/k to each of k co-winners, 0 to the
   others; `rank` +1 for a sole winner down to -1 for a sole last, players still tied
@@ -30,7 +30,7 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 - `reset(seed=s)` plays the game seeded s; later `reset()` calls without a seed play
   `derived_seed(s, 1)`, `derived_seed(s, 2)`, ...; `env.game_seed` tells the seed.
 - Saving: `save_game()` returns the game as a JSON-compatible dict (the reference
-  engine's validated format, docs/basari_state.md); `load_game(saved)` or
+  engine's validated format, docs/basari/state.md); `load_game(saved)` or
   `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
   env in the same position.
 - Rendering: `render_mode="ansi"` returns the board, players, barter and the turn's
@@ -166,7 +166,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
 
     def save_game(self) -> dict[str, Any]:
         """The game as a JSON-compatible dict (the reference engine's validated format,
-        docs/basari_state.md); `load_game` or `reset(options={"state": saved})` resumes it."""
+        docs/basari/state.md); `load_game` or `reset(options={"state": saved})` resumes it."""
         self._require_reset()
         return state_to_dict(to_reference(self.core, 0))
 

@@ -20,7 +20,7 @@ from asara_env.basari.actions import (
 )
 from asara_env.basari.config import BasariConfig
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "basari_actions.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "basari" / "actions.md"
 
 
 def test_B1_constants_as_the_spec_states_them() -> None:

@@ -13,7 +13,7 @@
   classic environments) or `"raise"`: an int action that is not legal now (ids out of
   range included) either ends the game with `ILLEGAL_PENALTY` (-1) to the offender
   (`penalty_rewards`) and a warning naming the agent, the action and why, or raises the
-  game's `IllegalActionError` with the same words and changes nothing (`refuse`).
+  game's `IllegalActionError` with the same words and changes nothing (`raise_or_warn`).
   Actions that are not ints (or 0-d int arrays) always raise.
 - `OrderEnforcing`: PettingZoo's order-enforcing wrapper, with `last()` in one call and
   `load_game`.
@@ -37,6 +37,7 @@ from typing import Any, Protocol, cast
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -170,7 +171,7 @@ class Illegal:
         )
 
 
-def refuse(
+def raise_or_warn(
     mode: str,
     illegal: Sequence[Illegal],
     error_type: IllegalActionErrorType,
@@ -238,13 +239,14 @@ class Simultaneous(Protocol):
     def close(self) -> None: ...
 
 
-class SimultaneousAEC(DeepCopyable, AECEnv):
+class SimultaneousAEC(DeepCopyable, AECEnv, EzPickle):
     """The AEC form of a simultaneous-move parallel env (see the module docstring).
     `save_game()` saves the position at the start of the step: actions already given in
     it are not part of the saved game."""
 
     def __init__(self, env: Simultaneous) -> None:
-        super().__init__()
+        EzPickle.__init__(self, env)  # pickled: a fresh env (deepcopy keeps the position)
+        AECEnv.__init__(self)
         self.env = env
         self.metadata = {**env.metadata, "is_parallelizable": True}
         self.possible_agents = env.possible_agents[:]

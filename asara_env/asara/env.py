@@ -76,7 +76,7 @@ from asara_env.envs import (
     check_env_choices,
     masked_spaces,
     penalty_rewards,
-    refuse,
+    raise_or_warn,
     saved_state,
 )
 from asara_env.errors import IllegalActionError
@@ -219,7 +219,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
         phase = PHASE_NAMES[self._core.phase[0]]
         seat = self._seat[agent]
-        refuse(
+        raise_or_warn(
             self.illegal_action, [Illegal(agent, seat, a, name, phase, reason)], IllegalActionError
         )
         self._cumulative_rewards[agent] = 0.0

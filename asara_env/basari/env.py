@@ -81,7 +81,7 @@ from asara_env.envs import (
     check_env_choices,
     masked_spaces,
     penalty_rewards,
-    refuse,
+    raise_or_warn,
     saved_state,
 )
 
@@ -260,7 +260,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         """The illegal-action policy (module docstring) for these illegal actions: raises
         under "raise"; else ends the game, penalising each offender, and returns what
         `step` returns."""
-        refuse(self.illegal_action, illegal, IllegalActionError)
+        raise_or_warn(self.illegal_action, illegal, IllegalActionError)
         self._offenders = [x.agent for x in illegal]
         seats = [x.seat for x in illegal]
         penalty = penalty_rewards(len(self.possible_agents), seats, zero_sum=False)

@@ -6,6 +6,7 @@ of the AEC envs, and PettingZoo's api and seed tests under both policies."""
 from __future__ import annotations
 
 import copy
+import pickle
 import warnings
 
 import numpy as np
@@ -19,7 +20,7 @@ from asara_env.envs import (
     EpisodeSeeds,
     Illegal,
     penalty_rewards,
-    refuse,
+    raise_or_warn,
     saved_state,
 )
 
@@ -84,10 +85,10 @@ def test_penalty_rewards():
     assert penalty_rewards(2, [0, 1], zero_sum=True).tolist() == [-1.0, -1.0]
 
 
-def test_refuse_raises_the_games_error_or_warns():
+def test_raise_or_warn_raises_the_games_error_or_warns():
     illegal = Illegal("player_1", 1, 7, "seven", "PLAY", "not now")
     with pytest.raises(KeyError) as err:
-        refuse("raise", [illegal], lambda **kw: KeyError(kw))
+        raise_or_warn("raise", [illegal], lambda **kw: KeyError(kw))
     assert err.value.args[0] == {
         "action": 7,
         "name": "seven",
@@ -96,7 +97,7 @@ def test_refuse_raises_the_games_error_or_warns():
         "reason": "not now (player_1 may not play it)",
     }
     with pytest.warns(UserWarning, match=r"illegal action 7 \(seven\) by player_1 in phase PLAY"):
-        refuse("penalize", [illegal], lambda **kw: KeyError(kw))
+        raise_or_warn("penalize", [illegal], lambda **kw: KeyError(kw))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -216,3 +217,13 @@ def test_deep_copies_and_saved_games_continue_identically(game):
         env.step(action)
         twin.step(action)
     assert twin.agents == [] and twin.unwrapped.save_game() == env.unwrapped.save_game()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pickling_gives_a_fresh_env_with_the_same_arguments(game):
+    env = make(game, illegal_action="raise", reward="rank")
+    env.reset(seed=1)
+    fresh = pickle.loads(pickle.dumps(env))
+    assert (fresh.unwrapped.illegal_action, fresh.unwrapped.reward_scheme) == ("raise", "rank")
+    fresh.reset(seed=1)
+    assert fresh.unwrapped.save_game() == env.unwrapped.save_game()

@@ -13,7 +13,8 @@ agent picks a start archway; skipped with `start_mode="random"`), SELECT (every 
 a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 
 - Observation: `{"observation": float32[OBS_SIZE], "action_mask": int8[N_ACTIONS]}`
-  (364 and 39 on the default board; docs/basari/observation.md, docs/basari/actions.md).
+  (364 and 39 on the default board; docs/basari/observation.md, docs/basari/actions.md);
+  once the game is over every mask is all zeros.
 - Rewards are 0 until the game ends, then from `asara_env.common.outcome` under
   `reward="win" | "rank" | "margin"` (E5: `win` 1/k to each of k co-winners, 0 to the
   others; `rank` +1 for a sole winner down to -1 for a sole last, players still tied
@@ -29,7 +30,7 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 - Illegal actions, as in PettingZoo's classic environments (the policy every env of the
   package shares, `asara_env.envs`): by default (`illegal_action="penalize"`) an int
   action that is not legal for its agent (ids out of range included) ends the game: each
-  offender gets -1, the others 0, every mask is emptied, and a warning names the agent,
+  offender gets -1, the others 0 (PettingZoo's convention), and a warning names the agent,
   the action and why. `illegal_action="raise"` raises `IllegalActionError` (a
   ValueError) with the same words instead and changes nothing. Actions that are not ints
   (or 0-d int arrays), a missing agent or an unknown one always raise.
@@ -37,6 +38,8 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   agents act one at a time on the observations of the step's start, each action is
   checked (and refused or penalised) at its own agent's step, and the actions are played
   together once the last agent has acted.
+- One seat as a single-agent gymnasium env, the others played by agent objects:
+  `asara_env.basari.gym_env.BasariGymEnv` (`gymnasium.make("asara_env/Basari-v0")`).
 - `reset(seed=s)` plays the game seeded s; later `reset()` calls without a seed play
   `derived_seed(s, 1)`, `derived_seed(s, 2)`, ...; `env.game_seed` tells the seed.
 - Saving: `save_game()` returns the game as a JSON-compatible dict (the reference

@@ -16,6 +16,7 @@ from asara_env import basari_v0
 from asara_env.basari.core import ranking_score
 from asara_env.basari.errors import CorruptStateError, IllegalActionError
 from asara_env.common.seeding import derived_seed
+from tests.basari.helpers import e5_rewards
 
 PLAYERS = [2, 3, 4]
 INFO_KEYS = {
@@ -122,17 +123,6 @@ def test_infos_have_the_same_keys_and_shapes_at_every_step(players):
     final = infos["player_0"]
     assert final["phase"] == "OVER" and final["final_scores"].any()
     assert final["winners"].sum() >= 1
-
-
-def e5_rewards(scores: np.ndarray, key: np.ndarray, reward: str) -> list[float]:
-    """E5's rewards written out seat by seat."""
-    n = len(scores)
-    if reward == "win":
-        best = key == key.max()
-        return [1 / best.sum() if best[i] else 0.0 for i in range(n)]
-    if reward == "rank":
-        return [((key < key[i]).sum() - (key > key[i]).sum()) / (n - 1) for i in range(n)]
-    return [(scores[i] - (scores.sum() - scores[i]) / (n - 1)) / 50 for i in range(n)]
 
 
 @pytest.mark.parametrize("reward", ["win", "rank", "margin"])

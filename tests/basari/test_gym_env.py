@@ -16,7 +16,7 @@ from asara_env.basari.actions import NOOP
 from asara_env.basari.errors import CorruptStateError, IllegalActionError
 from asara_env.basari.gym_env import BasariGymEnv
 from asara_env.envs import UniformRandom
-from tests.basari.test_env import e5_rewards
+from tests.basari.helpers import e5_rewards
 
 
 class FirstLegal:

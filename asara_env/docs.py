@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
-GAMES: tuple[str, ...] = ("asara", "basari")  # the game registry's names can take its place
+GAMES: Iterable[str] = ("asara", "basari")  # the game registry (its names) can take its place
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def write_docs(docs_dir: Path = DOCS, games: tuple[str, ...] = GAMES) -> list[Path]:
+def write_docs(docs_dir: Path = DOCS, games: Iterable[str] = GAMES) -> list[Path]:
     """Write every game's pages into docs_dir/<game>/; the paths written."""
     written: list[Path] = []
     for name in games:

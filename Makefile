@@ -63,8 +63,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 docs: $(STAMP)
-	$(BIN)/python -m asara_env.asara.docs
-	$(BIN)/python -m asara_env.basari.docs
+	$(BIN)/python -m asara_env.docs
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

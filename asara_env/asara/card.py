@@ -14,5 +14,5 @@ CARD = GameCard(
     simultaneous=False,
     gym_id="asara_env/Asara-v0",
     gym_env="asara_env.asara.gym_env",
-    docs="asara_env.asara.docs:main",
+    docs="asara_env.asara.docs:write_docs",
 )

@@ -13,7 +13,7 @@ agent often decides several times in a row: a turn is a placement followed by it
 sub-decisions (what to buy, which tile to take, where each build tile goes), each a step.
 
 - Observation: `{"observation": float32[2266], "action_mask": int8[803]}`; the layout is
-  docs/observation.md, the action ids docs/actions.md. The mask is all zeros for every
+  docs/asara/observation.md, the action ids docs/asara/actions.md. The mask is all zeros for every
   agent but the one to move, and for everybody once the game is over.
 - Rewards arrive when the game ends (plus optional shaping), from the final prestige:
   `reward="win"` winners share +1 and the others share -1 (all 0 if everybody ties),
@@ -27,10 +27,11 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   agent's share of the win, 1/k with k winners; 0 until the end), `final_prestige` (0 until
   the end), `scoring` (int32[8]: the agent's final-scoring points by `FINAL_CATEGORIES`; 0
   until the end) and `illegal` (1 if this agent's illegal action ended the game).
-- Illegal actions, as in PettingZoo's classic environments: by default
-  (`illegal_action="penalize"`) any int action that is not legal (ids out of range
-  included) ends the game, the offender gets ILLEGAL_PENALTY (-1), the others share +1,
-  and a warning names the agent, the action and why it is illegal.
+- Illegal actions, as in PettingZoo's classic environments (the policy every env of the
+  package shares, `asara_env.envs`): by default (`illegal_action="penalize"`) any int
+  action that is not legal (ids out of range included) ends the game, the offender gets
+  `ILLEGAL_PENALTY` (-1), the others share +1 (ASARA's reward schemes are zero-sum, and so
+  is its penalty), and a warning names the agent, the action and why it is illegal.
   `illegal_action="raise"` (for debugging) raises `IllegalActionError` with the same
   words and changes nothing. Actions that are not ints (or 0-d int arrays) always raise.
 - `reset(seed=s)` plays the reference game `new_game(config, s)`; later `reset()` calls
@@ -39,7 +40,7 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
 - `state()` is the global state for centralised critics: float32[4 x 2266], every seat's
   observation in seat order (hidden information included), zeros for absent seats;
   `state_space` is its Box.
-- Saved games: `save_game()` returns the whole game as a saved-game dict (docs/state.md);
+- Saved games: `save_game()` returns the whole game as a saved-game dict (docs/asara/state.md);
   `load_game(saved)` (or `reset(options={"state": saved})`) continues it (validated: a
   corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
   that continues identically.
@@ -50,16 +51,12 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
 
 from __future__ import annotations
 
-import copy
-import warnings
 from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 
 from asara_env.asara.actions import NUM_ACTIONS, action_id, as_int, describe_action
 from asara_env.asara.bridge import TrackedGame
@@ -72,11 +69,18 @@ from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winne
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.errors import IllegalActionError
-from asara_env.common.seeding import derived_seed
-from asara_env.common.validate import check_seed, check_type
+from asara_env.envs import (
+    DeepCopyable,
+    EpisodeSeeds,
+    Illegal,
+    OrderEnforcing,
+    check_env_choices,
+    masked_spaces,
+    penalty_rewards,
+    raise_or_warn,
+    saved_state,
+)
 
-ILLEGAL_ACTION_MODES = ("raise", "penalize")
-ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
 # every observation entry is a count or a flag of the core's integer fields (int32 at most)
@@ -89,21 +93,7 @@ def env(**kwargs: Any) -> AECEnv:
     return OrderEnforcing(raw_env(**kwargs))
 
 
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call (the
-    base class reaches each of its six attributes through `__getattr__`)."""
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if observe and not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)
-
-    def load_game(self, saved: dict[str, Any]) -> None:
-        """Continue the saved game `saved` (counts as the reset the wrapper asks for)."""
-        self.reset(options={"state": saved})
-
-
-class raw_env(AECEnv, EzPickle):
+class raw_env(DeepCopyable, AECEnv, EzPickle):
     """ASARA for 2-4 players; see the module docstring."""
 
     _game: TrackedGame  # set by reset()
@@ -130,10 +120,8 @@ class raw_env(AECEnv, EzPickle):
         )
         super().__init__()
         self.config = GameConfig(num_players=num_players, variant=variant, expansions=expansions)
-        _check_choice("reward", reward, tuple(REWARD_SCHEMES))
-        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         modes = cast(list[str], self.metadata["render_modes"])
-        _check_choice("render_mode", render_mode, (None, *modes))
+        check_env_choices(reward, REWARD_SCHEMES, illegal_action, render_mode, modes)
         number = isinstance(shaping, (int, float)) and not isinstance(shaping, bool)
         if not number or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
@@ -141,14 +129,9 @@ class raw_env(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
+        self.observation_spaces, self.action_spaces = masked_spaces(
+            self.possible_agents, OBS_DIM, OBS_HIGH, NUM_ACTIONS
         )
-        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_DIM,), np.float32)
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
         # read-only zeros shared by the infos of agents not to move (nothing can alter them)
@@ -156,8 +139,7 @@ class raw_env(AECEnv, EzPickle):
         self._no_moves_info.flags.writeable = False
         self._no_scoring = np.zeros(len(FINAL_CATEGORIES), np.int32)
         self._no_scoring.flags.writeable = False
-        self._base_seed: int | None = None
-        self._episode = 0
+        self._seeds = EpisodeSeeds()
         self.game_seed: int | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -170,12 +152,13 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game; see the module docstring for how `seed` is used.
         `options={"state": saved}` continues a saved game (a `state()` dict) instead."""
-        saved = _saved_state(options)
+        saved = saved_state(seed, options)
         if saved is None:
-            self.game_seed = self._next_game_seed(seed)
+            self.game_seed = self._seeds.next(seed)
             self._game = TrackedGame.new(self.config, self.game_seed)
         else:
-            self._game = self._load(saved, seed)
+            self._game = TrackedGame.load(saved, self.config)
+            self.game_seed = None
         self._core = self._game.core
         self._prestige = self._core.prestige[0].copy()
         self._obs_cache: dict[int, np.ndarray] = {}
@@ -188,24 +171,6 @@ class raw_env(AECEnv, EzPickle):
         if is_terminal(self._core)[0]:  # a saved game that is already over
             self._end_game()
         self._update_turn()
-
-    def _load(self, saved: dict[str, Any], seed: int | None) -> TrackedGame:
-        if seed is not None:
-            raise ValueError("reset: pass either a seed or options['state'], not both")
-        game = TrackedGame.load(saved, self.config)
-        self.game_seed = None
-        return game
-
-    def _next_game_seed(self, seed: int | None) -> int:
-        if seed is not None:
-            self._base_seed, self._episode = check_seed("seed", seed), 0
-            return self._base_seed
-        if self._base_seed is None:
-            entropy = cast(int, np.random.SeedSequence().entropy)
-            self._base_seed, self._episode = entropy % 2**64, 0
-            return self._base_seed
-        self._episode += 1
-        return derived_seed(self._base_seed, self._episode)
 
     # ------------------------------------------------------------------------ acting
     def step(self, action: Any) -> None:
@@ -253,18 +218,13 @@ class raw_env(AECEnv, EzPickle):
             reason = f"action ids are 0..{NUM_ACTIONS - 1}"
         name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
         phase = PHASE_NAMES[self._core.phase[0]]
-        if self.illegal_action == "raise":
-            why = f"{reason} ({agent} may not play it)"
-            raise IllegalActionError(self._seat[agent], a, name, phase, why)
-        warnings.warn(
-            f"illegal action {a} ({name}) by {agent} in phase {phase}: {reason}; the game ends"
-            f" and {agent} is penalised ({ILLEGAL_PENALTY})",
-            stacklevel=3,
+        seat = self._seat[agent]
+        raise_or_warn(
+            self.illegal_action, [Illegal(agent, seat, a, name, phase, reason)], IllegalActionError
         )
         self._cumulative_rewards[agent] = 0.0
-        n = self.num_agents
-        rewards = np.full(n, -ILLEGAL_PENALTY / (n - 1))
-        rewards[self._seat[agent]] = ILLEGAL_PENALTY
+        # ASARA's reward schemes are zero-sum, and so is its penalty: the others share +1
+        rewards = penalty_rewards(self.num_agents, [seat], zero_sum=True)
         self._end_game()
         self._settle(rewards)
         self.infos[agent]["illegal"] = 1
@@ -340,21 +300,13 @@ class raw_env(AECEnv, EzPickle):
         return out.reshape(-1)
 
     def save_game(self) -> dict[str, Any]:
-        """The whole game, hidden information included, as a saved-game dict (docs/state.md)."""
+        """The whole game, hidden information included, as a saved-game dict
+        (docs/asara/state.md)."""
         return self._game.save()
 
     def load_game(self, saved: dict[str, Any]) -> None:
         """Continue the saved game `saved` (a `save_game()` dict; validated)."""
         self.reset(options={"state": saved})
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
-        """An independent env in the same position (EzPickle's pickling, which rebuilds the
-        env from its constructor's arguments, is for sending a fresh env elsewhere)."""
-        twin = object.__new__(type(self))
-        memo[id(self)] = twin
-        for name, value in self.__dict__.items():
-            setattr(twin, name, copy.deepcopy(value, memo))
-        return twin
 
     def full_view(self) -> str:
         """The whole game drawn as text, hidden information included (for debugging)."""
@@ -364,16 +316,3 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
-
-
-def _saved_state(options: dict[str, Any] | None) -> dict[str, Any] | None:
-    """options["state"]; other keys are ignored, as gymnasium and PettingZoo expect."""
-    if options is None:
-        return None
-    check_type("reset options", options, dict)
-    return options.get("state")
-
-
-def _check_choice(name: str, value: object, choices: tuple[object, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")

@@ -12,5 +12,7 @@ CARD = GameCard(
     env="asara_env.basari_v0:env",
     parallel_env="asara_env.basari_v0:parallel_env",
     simultaneous=True,
-    docs="asara_env.basari.docs:main",
+    gym_id="asara_env/Basari-v0",
+    gym_env="asara_env.basari.gym_env",
+    docs="asara_env.basari.docs:write_docs",
 )

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from asara_env.basari.constants import DIE_FACES
+from asara_env.common import validate
 
 IntLike = int | np.integer | NDArray[np.integer]
 
@@ -88,9 +89,6 @@ def start_archway(seed: IntLike, seat: IntLike, n_archways: IntLike) -> NDArray[
 
 
 def check_seed(seed: object) -> int:
-    """`seed` as an int in [0, 2**64), or a ValueError naming what is wrong."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int in [0, 2**64), got {type(seed).__name__}")
-    if not 0 <= int(seed) < 2**64:
-        raise ValueError(f"seed must be an int in [0, 2**64), got {seed}")
-    return int(seed)
+    """`seed` as an int in [0, 2**64), or a ValueError naming it (the package's one seed
+    check, `asara_env.common.validate.check_seed`)."""
+    return validate.check_seed("seed", seed)

@@ -13,24 +13,37 @@ agent picks a start archway; skipped with `start_mode="random"`), SELECT (every 
 a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 
 - Observation: `{"observation": float32[OBS_SIZE], "action_mask": int8[N_ACTIONS]}`
-  (364 and 39 on the default board; docs/basari_observation.md, docs/basari_actions.md).
+  (364 and 39 on the default board; docs/basari/observation.md, docs/basari/actions.md);
+  once the game is over every mask is all zeros.
 - Rewards are 0 until the game ends, then from `asara_env.common.outcome` under
   `reward="win" | "rank" | "margin"` (E5: `win` 1/k to each of k co-winners, 0 to the
   others; `rank` +1 for a sole winner down to -1 for a sole last, players still tied
   sharing a place; both by the B10 order with its tie-breaks; `margin` own score minus the
   mean of the others', / 50). There is no truncation.
 - `infos[agent]` has the same keys and shapes at every step: `acting` (bool: a real
-  decision, not only NOOP), `phase` (name), `round` and `turn` (1-based), and the final
+  decision, not only NOOP), `phase` (name), `round` and `turn` (1-based), the final
   fields `final_scores` (int64[P]), `ranking_score` (int64[P], the B10 order as one number)
-  and `winners` (bool[P]), all zeros until the game is over.
+  and `winners` (bool[P]), all zeros until the game is over, and `illegal` (1 if this
+  agent's illegal action ended the game).
 - `state()` is the global state, float32[OBS_SIZE] (`state_space`): seat 0's view with the
   bundle being built filled in (nothing else is hidden between steps).
-- Illegal actions raise `IllegalActionError` (a ValueError) naming the agent, the action
-  and why; nothing changes.
+- Illegal actions, as in PettingZoo's classic environments (the policy every env of the
+  package shares, `asara_env.envs`): by default (`illegal_action="penalize"`) an int
+  action that is not legal for its agent (ids out of range included) ends the game: each
+  offender gets -1, the others 0 (PettingZoo's convention), and a warning names the agent,
+  the action and why. `illegal_action="raise"` raises `IllegalActionError` (a
+  ValueError) with the same words instead and changes nothing. Actions that are not ints
+  (or 0-d int arrays), a missing agent or an unknown one always raise.
+- The AEC form, `basari_v0.env()`, is `asara_env.envs.SimultaneousAEC` over this env:
+  agents act one at a time on the observations of the step's start, each action is
+  checked (and refused or penalised) at its own agent's step, and the actions are played
+  together once the last agent has acted.
+- One seat as a single-agent gymnasium env, the others played by agent objects:
+  `asara_env.basari.gym_env.BasariGymEnv` (`gymnasium.make("asara_env/Basari-v0")`).
 - `reset(seed=s)` plays the game seeded s; later `reset()` calls without a seed play
   `derived_seed(s, 1)`, `derived_seed(s, 2)`, ...; `env.game_seed` tells the seed.
 - Saving: `save_game()` returns the game as a JSON-compatible dict (the reference
-  engine's validated format, docs/basari_state.md); `load_game(saved)` or
+  engine's validated format, docs/basari/state.md); `load_game(saved)` or
   `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
   env in the same position.
 - Rendering: `render_mode="ansi"` returns the board, players, barter and the turn's
@@ -39,17 +52,16 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from asara_env.basari.actions import Group
 from asara_env.basari.bridge import from_reference, to_reference
-from asara_env.basari.chance import check_seed
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, CARD_NAMES
 from asara_env.basari.core import (
@@ -70,7 +82,19 @@ from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import bundle_text, render_state
 from asara_env.common.errors import IllegalActionError
-from asara_env.common.seeding import derived_seed
+from asara_env.envs import (
+    DeepCopyable,
+    EpisodeSeeds,
+    Illegal,
+    OrderEnforcing,
+    SimultaneousAEC,
+    StepResults,
+    check_env_choices,
+    masked_spaces,
+    penalty_rewards,
+    raise_or_warn,
+    saved_state,
+)
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 OVER = int(Phase.OVER)
@@ -78,7 +102,25 @@ OVER = int(Phase.OVER)
 OBS_HIGH = float(np.finfo(np.float32).max)
 
 
-class BasariParallelEnv(ParallelEnv, EzPickle):
+def parallel_env(**kwargs: Any) -> BasariParallelEnv:
+    """The parallel environment (see the module docstring for the arguments)."""
+    return BasariParallelEnv(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> SimultaneousAEC:
+    """The AEC form, unwrapped: `asara_env.envs.SimultaneousAEC` over
+    `parallel_env(**kwargs)`. Each agent's action is checked (refused or penalised, as
+    `illegal_action` says) at its own step and held until the last live agent has acted,
+    so no choice leaks to an agent acting later in the same step."""
+    return SimultaneousAEC(parallel_env(**kwargs))
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC form wrapped in PettingZoo's OrderEnforcingWrapper (reset before use)."""
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
     """BASARI for 2-4 players; see the module docstring."""
 
     metadata = {
@@ -95,32 +137,27 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         reward: str = "win",
         board: Any = None,
         render_mode: str | None = None,
+        illegal_action: str = "penalize",
     ) -> None:
-        EzPickle.__init__(self, num_players, start_mode, reward, board, render_mode)
+        EzPickle.__init__(self, num_players, start_mode, reward, board, render_mode, illegal_action)
         self.config = BasariConfig(num_players, start_mode, BOARD if board is None else board)
-        if reward not in REWARD_SCHEMES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_SCHEMES)}, got {reward!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        modes = cast(list[str], self.metadata["render_modes"])
+        check_env_choices(reward, REWARD_SCHEMES, illegal_action, render_mode, modes)
         self.reward_scheme, self.render_mode = reward, render_mode
+        self.illegal_action = illegal_action
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents: list[str] = []
         lay = self.config.actions
         self._layout, self._n_actions = lay, lay.n_actions
         size = observe(init(self.config, 1, seeds=0)).shape[-1]
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (lay.n_actions,), np.int8),
-            }
+        self.observation_spaces, self.action_spaces = masked_spaces(
+            self.possible_agents, size, OBS_HIGH, lay.n_actions
         )
-        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(lay.n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBS_HIGH, (size,), np.float32)
         self._core: BasariState | None = None
-        self._base_seed: int | None = None
-        self._episode = 0
+        self._seeds = EpisodeSeeds()
         self.game_seed: int | None = None
+        self._offenders: list[str] = []  # whose illegal action ended the game
         self._events: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -135,16 +172,14 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a game (see the module docstring for seeds); `options={"state": saved}`
         continues a saved game instead."""
-        saved = _saved_state(options)
+        saved = saved_state(seed, options)
         if saved is not None:
-            if seed is not None:
-                raise ValueError("reset: pass either a seed or options['state'], not both")
             self._core = self._load(saved)
         else:
-            self.game_seed = self._next_game_seed(seed)
+            self.game_seed = self._seeds.next(seed)
             self._core = init(self.config, 1, seeds=np.array([self.game_seed], np.uint64))
         self.agents = self.possible_agents[:]
-        self._events = []
+        self._events, self._offenders = [], []
         over = self._over()
         if over:
             self.agents = []
@@ -157,24 +192,13 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
                 f"reset: the saved game's config {game.config.to_dict()} is not this env's "
                 f"{self.config.to_dict()}"
             )
-        self.game_seed = self._base_seed = int(game.seed)
-        self._episode = 0
+        self.game_seed = int(game.seed)
+        self._seeds.restart(self.game_seed)
         return from_reference([game])
-
-    def _next_game_seed(self, seed: int | None) -> int:
-        if seed is not None:
-            self._base_seed, self._episode = check_seed(seed), 0
-            return self._base_seed
-        if self._base_seed is None:
-            self._base_seed = cast(int, np.random.SeedSequence().entropy) % 2**64
-            self._episode = 0
-            return self._base_seed
-        self._episode += 1
-        return derived_seed(self._base_seed, self._episode)
 
     def save_game(self) -> dict[str, Any]:
         """The game as a JSON-compatible dict (the reference engine's validated format,
-        docs/basari_state.md); `load_game` or `reset(options={"state": saved})` resumes it."""
+        docs/basari/state.md); `load_game` or `reset(options={"state": saved})` resumes it."""
         self._require_reset()
         return state_to_dict(to_reference(self.core, 0))
 
@@ -183,22 +207,15 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         `reset` returns."""
         return self.reset(options={"state": saved})
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> BasariParallelEnv:
-        """An independent env in the same position (EzPickle's pickling rebuilds a fresh
-        env from the constructor's arguments instead)."""
-        new = type(self).__new__(type(self))
-        memo[id(self)] = new
-        for name, value in self.__dict__.items():
-            setattr(new, name, copy.deepcopy(value, memo))
-        return new
-
     # ---------------------------------------------------------------------------- acting
-    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    def step(self, actions: dict[str, Any]) -> StepResults:
         """One parallel step: one action per live agent (NOOP where it has no decision)."""
         self._require_reset()
         if not self.agents:
             raise ValueError("step: the game is over; call reset()")
-        joint = self._joint(actions)
+        joint, illegal = self._joint(actions)
+        if illegal:
+            return self.refuse(illegal)
         before = to_reference(self.core, 0) if self.render_mode else None
         step(self.core, joint[None, :])
         if before is not None:
@@ -217,8 +234,9 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def _joint(self, actions: object) -> np.ndarray:
-        """int64[P] from the action dict, or a ValueError naming the agent and action."""
+    def _joint(self, actions: object) -> tuple[np.ndarray, list[Illegal]]:
+        """int64[P] from the action dict, and the illegal ones; a ValueError naming the
+        agent for a missing, unknown or non-int action."""
         if not isinstance(actions, dict):
             raise ValueError(f"step: actions must be a dict agent -> id, got {type(actions)}")
         unknown = set(actions) - set(self.agents)
@@ -227,27 +245,48 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
         missing = [a for a in self.agents if a not in actions]
         if missing:
             raise ValueError(f"step: no action for {missing} (every agent acts; NOOP is 0)")
-        joint = np.zeros(len(self.possible_agents), np.int64)
-        for seat, agent in enumerate(self.possible_agents):
-            joint[seat] = self._check(agent, seat, actions[agent])
-        return joint
+        checked = [self.check_action(agent, actions[agent]) for agent in self.possible_agents]
+        illegal = [x for x in checked if x is not None]
+        if illegal:
+            return np.zeros(0, np.int64), illegal
+        joint = np.array([int(np.asarray(actions[a])) for a in self.possible_agents], np.int64)
+        return joint, []
 
-    def _check(self, agent: str, seat: int, action: object) -> int:
+    def check_action(self, agent: str, action: object) -> Illegal | None:
+        """Why `action` is illegal for `agent` now, or None if it is legal; an
+        `IllegalActionError` naming the agent if it is not an int (or 0-d int array)."""
+        self._require_reset()
+        seat = self.possible_agents.index(agent)
         a = action[()] if isinstance(action, np.ndarray) and action.ndim == 0 else action
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
             raise IllegalActionError(seat, action, "?", self._phase(), f"{agent}: not an int id")
         a = int(a)
         if 0 <= a < self._n_actions and self.core.legal[0, seat, a]:
-            return a
+            return None
         name = self._layout.describe(a) if 0 <= a < self._n_actions else "?"
         why = illegal_reason(to_reference(self.core, 0), seat, a) or "not legal now"
-        raise IllegalActionError(seat, a, name, self._phase(), f"{agent} may not: {why}")
+        return Illegal(agent, seat, a, name, self._phase(), why)
+
+    def refuse(self, illegal: Sequence[Illegal]) -> StepResults:
+        """The illegal-action policy (module docstring) for these illegal actions: raises
+        under "raise"; else ends the game, penalising each offender, and returns what
+        `step` returns."""
+        raise_or_warn(self.illegal_action, illegal, IllegalActionError)
+        self._offenders = [x.agent for x in illegal]
+        seats = [x.seat for x in illegal]
+        penalty = penalty_rewards(len(self.possible_agents), seats, zero_sum=False)
+        rewards = {a: float(penalty[i]) for i, a in enumerate(self.possible_agents)}
+        terminations = dict.fromkeys(self.agents, True)
+        truncations = dict.fromkeys(self.agents, False)
+        self.agents = []
+        return self._observations(), rewards, terminations, truncations, self._infos()
 
     def _phase(self) -> str:
         return PHASE_NAMES[int(self.core.phase[0])]
 
     def _over(self) -> bool:
-        return int(self.core.phase[0]) == OVER
+        """The game is over: played to its end, or ended by an illegal action."""
+        return int(self.core.phase[0]) == OVER or bool(self._offenders)
 
     @property
     def core(self) -> BasariState:
@@ -264,6 +303,8 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
     def _observations(self) -> dict[str, Any]:
         obs = observe(self.core)[0]
         mask = self.core.legal[0].astype(np.int8)
+        if self._over():
+            mask[:] = 0  # nobody acts any more
         return {
             a: {"observation": obs[i], "action_mask": mask[i]}
             for i, a in enumerate(self.possible_agents)
@@ -272,7 +313,7 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
 
     def _infos(self) -> dict[str, Any]:
         core, p = self.core, len(self.possible_agents)
-        over = self._over()
+        over = int(core.phase[0]) == OVER
         finals = {
             "final_scores": core.score[0].astype(np.int64) if over else np.zeros(p, np.int64),
             "ranking_score": ranking_score(core.score, core.gems)[0]
@@ -287,7 +328,12 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
             "turn": int(core.turn[0]) + 1,
         }
         return {
-            a: {"acting": bool(acting[i]), **common, **{k: v.copy() for k, v in finals.items()}}
+            a: {
+                "acting": bool(acting[i]) and not self._offenders,
+                **common,
+                **{k: v.copy() for k, v in finals.items()},
+                "illegal": int(a in self._offenders),
+            }
             for i, a in enumerate(self.possible_agents)
         }
 
@@ -342,15 +388,6 @@ class BasariParallelEnv(ParallelEnv, EzPickle):
 
     def close(self) -> None:
         pass
-
-
-def _saved_state(options: object) -> dict[str, Any] | None:
-    """options["state"]; other keys are ignored, as gymnasium and PettingZoo expect."""
-    if options is None:
-        return None
-    if not isinstance(options, dict):
-        raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
-    return options.get("state")
 
 
 def _field(decoded: tuple[Group, int | None]) -> int:

@@ -62,5 +62,5 @@ def test_card_options_are_five_singles_and_fifteen_pairs():
 
 
 def test_docs_are_generated_from_the_table():
-    doc = Path(__file__).parents[2] / "docs" / "actions.md"
+    doc = Path(__file__).parents[2] / "docs" / "asara" / "actions.md"
     assert doc.read_text() == layout_markdown(), "regenerate with `make docs`"

@@ -42,8 +42,8 @@ def test_layout_tiles_the_vector():
 
 
 def test_docs_are_generated_from_the_table():
-    doc = Path(__file__).parents[2] / "docs" / "observation.md"
-    assert doc.read_text() == observation_markdown(), "run `python -m asara_env.asara.docs`"
+    doc = Path(__file__).parents[2] / "docs" / "asara" / "observation.md"
+    assert doc.read_text() == observation_markdown(), "run `python -m asara_env.docs`"
 
 
 # ------------------------------------------------------------------------------ conformance

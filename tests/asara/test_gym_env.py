@@ -1,8 +1,9 @@
 """The single-agent gymnasium env: gymnasium's checker, the learner's rewards and
-observations against the AEC env, seeding, seats, and errors."""
+observations against the AEC env, seeding, seats, saved games, deep copies and errors."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import gymnasium
@@ -11,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from agents.registry import make_agent
-from asara_env import IllegalActionError
+from asara_env import CorruptStateError, IllegalActionError
 from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.asara.gym_env import AsaraGymEnv
 
@@ -117,3 +118,37 @@ def test_by_default_an_illegal_action_ends_the_game_with_minus_one_and_a_warning
     with pytest.warns(UserWarning, match=f"illegal action {bad}"):
         _, reward, terminated, truncated, info = env.step(bad)
     assert (reward, terminated, truncated, info["illegal"]) == (-1.0, True, False, 1)
+
+
+def test_saving_and_loading_continues_the_position_in_any_seat():
+    env = AsaraGymEnv(num_players=3, opponents=[make_agent("asara", "greedy")])
+    obs, info = env.reset(seed=4)
+    for _ in range(12):
+        obs, *_, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    saved, seat = env.game.save_game(), env.seat
+    assert env.save_game() == saved
+    other = AsaraGymEnv(num_players=3, opponents=[make_agent("asara", "greedy")])
+    obs2, info2 = other.load_game(saved, seat=seat)
+    assert np.array_equal(obs2, obs) and np.array_equal(info2["action_mask"], info["action_mask"])
+    assert info2["learner_seat"] == seat and other.save_game() == saved
+    with pytest.raises(CorruptStateError):
+        other.load_game({**saved, "year": 9})
+    assert other.save_game() == saved  # unchanged
+    with pytest.raises(ValueError, match="game_seed"):
+        other.reset(options={"state": saved, "game_seed": 1})
+
+
+def test_a_deep_copy_continues_identically_and_independently():
+    env = AsaraGymEnv(num_players=2, opponents=[make_agent("asara", "random")])
+    env.reset(seed=6)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    twin = copy.deepcopy(env)
+    while True:
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        out, twin_out = env.step(action), twin.step(action)
+        assert np.array_equal(out[0], twin_out[0]) and out[1:4] == twin_out[1:4]
+        if out[2]:
+            break
+    assert twin.save_game() == env.save_game()

@@ -58,7 +58,7 @@ def texts(root: ET.Element) -> str:
 @functools.cache
 def some_states(config: GameConfig) -> tuple[State, ...]:
     """A few positions of one random game (the start, two in play, the end), each saved
-    and loaded again (docs/state.md)."""
+    and loaded again (docs/asara/state.md)."""
     states = game_states(config, 5)
     picks = [states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1]]
     return tuple(state_from_dict(state_to_dict(s)) for s in picks)  # read only

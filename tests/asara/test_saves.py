@@ -27,18 +27,16 @@ from asara_env.common.errors import CorruptStateError
 from tests.asara.fuzzing import positions
 from tests.asara.games import play_on_side_by_side
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "asara"
 
 
 def test_docs_state_md_is_generated_from_the_schema():
-    assert (DOCS / "state.md").read_text() == state_markdown(), (
-        "run `python -m asara_env.asara.docs`"
-    )
+    assert (DOCS / "state.md").read_text() == state_markdown(), "run `python -m asara_env.docs`"
 
 
 def test_the_json_schema_file_is_generated_from_the_schema():
     text = (DOCS / "state.schema.json").read_text()
-    assert text == json_schema_text(), "run `python -m asara_env.asara.docs`"
+    assert text == json_schema_text(), "run `python -m asara_env.docs`"
 
 
 def test_the_json_schema_accepts_saved_positions_of_both_versions_and_refuses_a_wrapping_int():

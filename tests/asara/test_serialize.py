@@ -140,9 +140,9 @@ def test_a_record_with_an_illegal_action_is_rejected_naming_the_action():
 def test_every_saved_field_is_documented():
     from pathlib import Path
 
-    doc = (Path(__file__).parents[2] / "docs" / "state.md").read_text()
+    doc = (Path(__file__).parents[2] / "docs" / "asara" / "state.md").read_text()
     for key in _saved():
-        assert f"| `{key}` |" in doc, f"docs/state.md does not document {key!r}"
+        assert f"| `{key}` |" in doc, f"docs/asara/state.md does not document {key!r}"
 
 
 def _mid_gift_save() -> dict:

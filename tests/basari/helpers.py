@@ -112,3 +112,14 @@ def random_game(
         joint = random_joint(state, rng)
         step(state, joint)
         yield before, joint, state
+
+
+def e5_rewards(scores: np.ndarray, key: np.ndarray, reward: str) -> list[float]:
+    """E5's rewards written out seat by seat."""
+    n = len(scores)
+    if reward == "win":
+        best = key == key.max()
+        return [1 / best.sum() if best[i] else 0.0 for i in range(n)]
+    if reward == "rank":
+        return [((key < key[i]).sum() - (key > key[i]).sum()) / (n - 1) for i in range(n)]
+    return [(scores[i] - (scores.sum() - scores[i]) / (n - 1)) / 50 for i in range(n)]

@@ -36,7 +36,8 @@ from asara_env.common.errors import IllegalActionError
 from asara_env.common.seeding import derived_seed
 from tests.basari.games import CONFIGS, IDS, closing_weights, sample
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs" / "basari"
 
 
 def run(state, steps: int, seed: int, closing: float = 3.0) -> list[np.ndarray]:
@@ -179,7 +180,7 @@ def test_bundle_key_orders_bundles_as_the_reference_does():
 
 
 def test_observation_docs_are_generated_from_the_layout():
-    assert (DOCS / "basari_observation.md").read_text() == observation_markdown()
+    assert (DOCS / "observation.md").read_text() == observation_markdown()
 
 
 def test_the_core_imports_only_numpy_common_and_the_definition():
@@ -189,4 +190,4 @@ def test_the_core_imports_only_numpy_common_and_the_definition():
         "'asara_env.basari.env', 'pettingzoo', 'gymnasium', 'agents', 'training', "
         "'asara_env.asara.core', 'asara_env.asara.reference'))]; print(bad); assert not bad, bad"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=DOCS.parent)
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

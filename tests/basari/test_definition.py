@@ -22,7 +22,7 @@ from asara_env.basari.actions import (
 )
 from asara_env.basari.config import BasariConfig
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "basari_actions.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "basari" / "actions.md"
 PACKAGE = Path(__file__).resolve().parents[2] / "asara_env" / "basari"
 
 

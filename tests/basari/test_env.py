@@ -1,9 +1,11 @@
 """The PettingZoo environments: PettingZoo's own API, seed and render tests for 2, 3 and 4
-players, fixed-shape infos, rewards, illegal actions, seeds, saving and the global state."""
+players, fixed-shape infos, rewards, illegal actions (raised or penalised, in the parallel
+and the AEC form), dead agents, seeds, saving and the global state."""
 
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -14,9 +16,19 @@ from asara_env import basari_v0
 from asara_env.basari.core import ranking_score
 from asara_env.common.errors import CorruptStateError, IllegalActionError
 from asara_env.common.seeding import derived_seed
+from tests.basari.helpers import e5_rewards
 
 PLAYERS = [2, 3, 4]
-INFO_KEYS = {"acting", "phase", "round", "turn", "final_scores", "ranking_score", "winners"}
+INFO_KEYS = {
+    "acting",
+    "phase",
+    "round",
+    "turn",
+    "final_scores",
+    "ranking_score",
+    "winners",
+    "illegal",
+}
 
 
 def random_actions(env, observations: dict, rng: np.random.Generator) -> dict:
@@ -63,10 +75,27 @@ def test_pettingzoo_aec_api(players):
     api_test(basari_v0.env(num_players=players, start_mode="random"), num_cycles=1000)
 
 
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
+@pytest.mark.parametrize("players", PLAYERS)
+def test_pettingzoo_api_tests_under_both_illegal_action_policies(players, illegal_action):
+    kw = {"num_players": players, "illegal_action": illegal_action}
+    parallel_api_test(basari_v0.parallel_env(**kw), num_cycles=300)
+    with warnings.catch_warnings():  # dict observations: PettingZoo warns as for chess
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(basari_v0.env(**kw), num_cycles=300)
+
+
 @pytest.mark.parametrize("players", PLAYERS)
 def test_pettingzoo_seed_tests(players):
     seed_test(lambda: basari_v0.env(num_players=players), num_cycles=200)
     parallel_seed_test(lambda: _masked_sampling_env(players), num_cycles=200)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_parallel_seed_test_samples_unmasked_actions_and_the_penalty_ends_those_games(players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # each illegal sample is warned about
+        parallel_seed_test(lambda: basari_v0.parallel_env(num_players=players), num_cycles=200)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -96,17 +125,6 @@ def test_infos_have_the_same_keys_and_shapes_at_every_step(players):
     assert final["winners"].sum() >= 1
 
 
-def e5_rewards(scores: np.ndarray, key: np.ndarray, reward: str) -> list[float]:
-    """E5's rewards written out seat by seat."""
-    n = len(scores)
-    if reward == "win":
-        best = key == key.max()
-        return [1 / best.sum() if best[i] else 0.0 for i in range(n)]
-    if reward == "rank":
-        return [((key < key[i]).sum() - (key > key[i]).sum()) / (n - 1) for i in range(n)]
-    return [(scores[i] - (scores.sum() - scores[i]) / (n - 1)) / 50 for i in range(n)]
-
-
 @pytest.mark.parametrize("reward", ["win", "rank", "margin"])
 def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
     env = basari_v0.parallel_env(num_players=3, reward=reward)
@@ -124,7 +142,7 @@ def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
 
 
 def test_an_illegal_action_raises_naming_agent_and_action_and_changes_nothing():
-    env = basari_v0.parallel_env(num_players=3)
+    env = basari_v0.parallel_env(num_players=3, illegal_action="raise")
     obs, _ = env.reset(seed=5)
     saved, before = env.save_game(), env.state().copy()
     actions = {a: 0 for a in env.agents}  # NOOP in SETUP, where every agent must choose
@@ -229,3 +247,135 @@ def test_a_deep_copy_continues_identically_and_independently():
         assert all(np.array_equal(obs[a]["observation"], twin_obs[a]["observation"]) for a in obs)
     assert twin.save_game() == env.save_game() and not twin.agents
     assert twin._core.score is not env._core.score
+
+
+# ------------------------------------------------------------------------------ penalize
+def test_by_default_an_illegal_action_ends_the_game_penalising_each_offender():
+    env = basari_v0.parallel_env(num_players=3)
+    obs, _ = env.reset(seed=5)
+    saved = env.save_game()
+    actions = {"player_0": 3, "player_1": 0, "player_2": 999}  # NOOP in SETUP; out of range
+    with pytest.warns(UserWarning) as caught:
+        obs, rewards, terms, truncs, infos = env.step(actions)
+    words = [str(w.message) for w in caught]
+    assert len(words) == 2 and "illegal action 0" in words[0] and "player_1" in words[0]
+    assert "illegal action 999" in words[1] and "player_2" in words[1]
+    assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": -1.0}
+    assert all(terms.values()) and not any(truncs.values()) and env.agents == []
+    assert {a: i["illegal"] for a, i in infos.items()} == {
+        "player_0": 0,
+        "player_1": 1,
+        "player_2": 1,
+    }
+    assert not any(o["action_mask"].any() or infos[a]["acting"] for a, o in obs.items())
+    assert env.save_game() == saved  # the position is the one before the illegal step
+    with pytest.raises(ValueError, match="game is over"):
+        env.step(actions)
+    env.reset(seed=5)
+    with pytest.raises(ValueError, match="player_0"):  # not an int: raised, never penalised
+        env.step({**actions, "player_0": 2.0})
+    assert env.save_game() == saved and env.agents
+
+
+def _aec(players: int = 3, **kw):
+    env = basari_v0.env(num_players=players, **kw)
+    env.reset(seed=5)
+    return env
+
+
+def _aec_snapshot(env) -> tuple:
+    return (
+        env.unwrapped.save_game(),
+        env.agent_selection,
+        tuple(env.agents),
+        {a: env.observe(a)["observation"].tobytes() for a in env.possible_agents},
+        dict(env._cumulative_rewards) if hasattr(env, "_cumulative_rewards") else None,
+    )
+
+
+def test_aec_an_illegal_action_of_the_first_agent_is_penalised_at_its_own_step():
+    env = _aec()
+    assert env.agent_selection == "player_0"
+    with pytest.warns(UserWarning, match="illegal action 0 .* by player_0"):
+        env.step(0)  # NOOP in SETUP, where every agent must choose
+    assert all(env.terminations.values()) and env.agent_selection == "player_0"
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
+    assert env.infos["player_0"]["illegal"] == 1 and env.infos["player_1"]["illegal"] == 0
+    seen = {}
+    for agent in env.agent_iter():  # dead steps, offender first
+        obs, reward, term, trunc, _ = env.last()
+        seen[agent] = reward
+        assert term and not obs["action_mask"].any()
+        env.step(None)
+    assert seen == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0} and env.agents == []
+
+
+def test_aec_raise_refuses_at_the_offenders_step_and_the_game_plays_on():
+    env = _aec(illegal_action="raise")
+    lay = env.unwrapped.config.actions
+    env.step(lay.start(1))  # player_0 chooses
+    before = _aec_snapshot(env)
+    for bad in (0, 999, -1, 2**64 - 1, np.uint64(2**64 - 1), 1.0, "3", None):
+        with pytest.raises(ValueError, match="player_1"):
+            env.step(bad)
+        assert _aec_snapshot(env) == before
+    env.step(lay.start(2))
+    env.step(lay.start(3))  # the last agent: the step is played
+    assert env.unwrapped.core.phase[0] != 0 and env.agent_selection == "player_0"
+    assert not any(env.terminations.values())
+
+
+def test_aec_dead_agents_step_none_and_any_other_action_is_refused_changing_nothing():
+    env = _aec(players=2)
+    rng = np.random.default_rng(0)
+    while not any(env.terminations.values()):
+        obs = env.observe(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    final = dict(env._cumulative_rewards)
+    before = _aec_snapshot(env)
+    with pytest.raises(ValueError, match="None"):
+        env.step(0)
+    assert _aec_snapshot(env) == before
+    for agent in env.agent_iter():
+        _, reward, term, _, _ = env.last()
+        assert term and reward == final[agent]
+        env.step(None)
+    assert env.agents == []
+
+
+def test_aec_rewards_reach_every_agent_through_last():
+    env = basari_v0.env(num_players=3, reward="rank")
+    env.reset(seed=8)
+    rng, seen = np.random.default_rng(1), {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        seen[agent] = seen.get(agent, 0.0) + reward
+        env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    key = info["ranking_score"]
+    assert [seen[f"player_{i}"] for i in range(3)] == pytest.approx(
+        e5_rewards(np.zeros(3), np.asarray(key), "rank")
+    )
+
+
+def test_aec_save_load_and_deepcopy_continue_identically():
+    env = _aec(players=4)
+    rng = np.random.default_rng(2)
+    for _ in range(37):  # mid-step: some agents have acted
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    twin = copy.deepcopy(env)
+    loaded = basari_v0.env(num_players=4)
+    loaded.load_game(env.unwrapped.save_game())  # the position at the step's start
+    assert loaded.agent_selection == "player_0"
+    for agent in env.possible_agents:
+        assert np.array_equal(
+            loaded.observe(agent)["observation"], env.observe(agent)["observation"]
+        )
+    while env.agents:
+        agent = env.agent_selection
+        obs, *_, term, _, _ = env.last()
+        action = None if term else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert twin.agent_selection == agent
+        env.step(action)
+        twin.step(action)
+        assert twin.rewards == env.rewards
+    assert twin.agents == [] and twin.unwrapped.save_game() == env.unwrapped.save_game()

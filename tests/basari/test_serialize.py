@@ -139,7 +139,7 @@ def test_a_bad_record_is_refused() -> None:
 
 
 def test_the_save_format_docs_are_generated_and_up_to_date() -> None:
-    doc = Path(__file__).resolve().parents[2] / "docs" / "basari_state.md"
+    doc = Path(__file__).resolve().parents[2] / "docs" / "basari" / "state.md"
     assert doc.read_text() == schema_markdown()
     assert set(MEANING) == set(StateModel.model_json_schema(by_alias=True)["properties"])
     assert set(MEANING) == set(state_to_dict(new_game()))

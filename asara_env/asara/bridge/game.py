@@ -36,7 +36,7 @@ class TrackedGame:
 
     @classmethod
     def load(cls, saved: dict[str, Any], config: GameConfig | None = None) -> TrackedGame:
-        """A saved game (docs/state.md), validated (`CorruptStateError` names what is wrong);
+        """A saved game (docs/asara/state.md), validated (`CorruptStateError` names what is wrong);
         with `config`, a game of another configuration is refused with a ValueError."""
         game = state_from_dict(saved)
         if config is not None and game.config != config:

@@ -1,12 +1,14 @@
 """The saved-game format, defined once as a pydantic schema.
 
 `SavedState` (version 2) and `SavedStateV1` (before the gifts) check every field's type,
-range and length and refuse unknown keys; `docs/state.md` and `docs/state.schema.json`
-are generated from them (`python -m asara_env.asara.docs`). Every integer is bounded, so no value
-can wrap in the core's int8/int16/int32 arrays. What depends on the number of players P
-(lengths, seats below P) and the rules' invariants are checked afterwards, in
-`serialize.state_from_dict`. `error_text` turns a pydantic error into one sentence naming
-the field path (`towers[1][3][0].parts[2][1]: 9 is above the maximum 5`).
+range and length and refuse unknown keys; `docs/asara/state.md` and
+`docs/asara/state.schema.json` are generated from them (`python -m asara_env.docs`, with
+the shared helpers of `asara_env.common.schema` and `asara_env.common.markdown`). Every
+integer is bounded, so no value can wrap in the core's int8/int16/int32 arrays. What
+depends on the number of players P (lengths, seats below P) and the rules' invariants are
+checked afterwards, in `serialize.state_from_dict`. `error_text` turns a pydantic error
+into one sentence naming the field path (`towers[1][3][0].parts[2][1]: 9 is above the
+maximum 5`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from pydantic import (
     ValidationError,
     create_model,
 )
-from pydantic_core import ErrorDetails
 
 from asara_env.asara.actions import TARGETS
 from asara_env.asara.constants import (
@@ -55,6 +56,8 @@ from asara_env.asara.constants import (
 from asara_env.asara.phases import Phase
 from asara_env.asara.reference.format import GIFT_FIELDS, SCHEMA, VERSION
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.markdown import page, schema_table
+from asara_env.common.schema import StrictModel, error_text, int_field, length, per_seat, short
 
 # Bounds of the unbounded quantities: far above anything a game reaches (a game hands out
 # a few hundred Asari and prestige, and takes fewer than 1,500 decisions), far below the
@@ -69,25 +72,9 @@ MAX_GIFTS = max(max(gift_pile(True)), max(gift_pile(False)))
 FINAL_KEYS = (*COLOUR_NAMES, "tallest", "most_towers", "asari", "total")
 
 
-def _int(low: int, high: int, description: str | None = None) -> Any:
-    """A model field: an int from low to high (no bools, floats or strings)."""
-    return Field(strict=True, ge=low, le=high, description=description)
-
-
-def _len(low: int, high: int | None = None, description: str | None = None) -> Any:
-    """A list's length: `low` (to `high`)."""
-    return Field(min_length=low, max_length=low if high is None else high, description=description)
-
-
 def _per_seat(description: str | None = None) -> Any:
     """A list of one entry per player (P, checked after the schema)."""
-    extra: dict[str, Any] = {"x-length": "P"}
-    return Field(
-        min_length=MIN_PLAYERS,
-        max_length=MAX_PLAYERS,
-        json_schema_extra=extra,
-        description=description,
-    )
+    return per_seat(MIN_PLAYERS, MAX_PLAYERS, description)
 
 
 Seat = Annotated[int, Strict(), Field(ge=0, le=MAX_PLAYERS - 1)]
@@ -102,11 +89,11 @@ LightedCount = Annotated[int, Strict(), Field(ge=0, le=LIGHTED_PER_COLOUR)]
 GiftCount = Annotated[int, Strict(), Field(ge=0, le=MAX_GIFTS)]
 Money = Annotated[int, Strict(), Field(ge=0, le=MAX_MONEY)]
 Prestige = Annotated[int, Strict(), Field(ge=0, le=MAX_PRESTIGE)]
-ByGold = Annotated[list[TileCount], _len(N_GOLD)]
-ByPart = Annotated[list[ByGold], _len(N_PARTS)]  # a tower's tiles: [part][gold]
-Tiles = Annotated[list[Annotated[list[ByGold], _len(N_TILE_COLOURS)]], _len(N_PARTS)]
-Cards = Annotated[list[CardCount], _len(N_CARD_COLOURS)]
-Lighted = Annotated[list[LightedCount], _len(N_TILE_COLOURS)]
+ByGold = Annotated[list[TileCount], length(N_GOLD)]
+ByPart = Annotated[list[ByGold], length(N_PARTS)]  # a tower's tiles: [part][gold]
+Tiles = Annotated[list[Annotated[list[ByGold], length(N_TILE_COLOURS)]], length(N_PARTS)]
+Cards = Annotated[list[CardCount], length(N_CARD_COLOURS)]
+Lighted = Annotated[list[LightedCount], length(N_TILE_COLOURS)]
 Expansion = Literal["genie", "gifts"]
 PhaseName = Literal[
     "PLACE", "BUY", "BRIBE_STACK", "BRIBE_TAKE", "LIGHTS_OPTION", "LIGHTS_KEEP", "BUILD",
@@ -116,26 +103,22 @@ PHASES = tuple(p.name for p in Phase)
 assert get_args(PhaseName) == PHASES and get_args(Expansion) == KNOWN_EXPANSIONS
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ConfigModel(_Strict):
+class ConfigModel(StrictModel):
     """The game's configuration (`GameConfig`)."""
 
     model_config = ConfigDict(title="config")
-    num_players: int = _int(MIN_PLAYERS, MAX_PLAYERS, "P, the number of players")
+    num_players: int = int_field(MIN_PLAYERS, MAX_PLAYERS, "P, the number of players")
     variant: Literal["basic", "pro"] = Field(description="`basic` or `pro` (R7)")
-    expansions: list[Expansion] = _len(
+    expansions: list[Expansion] = length(
         0, len(KNOWN_EXPANSIONS), f"distinct names from {', '.join(KNOWN_EXPANSIONS)}, sorted (R9)"
     )
-    start_seat: int = _int(0, MAX_PLAYERS - 1, "the seat that starts year 1 (below P)")
+    start_seat: int = int_field(0, MAX_PLAYERS - 1, "the seat that starts year 1 (below P)")
 
 
 DECIMAL = r"^(0|[1-9][0-9]{0,38})$"  # up to 39 digits: 2**128 - 1 has 39
 
 
-class RngModel(_Strict):
+class RngModel(StrictModel):
     """The PCG64 state of the game's generator (numpy's `bit_generator.state`)."""
 
     model_config = ConfigDict(title="rng")
@@ -144,49 +127,51 @@ class RngModel(_Strict):
     inc: str = Field(
         strict=True, pattern=DECIMAL, description="128-bit increment, an odd decimal string"
     )
-    has_uint32: int = _int(0, 0, "always 0: the game draws only doubles, so no half draw waits")
-    uinteger: int = _int(0, 0, "always 0 (the buffered half draw, unused)")
+    has_uint32: int = int_field(
+        0, 0, "always 0: the game draws only doubles, so no half draw waits"
+    )
+    uinteger: int = int_field(0, 0, "always 0 (the buffered half draw, unused)")
 
 
-class TowerModel(_Strict):
+class TowerModel(StrictModel):
     """One tower: its tiles and the lighted windows on its windows."""
 
     model_config = ConfigDict(title="tower")
     parts: ByPart = Field(
         description="tiles by part (base, trunk, window, turret) and gold (plain, gold)"
     )
-    lit_plain: int = _int(0, LIGHTED_PER_COLOUR, "lighted windows lying on plain windows")
-    lit_gold: int = _int(0, 1, "1 if a lighted window covers the gold window")
+    lit_plain: int = int_field(0, LIGHTED_PER_COLOUR, "lighted windows lying on plain windows")
+    lit_gold: int = int_field(0, 1, "1 if a lighted window covers the gold window")
 
 
-class BuyerModel(_Strict):
+class BuyerModel(StrictModel):
     """Cards one player laid on one space."""
 
     model_config = ConfigDict(title="buyer")
-    seat: int = _int(0, MAX_PLAYERS - 1, "the player's seat (below P)")
-    cards: list[CardColour] = _len(1, 2, "card colours, sorted")
+    seat: int = int_field(0, MAX_PLAYERS - 1, "the player's seat (below P)")
+    cards: list[CardColour] = length(1, 2, "card colours, sorted")
     face_up: bool = Field(strict=True, description="one card face up, or two face down (R3)")
 
 
-class FinalModel(_Strict):
+class FinalModel(StrictModel):
     """Final-scoring points of one seat (R8)."""
 
     model_config = ConfigDict(title="final")
-    brown: int = _int(0, MAX_PRESTIGE, "points for the brown towers (R8.1)")
-    green: int = _int(0, MAX_PRESTIGE, "points for the green towers (R8.1)")
-    red: int = _int(0, MAX_PRESTIGE, "points for the red towers (R8.1)")
-    black: int = _int(0, MAX_PRESTIGE, "points for the black towers (R8.1)")
-    white: int = _int(0, MAX_PRESTIGE, "points for the white towers (R8.1)")
-    tallest: int = _int(0, MAX_PRESTIGE, "points for the tallest tower (R8.2)")
-    most_towers: int = _int(0, MAX_PRESTIGE, "points for the most towers (R8.2)")
-    asari: int = _int(0, MAX_PRESTIGE, "money // 10 (R8.3)")
-    total: int = _int(0, MAX_PRESTIGE, "the sum of the categories")
+    brown: int = int_field(0, MAX_PRESTIGE, "points for the brown towers (R8.1)")
+    green: int = int_field(0, MAX_PRESTIGE, "points for the green towers (R8.1)")
+    red: int = int_field(0, MAX_PRESTIGE, "points for the red towers (R8.1)")
+    black: int = int_field(0, MAX_PRESTIGE, "points for the black towers (R8.1)")
+    white: int = int_field(0, MAX_PRESTIGE, "points for the white towers (R8.1)")
+    tallest: int = int_field(0, MAX_PRESTIGE, "points for the tallest tower (R8.2)")
+    most_towers: int = int_field(0, MAX_PRESTIGE, "points for the most towers (R8.2)")
+    asari: int = int_field(0, MAX_PRESTIGE, "money // 10 (R8.3)")
+    total: int = int_field(0, MAX_PRESTIGE, "the sum of the categories")
 
 
 assert tuple(FinalModel.model_fields) == FINAL_KEYS
 
 
-class SavedState(_Strict):
+class SavedState(StrictModel):
     """A saved ASARA game, version 2."""
 
     model_config = ConfigDict(title="asara-env saved state")
@@ -194,12 +179,12 @@ class SavedState(_Strict):
     version: Literal[2] = Field(description="the format's version")
     config: ConfigModel = Field(description="the game's configuration (`config` below)")
     rng: RngModel = Field(description="the game's only source of chance (`rng` below)")
-    year: int = _int(1, N_YEARS, "the year being played")
+    year: int = int_field(1, N_YEARS, "the year being played")
     phase: PhaseName = Field(
         description="the pending decision: " + ", ".join(f"`{p}`" for p in PHASES)
     )
-    seat: int = _int(0, MAX_PLAYERS - 1, "the seat to decide (below P)")
-    caliph: int = _int(0, MAX_PLAYERS - 1, "the seat holding the Caliph tile (below P)")
+    seat: int = int_field(0, MAX_PLAYERS - 1, "the seat to decide (below P)")
+    caliph: int = int_field(0, MAX_PLAYERS - 1, "the seat holding the Caliph tile (below P)")
     money: list[Money] = _per_seat("Asari behind each screen")
     prestige: list[Prestige] = _per_seat(
         "prestige track (the final scoring included once the game is over)"
@@ -213,7 +198,7 @@ class SavedState(_Strict):
     displays: Tiles = Field(description="face-up market tiles per part, colour, gold")
     supply: list[Tiles] = _per_seat("unbuilt ordinary tiles behind each screen")
     lighted_supply: list[Lighted] = _per_seat("unbuilt lighted windows per colour")
-    lighted_stack: list[tuple[Colour, Owner]] = _len(
+    lighted_stack: list[tuple[Colour, Owner]] = length(
         0,
         N_LIGHTED,
         "lighted-window stack, top first: [colour, seat that put it back (it knows the "
@@ -221,49 +206,51 @@ class SavedState(_Strict):
     )
     towers: list[
         Annotated[
-            list[Annotated[list[TowerModel], _len(0, MAX_TOWERS_PER_COLOUR)]],
-            _len(N_TILE_COLOURS),
+            list[Annotated[list[TowerModel], length(0, MAX_TOWERS_PER_COLOUR)]],
+            length(N_TILE_COLOURS),
         ]
     ] = _per_seat("towers per seat and colour, in the order started")
-    area_colour: list[AreaColour] = _len(
+    area_colour: list[AreaColour] = length(
         N_AREAS,
         None,
         "required card colour per area (`asara_env.asara.constants.Area`), -1 none yet",
     )
-    spaces: list[Annotated[list[BuyerModel | None], _len(1, MAX_SPACES)]] = _len(
+    spaces: list[Annotated[list[BuyerModel | None], length(1, MAX_SPACES)]] = length(
         N_AREAS, None, "per area and space (as many as the area has): null or a buyer"
     )
-    coloured: list[BuyerModel] = _len(
+    coloured: list[BuyerModel] = length(
         0, N_CARDS, "single face-down cards on the coloured building, in order"
     )
-    market: int = _int(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
-    bribe_stack: int = _int(-1, N_PARTS - 1, "BRIBE_TAKE: the part of the searched stack; else -1")
-    lights_drawn: list[Colour] = _len(
+    market: int = int_field(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
+    bribe_stack: int = int_field(
+        -1, N_PARTS - 1, "BRIBE_TAKE: the part of the searched stack; else -1"
+    )
+    lights_drawn: list[Colour] = length(
         0,
         MAX_LIGHTS_DRAWN,
         "LIGHTS_KEEP: colours drawn and not yet kept, in drawn order; else empty",
     )
-    lights_keep: int = _int(0, MAX_KEPT, "LIGHTS_KEEP: windows still to keep; else 0")
-    build_left: int = _int(0, N_BUILD_MAX, "BUILD: tiles still to place; else 0")
-    gift_pile: list[GiftCount] = _len(
+    lights_keep: int = int_field(0, MAX_KEPT, "LIGHTS_KEEP: windows still to keep; else 0")
+    build_left: int = int_field(0, N_BUILD_MAX, "BUILD: tiles still to place; else 0")
+    gift_pile: list[GiftCount] = length(
         N_GIFT_KINDS,
         None,
         "gift cards left in the pile per kind (`GIFT_KINDS` order); all 0 without the gifts (R9.2)",
     )
-    gifts: list[Annotated[list[GiftKind], _len(0, GIFT_SLOTS)]] = _len(
+    gifts: list[Annotated[list[GiftKind], length(0, GIFT_SLOTS)]] = length(
         N_CHESTS, None, "gift kinds on each chest space (`CHEST_SPACES` order), in the order laid"
     )
-    gift_queue: list[GiftKind] = _len(
+    gift_queue: list[GiftKind] = length(
         0, GIFT_SLOTS, "gifts of the chest being emptied still to carry out, in order"
     )
-    gift_chest: int = _int(-1, N_CHESTS - 1, "gift phases: the chest being emptied; else -1")
-    pending_target: int = _int(
+    gift_chest: int = int_field(-1, N_CHESTS - 1, "gift phases: the chest being emptied; else -1")
+    pending_target: int = int_field(
         -1, len(TARGETS) - 1, "gift phases: the placement target whose move follows; else -1"
     )
-    pending_space: int = _int(
+    pending_space: int = int_field(
         -1, MAX_SPACES - 1, "gift phases: the space (within its area) it took; else -1"
     )
-    decisions: int = _int(0, MAX_DECISIONS, "decisions taken so far")
+    decisions: int = int_field(0, MAX_DECISIONS, "decisions taken so far")
     final: Annotated[list[FinalModel], _per_seat()] | None = Field(
         description="GAME_OVER: final scoring per seat; else null"
     )
@@ -288,44 +275,7 @@ MODELS = {1: SavedStateV1, VERSION: SavedState}
 
 
 # ------------------------------------------------------------------------------ errors
-def path_text(loc: tuple[int | str, ...]) -> str:
-    """('towers', 1, 3, 'parts') as 'towers[1][3].parts'."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "the saved state"
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def error_text(error: ErrorDetails) -> tuple[str, str]:
-    """(field path, sentence) of one pydantic error."""
-    kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
-    loc = tuple("schema" if p == "schema_" else p for p in error["loc"])
-    messages = {
-        "missing": "is missing",
-        "extra_forbidden": "is not a field of the saved state (unknown key)",
-        "less_than_equal": f"{_short(value)} is above the maximum {ctx.get('le')}",
-        "greater_than_equal": f"{_short(value)} is below the minimum {ctx.get('ge')}",
-        "int_type": f"must be an int, got {_short(value)}",
-        "bool_type": f"must be true or false, got {_short(value)}",
-        "string_type": f"must be a string, got {_short(value)}",
-        "list_type": f"must be a list, got {_short(value)}",
-        "tuple_type": f"must be a list, got {_short(value)}",
-        "model_type": f"must be a dict (an object), got {_short(value)}",
-        "model_attributes_type": f"must be a dict (an object), got {_short(value)}",
-        "dict_type": f"must be a dict (an object), got {_short(value)}",
-        "literal_error": f"must be {ctx.get('expected')}, got {_short(value)}",
-        "string_pattern_mismatch": f"must be a decimal string, got {_short(value)}",
-    }
-    if kind in ("too_short", "too_long"):
-        want = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
-        more = "at least" if kind == "too_short" else "at most"
-        messages[kind] = f"must have {more} {want} entries, got {ctx.get('actual_length')}"
-    return path_text(loc), messages.get(kind, error["msg"])
+ALIASES = {"schema_": "schema"}  # model field -> saved key
 
 
 def validate(d: dict[str, Any]) -> BaseModel:
@@ -334,29 +284,29 @@ def validate(d: dict[str, Any]) -> BaseModel:
     if not isinstance(d, dict):
         raise CorruptStateError(f"a saved state is a dict, got {type(d).__name__}", "(top)")
     if d.get("schema") != SCHEMA:
-        raise CorruptStateError(f"must be {SCHEMA!r}, got {_short(d.get('schema'))}", "schema")
+        raise CorruptStateError(f"must be {SCHEMA!r}, got {short(d.get('schema'))}", "schema")
     version = d.get("version")
     if type(version) is not int or version not in MODELS:
-        raise CorruptStateError(f"must be 1 or {VERSION}, got {_short(version)}", "version")
+        raise CorruptStateError(f"must be 1 or {VERSION}, got {short(version)}", "version")
     try:
         return MODELS[version].model_validate(d)
     except ValidationError as exc:
-        field, problem = error_text(exc.errors()[0])
+        field, problem = error_text(exc.errors()[0], ALIASES)
         raise CorruptStateError(problem, field) from None
 
 
 # ------------------------------------------------------------------------------ docs
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every version (docs/state.schema.json)."""
+    """The JSON Schema of every version (docs/asara/state.schema.json)."""
     either: Any = Annotated[SavedState | SavedStateV1, Field(discriminator="version")]
     schema = TypeAdapter(either).json_schema(by_alias=True)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "asara-env/state",
         "title": "asara-env saved game state",
-        "description": "Generated from asara_env/asara/reference/schema.py; see docs/state.md. "
-        "Lengths marked x-length P are the number of players, checked on loading with "
-        "the rules' invariants.",
+        "description": "Generated from asara_env/asara/reference/schema.py; see "
+        "docs/asara/state.md. Lengths marked x-length P are the number of players, checked "
+        "on loading with the rules' invariants.",
         **schema,
     }
 
@@ -365,54 +315,10 @@ def json_schema_text() -> str:
     return json.dumps(json_schema(), indent=2) + "\n"
 
 
-def _type(s: dict[str, Any], defs: dict[str, Any]) -> tuple[str, str, str]:
-    """(type, dimensions, range) of a JSON Schema node, e.g. ('int', '[P][5]', '0..9')."""
-    if "$ref" in s:
-        return defs[s["$ref"].split("/")[-1]]["title"], "", ""
-    if "anyOf" in s:
-        kinds = [_type(x, defs) for x in s["anyOf"]]
-        base = " or ".join(k + d for k, d, _ in kinds)
-        return (f"({base})" if "[" not in base else base), "", ""
-    kind = {"integer": "int", "string": "str", "boolean": "bool", "null": "null"}.get(
-        s.get("type", ""), ""
-    )
-    if "const" in s:
-        return kind, "", f"`{s['const']}`"
-    if "enum" in s:
-        return kind, "", "/".join(f"`{v}`" for v in s["enum"]) if len(s["enum"]) <= 3 else "a name"
-    if kind == "int":
-        return "int", "", f"{s['minimum']:,}..{s['maximum']:,}".replace(",", "_")
-    if "pattern" in s:
-        return "str", "", "decimal digits"
-    if s.get("type") == "array" and "prefixItems" in s:
-        items = [_type(x, defs) for x in s["prefixItems"]]
-        return "[" + ", ".join(f"{k} {r}" for k, _, r in items) + "]", "", ""
-    if s.get("type") == "array":
-        item, dims, rng = _type(s["items"], defs)
-        return item, _length(s) + dims, rng
-    return kind, "", ""
-
-
-def _length(s: dict[str, Any]) -> str:
-    if s.get("x-length") == "P":
-        return "[P]"
-    low, high = s.get("minItems", 0), s.get("maxItems")
-    return f"[{low}]" if low == high else f"[{low}..{high}]"
-
-
-def _table(model: dict[str, Any], defs: dict[str, Any]) -> list[str]:
-    rows = ["| key | type | range | meaning |", "|---|---|---|---|"]
-    for key, s in model["properties"].items():
-        kind, dims, rng = _type(s, defs)
-        meaning = s.get("description", "")
-        rows.append(f"| `{key}` | {kind}{dims} | {rng} | {meaning} |")
-    return rows
-
-
 _INTRO = f"""\
 # Saved game state (schema `{SCHEMA}`, version {VERSION})
 
-<!-- generated by `python -m asara_env.asara.docs` from asara_env/asara/reference/schema.py:
+<!-- generated by `python -m asara_env.docs` from asara_env/asara/reference/schema.py:
      edit that -->
 
 `asara_env.asara.reference.serialize.state_to_dict(state)` returns a JSON-compatible dict;
@@ -421,7 +327,7 @@ with the path of the field at fault (`towers[1][3][0].parts[2][1]: 9 is above th
 5`; the error's `field` holds the path). Loading checks, in order:
 
 1. the schema below (pydantic, `asara_env/asara/reference/schema.py`; as JSON Schema in
-   `docs/state.schema.json`): every field's type, range and length; unknown keys refused;
+   `docs/asara/state.schema.json`): every field's type, range and length; unknown keys refused;
    ints are ints (no bools, floats or digit strings); every integer bounded, so nothing
    can wrap in the core's int8/int32 arrays;
 2. what depends on the number of players P: lists of one entry per player (`[P]`), seats
@@ -451,11 +357,12 @@ final state.
 
 
 def state_markdown() -> str:
-    """docs/state.md: the format's tables, generated from the schema."""
+    """docs/asara/state.md: the format's tables, generated from the schema."""
     schema = SavedState.model_json_schema(by_alias=True)
     defs = schema["$defs"]
-    lines = [_INTRO, "## The saved state", "", *_table(schema, defs)]
+    sections = []
     for name in ("ConfigModel", "RngModel", "TowerModel", "BuyerModel", "FinalModel"):
         d = defs[name]
-        lines += ["", f"## `{d['title']}`", "", d["description"], "", *_table(d, defs)]
-    return "\n".join(lines) + "\n" + _OUTRO
+        sections += [f"## `{d['title']}`", d["description"], schema_table(d, defs)]
+    tables = page("## The saved state", schema_table(schema, defs), *sections)
+    return _INTRO + "\n" + tables + _OUTRO

@@ -1,6 +1,6 @@
 """Save and load: a state as a JSON-compatible dict and back.
 
-The format is defined in `schema.py` (docs/state.md and docs/state.schema.json are
+The format is defined in `schema.py` (docs/asara/state.md and docs/asara/state.schema.json are
 generated from it). `state_from_dict` checks the schema (types, ranges, lengths, no unknown
 keys), then what depends on the number of players, then every invariant of
 `invariants.py` and the load checks of `soundness.py`, and raises `CorruptStateError`

@@ -4,7 +4,7 @@ then the following seats clockwise, padded to 4 seats with `present` = 0), the s
 
 The layout is declared once: `top_slices(n)` (the whole vector) and `seat_slices(n)` (the
 block repeated for each of the 4 ego seats). `obs_index(n)` gives every named slice's
-position, `observation_markdown()` writes docs/basari_observation.md from the same tables.
+position, `observation_markdown()` writes docs/basari/observation.md from the same tables.
 
 Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises / 10;
 one-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros. The only
@@ -24,6 +24,7 @@ from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import Tables, tables
 from asara_env.basari.phases import N_PHASES
 from asara_env.common.layout import ObsSlice, slice_index
+from asara_env.common.markdown import page, slice_table
 
 GEM_SCALE = float(GEMS_PER_COLOUR)
 POINTS_SCALE = 7.0
@@ -179,45 +180,29 @@ def global_state(state: BasariState) -> np.ndarray:
 
 
 def observation_markdown(n: int | None = None) -> str:
-    """docs/basari_observation.md, generated from the slice tables."""
+    """docs/basari/observation.md, generated from the slice tables."""
     from asara_env.basari.constants import N_ARCHWAYS
 
     n = N_ARCHWAYS if n is None else n
-    lines = [
+    intro = [
         "# BASARI observation",
         "",
         f"`float32[{obs_size(n)}]` per agent on the default board of {n} archways "
         "(112 + 9 N for a board of N archways), ego-centric: the agent's own seat first, then",
         "the following seats clockwise, padded to 4 seats. Generated from",
-        "`asara_env/basari/core/observation.py` by `python -m asara_env.basari.core.observation`;",
+        "`asara_env/basari/core/observation.py` by `python -m asara_env.docs` (`make docs`);",
         "do not edit by hand.",
-        "",
-        "| slice | offset | shape | size | content |",
-        "|---|---|---|---|---|",
     ]
-    at = 0
-    for s in top_slices(n):
-        lines.append(f"| `{s.name}` | {at} | {list(s.shape)} | {s.size} | {s.meaning} |")
-        at += s.size
-    lines += ["", "Per-seat block (offsets within the block):", ""]
-    lines += ["| field | offset | size | content |", "|---|---|---|---|"]
-    at = 0
-    for s in seat_slices(n):
-        lines.append(f"| `{s.name}` | {at} | {s.size} | {s.meaning} |")
-        at += s.size
-    lines += [
-        "",
+    outro = [
         "Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises "
         "/ 10.",
         "One-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros.",
         "Only the `pending` bundle is private: it is set in the acting agent's observation alone.",
     ]
-    return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    from pathlib import Path
-
-    target = Path(__file__).resolve().parents[3] / "docs" / "basari_observation.md"
-    target.write_text(observation_markdown())
-    print(f"wrote {target}")
+    return page(
+        intro,
+        slice_table(top_slices(n)),
+        "Per-seat block (offsets within the block):",
+        slice_table(seat_slices(n)),
+        outro,
+    )

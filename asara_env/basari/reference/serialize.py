@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import (
@@ -29,6 +29,8 @@ from asara_env.basari.phases import Phase
 from asara_env.basari.reference.invariants import violations
 from asara_env.basari.reference.state import ARRAY_FIELDS, State
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.markdown import page, schema_table
+from asara_env.common.schema import PER_SEAT, StrictModel
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -43,13 +45,10 @@ CardId = Annotated[int, Field(ge=-1, lt=N_CARDS)]  # -1 = none
 Roll = Annotated[int, Field(ge=0, le=DIE_FACES)]  # 0 = none
 Archway = Annotated[int, Field(ge=-1, lt=MAX_ARCHWAYS)]  # -1 = not placed
 NonNegative = Annotated[int, Field(ge=0)]
+PerSeat = Field(json_schema_extra=dict(PER_SEAT))  # one entry per player (checked below)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class ConfigModel(_Strict):
+class ConfigModel(StrictModel, strict=True, title="config"):
     num_players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
     start_mode: Literal["choose", "random"]
     board: list[list[int]]
@@ -60,7 +59,7 @@ class ConfigModel(_Strict):
         return self
 
 
-class StateModel(_Strict):
+class StateModel(StrictModel, strict=True, title="BASARI saved state"):
     schema_: Literal["basari-env/state"] = Field(alias="schema")
     version: Literal[1]
     config: ConfigModel
@@ -68,15 +67,15 @@ class StateModel(_Strict):
     phase: Literal["SETUP", "SELECT", "BARTER", "OVER"]
     round: Annotated[int, Field(ge=0, lt=ROUNDS)]
     turn: Annotated[int, Field(ge=0, lt=MAX_ARCHWAYS)]
-    score: list[NonNegative]
-    gems: list[Bundle]
+    score: Annotated[list[NonNegative], PerSeat]
+    gems: Annotated[list[Bundle], PerSeat]
     carpet: Bundle
-    position: list[Archway]
-    start: list[Archway]
-    progress: list[NonNegative]
-    move_roll: list[Roll]
-    action_roll: list[Roll]
-    revealed: list[CardId]
+    position: Annotated[list[Archway], PerSeat]
+    start: Annotated[list[Archway], PerSeat]
+    progress: Annotated[list[NonNegative], PerSeat]
+    move_roll: Annotated[list[Roll], PerSeat]
+    action_roll: Annotated[list[Roll], PerSeat]
+    revealed: Annotated[list[CardId], PerSeat]
     offer: Bundle
     pending: Bundle
     barter_card: CardId
@@ -108,7 +107,7 @@ class StateModel(_Strict):
 MEANING = {
     "schema": "always `basari-env/state`",
     "version": "format version",
-    "config": "`num_players`, `start_mode`, `board` (int[n_archways][5]: points, R, Y, G, B)",
+    "config": "the game's configuration (`config` below)",
     "seed": "the 64-bit game seed, the only source of chance (E4)",
     "phase": "the decision phase (E1)",
     "round": "0-based round; stays 2 when OVER",
@@ -132,40 +131,33 @@ MEANING = {
     "offer_by": "the seat that made the standing offer; -1 = none",
     "offers": "offers submitted in the running barter",
 }
-
-
-def _range(prop: dict[str, Any]) -> str:
-    """'int 0..25', 'int >= 0 [P]', 'int 0..25 [4] [P]' from a JSON-schema property."""
-    if prop.get("type") == "array":
-        size = f"[{prop['minItems']}]" if "minItems" in prop else "[P]"
-        return f"{_range(prop.get('items', {}))} {size}"
-    if "enum" in prop or "const" in prop:
-        return " / ".join(f"`{v}`" for v in prop.get("enum", [prop.get("const")]))
-    if "$ref" in prop:
-        return "object"
-    if "maximum" in prop:
-        return f"int {prop['minimum']}..{prop['maximum']}"
-    if "exclusiveMaximum" in prop:
-        return f"int {prop['minimum']}..{prop['exclusiveMaximum'] - 1}"
-    return f"int >= {prop['minimum']}" if "minimum" in prop else "int"
+CONFIG_MEANING = {
+    "num_players": "P, the number of players",
+    "start_mode": "`choose`: every seat picks its start archway at once (B3.4); `random`: drawn "
+    "from the seed (C4)",
+    "board": "int[n_archways][5]: points, then red, yellow, green, blue gems per archway (B2.4)",
+}
 
 
 def schema_markdown() -> str:
-    """docs/basari_state.md: the save format, generated from `StateModel`."""
-    props = StateModel.model_json_schema(by_alias=True)["properties"]
-    lines = [
+    """docs/basari/state.md: the save format, generated from `StateModel`."""
+    schema = StateModel.model_json_schema(by_alias=True)
+    defs = schema["$defs"]
+    intro = [
         "# BASARI saved state",
         "",
         "`state_to_dict` writes and `state_from_dict` reads this JSON object (pydantic v2,",
         "strict: unknown keys and wrong types are refused, errors name the field path);",
         "the invariants of B12 are then checked. [P] = one entry per seat. Generated by",
-        "`python -m asara_env.basari.docs`; do not edit by hand.",
-        "",
-        "| field | type and range | meaning |",
-        "|---|---|---|",
+        "`python -m asara_env.docs` (`make docs`); do not edit by hand.",
     ]
-    lines += [f"| `{k}` | {_range(v)} | {MEANING[k]} |" for k, v in props.items()]
-    return "\n".join(lines) + "\n"
+    config = defs["ConfigModel"]
+    return page(
+        intro,
+        schema_table(schema, defs, MEANING),
+        f"## `{config['title']}`",
+        schema_table(config, defs, CONFIG_MEANING),
+    )
 
 
 def state_to_dict(state: State) -> dict[str, Any]:

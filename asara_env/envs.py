@@ -1,0 +1,536 @@
+"""The environments' plumbing, written once for every game's PettingZoo and gymnasium envs
+(each game's `env.py` and `gym_env.py` are thin: its rules, observations and infos).
+
+- Seeds (`EpisodeSeeds`): `reset(seed=s)` plays the game seeded s; later `reset()` calls
+  without a seed play `derived_seed(s, 1)`, `derived_seed(s, 2)`, …; a first `reset()`
+  without a seed draws s from the OS.
+- Saved games (`saved_state`): `reset(options={"state": saved})` continues a saved game
+  instead (other option keys are ignored, as gymnasium and PettingZoo expect).
+- The constructor's choices (`check_env_choices`), each refused with a `ValueError`
+  naming the argument; the Dict observation and Discrete action spaces (`masked_spaces`);
+  `copy.deepcopy(env)` an independent env in the same position (`DeepCopyable`).
+- The illegal-action policy, `illegal_action="penalize"` (the default, as in PettingZoo's
+  classic environments) or `"raise"`: an int action that is not legal now (ids out of
+  range included) either ends the game with `ILLEGAL_PENALTY` (-1) to the offender
+  (`penalty_rewards`) and a warning naming the agent, the action and why, or raises the
+  game's `IllegalActionError` with the same words and changes nothing (`raise_or_warn`).
+  Actions that are not ints (or 0-d int arrays) always raise.
+- `OrderEnforcing`: PettingZoo's order-enforcing wrapper, with `last()` in one call and
+  `load_game`.
+- `SimultaneousAEC`: the AEC form of a simultaneous-move parallel env. Agents act one at
+  a time on the observations of the step's start (no choice leaks to a later agent); each
+  action is checked at its own agent's step, and the buffered actions are played together
+  once the last live agent has acted.
+- `OpponentsEnv`: one seat of a game's AEC env as a single-agent gymnasium env, the other
+  seats played by opponents (agent objects with `act_batch`, default `UniformRandom`)
+  through the shared opponents' loop (`asara_env.common.opponents`).
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from asara_env.common.opponents import Actor, TurnBased, play_opponents
+from asara_env.common.seeding import derived_seed
+from asara_env.common.validate import check_choice, check_int, check_seed, check_type
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+ILLEGAL_PENALTY = -1.0  # the offender's reward under illegal_action="penalize"
+StepResults = tuple[
+    dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]
+]
+
+
+# ------------------------------------------------------------------------------ choices
+def check_env_choices(
+    reward: object,
+    reward_schemes: Iterable[str],
+    illegal_action: object,
+    render_mode: object,
+    render_modes: Sequence[str],
+) -> None:
+    """The choices every env takes, each a ValueError naming the argument."""
+    check_choice("reward", reward, tuple(reward_schemes))
+    check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+    check_choice("render_mode", render_mode, (None, *render_modes))
+
+
+def masked_spaces(
+    agents: Sequence[str], obs_size: int, obs_high: float, n_actions: int
+) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
+    """Every agent's observation space, `{"observation": float32[obs_size] in
+    [0, obs_high], "action_mask": int8[n_actions]}`, and its `Discrete(n_actions)`."""
+    observation = spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, obs_high, (obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+        }
+    )
+    observations = {a: copy.deepcopy(observation) for a in agents}
+    actions: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n_actions) for a in agents}
+    return cast(dict[str, spaces.Space[Any]], observations), actions
+
+
+# ------------------------------------------------------------------------------ episodes
+class EpisodeSeeds:
+    """The per-episode game seeds of an env (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.base: int | None = None  # the seed of the last reset(seed=...)
+        self.episode = 0  # resets since then
+
+    def next(self, seed: object) -> int:
+        """The game seed of `reset(seed=seed)`; a ValueError naming `seed` if it is not
+        an int from 0 to 2**64 - 1 (nothing changes then)."""
+        if seed is not None:
+            self.base, self.episode = check_seed("seed", seed), 0
+            return self.base
+        if self.base is None:
+            self.base, self.episode = cast(int, np.random.SeedSequence().entropy) % 2**64, 0
+            return self.base
+        self.episode += 1
+        return derived_seed(self.base, self.episode)
+
+    def restart(self, base: int) -> None:
+        """Later resets without a seed play `derived_seed(base, 1)`, … (after loading a
+        game seeded `base`)."""
+        self.base, self.episode = base, 0
+
+
+def saved_state(seed: object, options: object) -> dict[str, Any] | None:
+    """`options["state"]` of `reset(seed, options)`, or None for a new game; a ValueError
+    if `options` is not a dict, or if both a seed and a saved game are given."""
+    if options is None:
+        return None
+    saved = check_type("reset options", options, dict).get("state")
+    if saved is not None and seed is not None:
+        raise ValueError("reset: pass either a seed or options['state'], not both")
+    return saved
+
+
+class DeepCopyable:
+    """`copy.deepcopy(env)`: an independent env in the same position (EzPickle's pickling,
+    which rebuilds the env from its constructor's arguments, is for sending a fresh env
+    elsewhere)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            setattr(twin, name, copy.deepcopy(value, memo))
+        return twin
+
+
+# ------------------------------------------------------------------------------ illegal
+class IllegalActionErrorType(Protocol):
+    """A game's `IllegalActionError` class, called with keywords."""
+
+    def __call__(
+        self, *, action: object, name: str, seat: int, phase: str, reason: str
+    ) -> Exception: ...
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """One illegal action: who gave it, what it is and why it is illegal now."""
+
+    agent: str
+    seat: int
+    action: int
+    name: str  # the action's name, "?" for an id out of range
+    phase: str
+    reason: str
+
+    def error(self, error_type: IllegalActionErrorType) -> Exception:
+        return error_type(
+            action=self.action,
+            name=self.name,
+            seat=self.seat,
+            phase=self.phase,
+            reason=f"{self.reason} ({self.agent} may not play it)",
+        )
+
+    def warning(self) -> str:
+        return (
+            f"illegal action {self.action} ({self.name}) by {self.agent} in phase "
+            f"{self.phase}: {self.reason}; the game ends and {self.agent} is penalised "
+            f"({ILLEGAL_PENALTY})"
+        )
+
+
+def raise_or_warn(
+    mode: str,
+    illegal: Sequence[Illegal],
+    error_type: IllegalActionErrorType,
+    stacklevel: int = 4,
+) -> None:
+    """The policy for illegal actions (at least one): under "raise" the first one's
+    `error_type` is raised; under "penalize" each is warned about, and the caller ends the
+    game with `penalty_rewards`."""
+    if mode == "raise":
+        raise illegal[0].error(error_type)
+    for one in illegal:
+        warnings.warn(one.warning(), stacklevel=stacklevel)
+
+
+def penalty_rewards(players: int, offenders: Sequence[int], zero_sum: bool) -> NDArray[np.float64]:
+    """float64[players] by seat: ILLEGAL_PENALTY to each offender; the others get 0 (as
+    PettingZoo's classic environments do) or, for a zero-sum game, share the penalties."""
+    rewards = np.zeros(players)
+    rewards[list(offenders)] = ILLEGAL_PENALTY
+    others = players - len(set(offenders))
+    if zero_sum and others:
+        rewards[rewards == 0] = -ILLEGAL_PENALTY * len(set(offenders)) / others
+    return rewards
+
+
+# ------------------------------------------------------------------------------ AEC
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call (the
+    base class reaches each of its six attributes through `__getattr__`)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if observe and not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def load_game(self, saved: dict[str, Any]) -> None:
+        """Continue the saved game `saved` (counts as the reset the wrapper asks for)."""
+        self.reset(options={"state": saved})
+
+
+class Simultaneous(Protocol):
+    """What `SimultaneousAEC` needs of a simultaneous-move parallel env. Agents leave
+    `agents` only when the game ends."""
+
+    possible_agents: list[str]
+    agents: list[str]
+    metadata: dict[str, Any]
+    render_mode: str | None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]: ...
+    def action_space(self, agent: str) -> spaces.Space[Any]: ...
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]: ...
+    def step(self, actions: dict[str, Any]) -> StepResults: ...
+    def check_action(self, agent: str, action: object) -> Illegal | None:
+        """Why `action` is illegal for `agent` now, or None; raises if it is not an int."""
+
+    def refuse(self, illegal: Sequence[Illegal]) -> StepResults:
+        """Raises under "raise"; else ends the game penalised, returning what step does."""
+
+    def state(self) -> NDArray[np.float32]: ...
+    def render(self) -> Any: ...
+    def save_game(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+
+
+class SimultaneousAEC(DeepCopyable, AECEnv, EzPickle):
+    """The AEC form of a simultaneous-move parallel env (see the module docstring).
+    `save_game()` saves the position at the start of the step: actions already given in
+    it are not part of the saved game."""
+
+    def __init__(self, env: Simultaneous) -> None:
+        EzPickle.__init__(self, env)  # pickled: a fresh env (deepcopy keeps the position)
+        AECEnv.__init__(self)
+        self.env = env
+        self.metadata = {**env.metadata, "is_parallelizable": True}
+        self.possible_agents = env.possible_agents[:]
+        self.render_mode = env.render_mode
+        self.state_space = getattr(env, "state_space", None)
+        self.agents: list[str] = []
+        self._actions: dict[str, int] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.env.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.env.action_space(agent)
+
+    @property
+    def unwrapped(self) -> Any:
+        """The parallel env (as for PettingZoo's `parallel_to_aec`)."""
+        return self.env
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        observations, infos = self.env.reset(seed=seed, options=options)
+        over = not self.env.agents
+        self.agents = self.possible_agents[:]
+        self._observations, self.infos = observations, infos
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, over)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._actions = {}
+        self.agent_selection = self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # refuses any action but None, changing nothing
+            return
+        illegal = self.env.check_action(agent, action)
+        if illegal is not None:
+            self._settle(self.env.refuse([illegal]), first=agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._actions[agent] = int(np.asarray(action))
+        waiting = [a for a in self.agents if a not in self._actions]
+        if waiting:
+            self._clear_rewards()
+            self.agent_selection = waiting[0]
+            return
+        self._settle(self.env.step(self._actions))
+
+    def _settle(self, results: StepResults, first: str | None = None) -> None:
+        """Take a parallel step's results: rewards accumulated, the next agent selected
+        (`first`, else the first agent)."""
+        observations, rewards, terminations, truncations, infos = results
+        self._observations.update(observations)
+        self.infos = {a: infos[a] for a in self.agents}
+        self.rewards = {a: float(rewards.get(a, 0.0)) for a in self.agents}
+        self._accumulate_rewards()
+        self.terminations = {a: bool(terminations.get(a, True)) for a in self.agents}
+        self.truncations = {a: bool(truncations.get(a, False)) for a in self.agents}
+        self._actions = {}
+        self.agent_selection = first or self.agents[0]
+
+    def observe(self, agent: str) -> Any:
+        return self._observations[agent]
+
+    def state(self) -> NDArray[np.float32]:
+        return self.env.state()
+
+    def render(self) -> Any:
+        return self.env.render()
+
+    def save_game(self) -> dict[str, Any]:
+        """The game at the start of the current step (see the class docstring)."""
+        return self.env.save_game()
+
+    def load_game(self, saved: dict[str, Any]) -> None:
+        """Continue the saved game `saved` (a `save_game()` dict; validated)."""
+        self.reset(options={"state": saved})
+
+    def close(self) -> None:
+        self.env.close()
+
+    def __str__(self) -> str:
+        return str(self.metadata.get("name", type(self).__name__))
+
+
+# ------------------------------------------------------------------------------ gymnasium
+class UniformRandom:
+    """The default opponent: a uniformly random legal action, from its own generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.reseed(seed)
+
+    def reseed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act_batch(
+        self, observations: NDArray[np.float32], action_masks: NDArray[np.bool_]
+    ) -> NDArray[np.int64]:
+        legal = np.asarray(action_masks, bool)
+        counts = legal.sum(axis=1)
+        k = (self.rng.random(len(legal)) * counts).astype(np.int64)
+        return np.argmax(np.cumsum(legal, axis=1) > k[:, None], axis=1).astype(np.int64)
+
+
+def _seat_of(env: AECEnv) -> NDArray[np.int64]:
+    return np.array([env.possible_agents.index(env.agent_selection)], np.int64)
+
+
+def _over(env: AECEnv) -> NDArray[np.bool_]:
+    return np.array([all(env.terminations.values())])
+
+
+def _observe(
+    env: AECEnv, games: NDArray[np.int64], seats: NDArray[np.int64]
+) -> NDArray[np.float32]:
+    return np.asarray(env.observe(env.possible_agents[int(seats[0])])["observation"])[None]
+
+
+def _mask(env: AECEnv, games: NDArray[np.int64]) -> NDArray[np.bool_]:
+    return np.asarray(env.observe(env.agent_selection)["action_mask"])[None].astype(bool)
+
+
+def _step(env: AECEnv, actions: NDArray[np.int64], games: NDArray[np.int64]) -> None:
+    env.step(int(actions[0]))
+
+
+# an AEC env as one game of the shared opponents' loop
+AEC_TURNS: TurnBased[AECEnv] = TurnBased(
+    seat=_seat_of, is_terminal=_over, observe=_observe, mask=_mask, step=_step
+)
+
+
+class OpponentsEnv(gym.Env):
+    """One seat of an AEC env (`game`: a raw env, not wrapped) as a single-agent
+    gymnasium env; a game's `gym_env.py` builds `game` and the spaces. See the module
+    docstring and `asara_env/asara/gym_env.py`.
+
+    `pass_action`: an id the learner is never asked for: where it is the learner's only
+    legal action, it is played for it (BASARI's NOOP; None: the learner plays every one of
+    its steps).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: AECEnv,
+        opponents: Sequence[Actor] | None,
+        seat: int | None,
+        render_mode: str | None,
+        observation_space: spaces.Space[Any],
+        pass_action: int | None = None,
+    ) -> None:
+        self.game = game
+        players = len(game.possible_agents)
+        self.opponents = opponents_for(opponents, players)
+        if seat is not None:
+            seat = check_int("seat", seat, 0, players - 1)
+        self.fixed_seat, self.render_mode = seat, render_mode
+        self.observation_space = observation_space
+        self.action_space = game.action_space(game.possible_agents[0])
+        self.pass_action = pass_action
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """A new game (`options`: "game_seed" picks the game, "seat" the learner's seat),
+        or the saved game `options["state"]` continued; `seed` seeds the seat, the
+        opponents and, for a new game, the game."""
+        options = {} if options is None else check_type("reset options", options, dict)
+        game_seed, seat, saved = self._reset_options(seed, options)
+        if saved is not None:
+            self.game.reset(options={"state": saved})  # validated before anything changes
+        super().reset(seed=seed)
+        draw = self.np_random.integers(2**63, size=2 + len(self.opponents))
+        players = len(self.game.possible_agents)
+        self.seat = int(draw[1] % players if seat is None else seat)
+        for agent, s in zip(self.opponents, draw[2:]):
+            if hasattr(agent, "reseed"):
+                agent.reseed(int(s))
+        if saved is None:
+            self.game.reset(seed=int(draw[0] if game_seed is None else game_seed))
+        self.learner = self.game.possible_agents[self.seat]
+        others = [s for s in range(players) if s != self.seat]
+        self._seat_actor = np.zeros((1, players), np.int64)
+        self._seat_actor[0, others] = np.arange(players - 1)
+        reward = self._play_opponents()
+        return self._observation(), self._info(reward)
+
+    def _reset_options(
+        self, seed: object, options: dict[str, Any]
+    ) -> tuple[int | None, int | None, dict[str, Any] | None]:
+        """(game seed, seat, saved game) of reset's options, checked."""
+        if seed is not None:
+            check_seed("seed", seed)
+        game_seed = None
+        if "game_seed" in options:
+            game_seed = check_seed("options['game_seed']", options["game_seed"])
+        saved = options.get("state")
+        if saved is not None and game_seed is not None:
+            raise ValueError("reset: pass either options['game_seed'] or options['state']")
+        seat = options.get("seat", self.fixed_seat)
+        if seat is not None:
+            seat = check_int("options['seat']", seat, 0, len(self.game.possible_agents) - 1)
+        return game_seed, seat, saved
+
+    def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        if self._over():
+            raise RuntimeError("the game is over: call reset() first")
+        self.game.step(action)
+        reward = self.game.rewards.get(self.learner, 0.0) + self._play_opponents()
+        terminated = self._over()
+        return self._observation(), float(reward), terminated, False, self._info(reward)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """bool[n_actions]: the learner's legal actions (none once the game is over)."""
+        return np.asarray(self.game.observe(self.learner)["action_mask"]).astype(bool)
+
+    def render(self) -> Any:
+        return self.game.render()
+
+    def save_game(self) -> dict[str, Any]:
+        """The game as its saved-game dict (the learner's seat is not part of it)."""
+        return cast(dict[str, Any], self.game.save_game())
+
+    def load_game(
+        self, saved: dict[str, Any], seat: int | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Continue the saved game `saved` with the learner in `seat` (default: the fixed
+        seat, else drawn); returns what `reset` returns."""
+        return self.reset(options={"state": saved, **({} if seat is None else {"seat": seat})})
+
+    def close(self) -> None:
+        self.game.close()
+
+    # ------------------------------------------------------------------------ inside
+    def _over(self) -> bool:
+        return all(self.game.terminations.values())
+
+    def _play_opponents(self) -> float:
+        """Opponents move (and the learner's pass actions are played) until the learner
+        is to decide or the game is over; the learner's reward meanwhile."""
+        gained = [0.0]
+
+        def collect() -> None:
+            gained[0] += self.game.rewards.get(self.learner, 0.0)
+
+        learner = np.array([self.seat], np.int64)
+        while True:
+            play_opponents(AEC_TURNS, self.game, learner, self._seat_actor, self.opponents, collect)
+            if self._over() or not self._passing():
+                return gained[0]
+            self.game.step(self.pass_action)
+            collect()
+
+    def _passing(self) -> bool:
+        """The learner is to move and has only the pass action."""
+        if self.pass_action is None:
+            return False
+        legal = np.flatnonzero(self.game.observe(self.learner)["action_mask"])
+        return legal.tolist() == [self.pass_action]
+
+    def _observation(self) -> NDArray[np.float32]:
+        return np.array(self.game.observe(self.learner)["observation"], np.float32)
+
+    def _info(self, reward: float) -> dict[str, Any]:
+        own = self.game.infos[self.learner]
+        info = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in own.items()}
+        info["action_mask"] = self.action_masks().astype(np.int8)
+        info["learner_seat"] = self.seat
+        return info
+
+
+def opponents_for(opponents: Sequence[Actor] | None, players: int) -> list[Actor]:
+    """One actor per other seat: `opponents` (one is used for every seat), or random."""
+    if opponents is None:
+        return [UniformRandom() for _ in range(players - 1)]
+    if isinstance(opponents, str) or any(isinstance(o, str) for o in opponents):
+        raise ValueError(
+            "opponents must be agent objects with act_batch(observations, masks), e.g. "
+            f"agents.make_agent('towers'), not names: got {opponents!r}"
+        )
+    others = list(opponents) * (players - 1) if len(opponents) == 1 else list(opponents)
+    if len(others) != players - 1:
+        raise ValueError(f"need 1 or {players - 1} opponents, got {len(opponents)}")
+    return others

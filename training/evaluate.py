@@ -167,8 +167,8 @@ def load_model(command: EvaluateCommand, text: str, players: int) -> tuple[Any, 
     except Exception as e:  # any failure to read it: the file is not a model
         raise ValueError(f"{text} is not a saved MaskablePPO model ({e})") from None
     entries, actions = command.spaces(players)
-    shape, space = model.observation_space.shape, model.action_space
-    if len(shape or ()) != 1 or shape[0] > entries or getattr(space, "n", None) != actions:
+    shape, space = model.observation_space.shape or (), model.action_space
+    if len(shape) != 1 or shape[0] > entries or getattr(space, "n", None) != actions:
         raise ValueError(
             f"{text} plays observations of shape {shape} and the actions {space}; "
             f"{command.tournament.game} at {players} players has {entries} observation "
@@ -181,7 +181,8 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
     """The arguments of `command`'s evaluation; `args.game` is the `TournamentGame` and
     `args.model` the loaded model (its file in `args.model_path`): every check is made
     before a game is played."""
-    p = argparse.ArgumentParser(prog=command.prog, description=__doc__.splitlines()[0])
+    description = "Evaluate a saved model against opponents, seats rotated."
+    p = argparse.ArgumentParser(prog=command.prog, description=description)
     p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
     counts = command.tournament.player_counts
     p.add_argument("--players", type=int, default=command.default_players, choices=counts)

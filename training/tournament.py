@@ -96,7 +96,8 @@ def schedule(num_agents: int, players: int, games: int, rng: np.random.Generator
     """int64[G, P] seating, G = `games` rounded up to a multiple of P: blocks of P games,
     one lineup in all P rotations; lineups drawn in shuffled rounds, seats shuffled."""
     blocks = -(-games // players)
-    pool, order = lineups(num_agents, players), []
+    pool = lineups(num_agents, players)
+    order: list[np.ndarray] = []
     while len(order) < blocks:
         order += [rng.permutation(pool[i]) for i in rng.permutation(len(pool))]
     return np.array([np.roll(lineup, r) for lineup in order[:blocks] for r in range(players)])

@@ -30,7 +30,6 @@ def game_rows(names: list[str], results: list[Played]) -> Rows:
     seat (and points per seat where the scores fold tie-breaks in)."""
     rows = []
     for r in results:
-        points = r.points if r.points is not None else [None] * len(r.seeds)
         for g, (seed, seating, scores) in enumerate(zip(*game_columns(r))):
             row = {
                 "players": r.players,
@@ -40,8 +39,8 @@ def game_rows(names: list[str], results: list[Played]) -> Rows:
                 "seating": [names[k] for k in seating],
                 "scores": scores.tolist(),
             }
-            if points[g] is not None:
-                row["points"] = points[g].tolist()
+            if r.points is not None:
+                row["points"] = r.points[g].tolist()
             rows.append(row)
     return rows
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +16,6 @@ from training import tournament as T
 from training import tournament_report as R
 from training import tournament_stats as S
 
-ROOT = Path(__file__).resolve().parents[2]
 STRENGTH = {"weak": 1, "middling": 2, "strong": 3}
 
 
@@ -228,14 +225,3 @@ def test_bad_settings_raise_value_errors(names, players, message):
 def test_a_chunk_size_below_one_is_refused():
     with pytest.raises(ValueError, match="chunk size must be at least 1, got 0"):
         T.run_tournament(toy_game(), ["weak"], [2], games=2, chunk_size=0)
-
-
-@pytest.mark.parametrize(
-    "argv, message",
-    [([], "the following arguments are required: game"), (["chess"], "invalid choice: 'chess'")],
-)
-def test_the_shared_command_names_its_game_first(argv, message):
-    cmd = [sys.executable, "-m", "training.tournament_cli", *argv]
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and message in done.stderr
-    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 2

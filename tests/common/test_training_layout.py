@@ -90,3 +90,15 @@ def test_importing_the_shared_modules_loads_no_game():
     loaded = json.loads(done.stdout)
     assert set(names) <= set(loaded)
     assert not [m for m in loaded for g in GAME_PREFIXES if of_game(m, g)]
+
+
+@pytest.mark.parametrize("module", ["tournament_cli", "ladder", "heads_up", "evaluate", "run"])
+@pytest.mark.parametrize(
+    "argv, message",
+    [([], "the following arguments are required: game"), (["chess"], "invalid choice: 'chess'")],
+)
+def test_a_shared_command_names_its_game_first(module, argv, message):
+    cmd = [sys.executable, "-m", f"training.{module}", *argv]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr

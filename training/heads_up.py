@@ -28,7 +28,7 @@ from tqdm import tqdm
 from asara_env.common.outcome import win_shares
 
 from .tournament import TournamentGame, game_seeds, sub_seed, tournament_game
-from .tournament_cli import TournamentCommand, agent_spec, game_command, positive
+from .tournament_cli import TournamentCommand, agent_spec, game_command, non_negative, positive
 from .tournament_stats import wilson_interval
 
 Settings = dict[str, Any]  # spec, opponent, games, seed, chunk, the game's rules
@@ -94,14 +94,7 @@ def heads_up(
     for name in (spec, opponent):
         if name not in game.agent_names:
             raise ValueError(f"unknown agent {name!r}; known: {sorted(game.agent_names)}")
-    settings = {
-        "spec": spec,
-        "opponent": opponent,
-        "games": games,
-        "seed": seed,
-        "chunk": chunk,
-        **game.rules,
-    }
+    settings = settings_of(game, spec, opponent, games, seed, chunk)
     chunks = _read_log(log, settings)
     todo = [c for c in range(-(-games // chunk)) if c not in {d["chunk"] for d in chunks}]
     for c in tqdm(todo, desc=f"{spec} vs {opponent}", unit="chunk", disable=not progress):
@@ -122,18 +115,43 @@ def same_settings(saved: Settings, settings: Settings) -> bool:
     )
 
 
+def settings_of(
+    game: TournamentGame, spec: str, opponent: str, games: int, seed: int, chunk: int
+) -> Settings:
+    """What a match's results depend on (the log's first line)."""
+    return {
+        "spec": spec,
+        "opponent": opponent,
+        "games": games,
+        "seed": seed,
+        "chunk": chunk,
+        **game.rules,
+    }
+
+
+def log_problem(log: str | Path | None, settings: Settings) -> str:
+    """What stops a match with `settings` from resuming from `log` ('' if nothing)."""
+    path = Path(log) if log is not None else None
+    if path is None or not path.exists() or path.stat().st_size == 0:
+        return ""
+    first = path.read_text().splitlines()[0]
+    if not same_settings(json.loads(first)["settings"], settings):
+        return f"{log} holds another match: {first}; use another --log"
+    return ""
+
+
 def _read_log(log: str | Path | None, settings: Settings) -> list[dict[str, Any]]:
     """The chunks already in the log (its first line holds the settings; written if new)."""
     if log is None:
         return []
+    problem = log_problem(log, settings)
+    if problem:
+        raise ValueError(problem)
     path = Path(log)
     if not path.exists() or path.stat().st_size == 0:
         path.write_text(json.dumps({"settings": settings}) + "\n")
         return []
-    first, *rest = path.read_text().splitlines()
-    if not same_settings(json.loads(first)["settings"], settings):
-        raise ValueError(f"{log} holds another match: {first}; use another --log")
-    return [json.loads(line) for line in rest if line.strip()]
+    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
 
 
 def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> argparse.Namespace:
@@ -147,12 +165,16 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
     parser.add_argument("spec", type=spec, help="the agent measured (an agent spec)")
     parser.add_argument("opponent", type=spec, help="its opponent (an agent spec)")
     parser.add_argument("--games", type=positive, default=100)
-    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--seed", type=non_negative, default=17)
     parser.add_argument("--chunk", type=positive, default=10, help="games per batch (and line)")
     command.add_rules(parser)
     parser.add_argument("--log", help="JSON-lines file: appended per chunk, resumed from")
     args = parser.parse_args(argv)
     args.game = command.make_game(parser, args)
+    settings = settings_of(args.game, args.spec, args.opponent, args.games, args.seed, args.chunk)
+    problem = log_problem(args.log, settings)
+    if problem:
+        parser.error(problem)
     return args
 
 

@@ -184,17 +184,25 @@ def read_games(path: Path) -> Rows:
     return rows
 
 
-def _check_resume(out: Path, settings: Settings) -> None:
+def resume_problem(out: Path, settings: Settings) -> str:
+    """What stops a ladder with `settings` from resuming in `out` ('' if nothing)."""
     saved = out / "settings.json"
     if saved.exists():
         before = json.loads(saved.read_text())
         if before != settings:
-            raise ValueError(
+            return (
                 f"{out} holds a ladder with other settings ({before}); "
                 "use another --out or the same settings to resume"
             )
+    return ""
+
+
+def _check_resume(out: Path, settings: Settings) -> None:
+    problem = resume_problem(out, settings)
+    if problem:
+        raise ValueError(problem)
     out.mkdir(parents=True, exist_ok=True)
-    saved.write_text(json.dumps(settings, indent=1) + "\n")
+    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
 
 
 def run_ladder(
@@ -471,6 +479,9 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
         "seed": args.seed,
         **args.game.rules,
     }
+    problem = resume_problem(args.out, args.settings)
+    if problem:
+        parser.error(problem)
     return args
 
 

@@ -45,6 +45,7 @@ from asara_env.common.seeding import derived_seed
 
 from .imitation import Samples, clone
 from .sb3_vec_env import BatchedVecEnv, Opponent
+from .tournament_cli import existing_file, non_negative, non_negative_float, positive
 
 Row = dict[str, Any]
 
@@ -191,7 +192,7 @@ def plot_learning_curve(csv_path: Path, png: Path) -> None:
 # ------------------------------------------------------------------------------ the run
 def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str], list[float]]]:
     """A parser of 'a:0.6,b:0.4' -> (names, weights) (weight 1 where omitted), names
-    checked against `agents`."""
+    checked against `agents`, weights >= 0 with a positive sum."""
 
     def parse(text: str) -> tuple[list[str], list[float]]:
         names: list[str] = []
@@ -201,7 +202,9 @@ def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str]
             if name not in agents:
                 raise argparse.ArgumentTypeError(f"unknown agent {name!r}; known: {sorted(agents)}")
             names.append(name)
-            weights.append(float(weight) if weight else 1.0)
+            weights.append(non_negative_float(weight) if weight else 1.0)
+        if not sum(weights) > 0:
+            raise argparse.ArgumentTypeError(f"the weights of {text!r} sum to 0")
         return names, weights
 
     return parse
@@ -316,32 +319,43 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         help=f"name:weight pairs among {sorted(spec.opponents)} (default {d['opponents']})",
     )
     p.add_argument("--reward", default=d["reward"], choices=("win", "rank", "margin"))
-    p.add_argument("--steps", type=int, default=d["steps"], help="learner decisions to train")
-    p.add_argument("--envs", type=int, default=d["envs"], help="games played at once")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", type=positive, default=d["steps"], help="learner decisions to train")
+    p.add_argument("--envs", type=positive, default=d["envs"], help="games played at once")
+    p.add_argument("--seed", type=non_negative, default=0)
     p.add_argument("--out", type=Path, default=Path(d["out"]))
-    p.add_argument("--resume", type=Path, help="a checkpoint .zip to continue")
+    p.add_argument("--resume", type=existing_file, help="a checkpoint .zip to continue")
     p.add_argument("--bc-expert", choices=sorted(spec.opponents), help="clone this agent first")
-    p.add_argument("--bc-games", type=int, default=2000)
-    p.add_argument("--bc-epochs", type=int, default=10)
-    p.add_argument("--snapshot-every", type=int, default=0, help="0 = no self-play league")
-    p.add_argument("--snapshot-weight", type=float, default=0.5)
-    p.add_argument("--max-snapshots", type=int, default=5)
-    p.add_argument("--eval-every", type=int, default=d["eval_every"])
-    p.add_argument("--eval-games", type=int, default=200, help="games per curve point")
+    p.add_argument("--bc-games", type=positive, default=2000)
+    p.add_argument("--bc-epochs", type=positive, default=10)
+    p.add_argument("--snapshot-every", type=non_negative, default=0, help="0 = no league")
+    p.add_argument("--snapshot-weight", type=non_negative_float, default=0.5)
+    p.add_argument("--max-snapshots", type=positive, default=5)
+    p.add_argument("--eval-every", type=positive, default=d["eval_every"])
+    p.add_argument("--eval-games", type=positive, default=200, help="games per curve point")
     p.add_argument(
         "--eval-opponents", type=lambda s: s.split(","), default=list(d["eval_opponents"])
     )
-    p.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"])
+    p.add_argument("--checkpoint-every", type=positive, default=d["checkpoint_every"])
     p.add_argument("--no-progress", action="store_true")
     for name, value in spec.hyper.items():
-        p.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+        kind = positive if isinstance(value, int) else non_negative_float
+        p.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value)
     args = p.parse_args(argv)
     unknown = [o for o in args.eval_opponents if o not in spec.opponents]
     if unknown:
         p.error(f"unknown --eval-opponents {unknown}; known: {sorted(spec.opponents)}")
     spec.check(p, args)
+    if args.resume is not None:
+        _check_checkpoint(p, args.resume)
     return args
+
+
+def _check_checkpoint(parser: argparse.ArgumentParser, path: Path) -> None:
+    """A usage error unless `path` holds a saved MaskablePPO model."""
+    try:
+        MaskablePPO.load(path, device="cpu")
+    except Exception as e:  # any failure to read it: the file is not a checkpoint
+        parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({e})")
 
 
 def game_spec(game: str) -> GameSpec:

@@ -84,6 +84,22 @@ def non_negative(text: str) -> int:
     return value
 
 
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number of at least 0."""
+    value = float(text)
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+def existing_file(text: str) -> Path:
+    """An argparse type: the path of a file that exists."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no file at {text}")
+    return path
+
+
 def parse_command_args(
     command: TournamentCommand, argv: list[str] | None = None
 ) -> argparse.Namespace:

@@ -92,3 +92,11 @@ def test_a_basari_match_runs_through_the_same_code():
     result = heads_up("basari", "value", "random", games=4, seed=1, chunk=2, progress=False)
     assert result["games"] == 4 and result["start_mode"] == "choose"
     assert result["ci_low"] <= result["win_rate"] <= result["ci_high"]
+
+
+def test_another_match_in_the_log_is_a_usage_error(tmp_path, capsys):
+    log = str(tmp_path / "match.jsonl")
+    main(["asara", "greedy", "random", "--games", "1", "--log", log])
+    with pytest.raises(SystemExit) as exc:
+        main(["asara", "greedy", "random", "--games", "2", "--log", log])
+    assert exc.value.code == 2 and "holds another match" in capsys.readouterr().err

@@ -164,3 +164,14 @@ def test_the_shared_command_plays_basari_and_refuses_bad_flags(tmp_path, capsys)
             main(bad)
         assert exc.value.code == 2 and message in capsys.readouterr().err, bad
     assert LADDER.default_agents[0] == "random"
+
+
+def test_a_ladder_with_other_settings_is_refused_before_any_game(tmp_path, capsys):
+    out = tmp_path / "ladder"
+    argv = ["--agents", "random", "greedy", "--players", "2", "--games", "2", "--no-progress"]
+    assert ladder([*argv, "--out", str(out)]) == 0
+    before = (out / "games.jsonl").read_bytes()
+    with pytest.raises(SystemExit) as exc:
+        ladder([*argv, "--seed", "3", "--out", str(out)])
+    assert exc.value.code == 2 and "holds a ladder with other settings" in capsys.readouterr().err
+    assert (out / "games.jsonl").read_bytes() == before

@@ -3,6 +3,8 @@ rewards, resets), the policy agent, and a tiny training and evaluation run end t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -191,3 +193,31 @@ def test_behaviour_cloning_samples_are_the_experts_decisions():
     assert ((samples.outcomes >= -1) & (samples.outcomes <= 1)).all()
     again = collect(config, "towers", 3, seed=5, reward="rank", batch=2)
     assert all(np.array_equal(x, y) for x, y in zip(vars(again).values(), vars(samples).values()))
+
+
+README = str(Path(__file__).resolve().parents[2] / "README.md")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--envs", "0"], "--envs: must be at least 1"),
+        (["--steps", "-5"], "--steps: must be at least 1"),
+        (["--seed", "-1"], "--seed: must be a non-negative int"),
+        (["--opponents", "towers:-1"], "must be a number >= 0"),
+        (["--opponents", "towers:0,tall:0"], "sum to 0"),
+        (["--opponents", "towers:abc"], "invalid parse value"),
+        (["--opponents", "alphago"], "unknown agent 'alphago'"),
+        (["--learning-rate", "-0.1"], "--learning-rate: must be a number >= 0"),
+        (["--n-steps", "0"], "--n-steps: must be at least 1"),
+        (["--resume", "nonexist.zip"], "--resume: no file at nonexist.zip"),
+        (["--resume", README], "is not a saved MaskablePPO model"),
+        (["--eval-opponents", "nobody"], "unknown --eval-opponents ['nobody']"),
+        (["--expansions", "genie"], "professional variant"),
+    ],
+)
+def test_bad_flags_are_one_line_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        train.parse_args(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]

@@ -32,6 +32,7 @@ from asara_env.basari.config import BasariConfig
 from training import run
 from training.imitation import Samples
 from training.policy import Log1pFeatures
+from training.tournament_cli import positive
 
 from . import baselines, policy_agent
 from .evaluate import evaluate
@@ -101,7 +102,7 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--final-games", type=int, default=400, help="games per final table")
+    p.add_argument("--final-games", type=positive, default=400, help="games per final table")
     p.add_argument("--final-players", type=int, nargs="+", default=[2, 3, 4])
 
 

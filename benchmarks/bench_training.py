@@ -2,7 +2,7 @@
 
     python benchmarks/bench_training.py [--players 2] [--steps 65536] [--envs 64] [--json]
 
-Trains the default network and hyper-parameters (training/train.py) for `--steps` learner
+Trains the default network and hyper-parameters (training/asara/train.py) for `--steps` learner
 decisions against the `towers` baseline, without evaluation, and reports learner steps per
 second and environment decisions per second (the learner's and the opponents'), then the
 core's own rate at the same batch size with random legal actions (mask + step).
@@ -20,9 +20,9 @@ from sb3_contrib import MaskablePPO
 
 from asara_env import GameConfig
 from asara_env.asara.core import autoreset, init, legal_action_mask, step
+from training.asara.train import HYPER
+from training.asara.vec_env import AsaraVecEnv
 from training.policy import policy_kwargs
-from training.train import HYPER
-from training.vec_env import AsaraVecEnv
 
 
 def training_rate(players: int, steps: int, envs: int) -> dict:

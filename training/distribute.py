@@ -30,7 +30,7 @@ def import_ray() -> Any:
 
 
 def ray_jobs(
-    fn: Callable[..., Any], jobs: Sequence[tuple], address: str | None = None
+    fn: Callable[..., Any], jobs: Sequence[tuple[Any, ...]], address: str | None = None
 ) -> Iterator[tuple[int, Any]]:
     """(index, fn(*jobs[index])) for every job, run as Ray tasks and yielded as they finish
     (in any order). Connects to the cluster at `address` (None: a new local instance)

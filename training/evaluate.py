@@ -1,96 +1,134 @@
-"""Evaluate a saved model against the baselines (console script `asara-evaluate`).
+"""Evaluate a saved model against opponents, for every game (`asara-evaluate`,
+`basari-evaluate`, or `python -m training.evaluate GAME ...`).
 
-    python -m training.evaluate --model models/asara_2p.zip --players 2 --games 2000
+    asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
+    basari-evaluate --model ppo_4p --players 4 --games 400 --opponents value,points_first
 
-For each baseline, the model (its most probable legal action each decision) plays one
-seat and copies of the baseline the others, the model's seat rotated through every seat,
-game seeds derived from `--seed`. Prints the model's win rate (a win shared by k winners
-counts 1/k) with a 95% Wilson interval, and its mean prestige; `--out` also writes JSON
-and a bar plot.
+`--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_4p) or the path of
+a saved MaskablePPO .zip; a file that is not one, or a model of another game (its
+observation or action space), is refused before any game is played. For each opponent the
+model (its most probable legal action at each decision) plays one seat and copies of the
+opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
+`training.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
+games stepped together. Prints the model's win rate (a win shared by k winners counts
+1/k) with a 95% Wilson interval and its mean points, with a progress bar on stderr
+(`--quiet`: none); `--out` also writes evaluation_<P>p.json and a bar plot. The game's
+rules are its own flags (ASARA: `--variant`, `--expansions`; BASARI: `--start-mode`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from agents.asara.arena import play_batch
-from agents.policy_agent import PolicyAgent
-from agents.registry import make_agent, unknown_agents_error
-from apps.asara.options import add_expansions_argument, check_rules
-from asara_env import GameConfig
 from asara_env.common.outcome import win_shares
-from asara_env.common.seeding import derived_seed
 
-from .tournament import rotated_seating
-from .tournament_report import rules_title
+from .tournament import Rows, TournamentGame, chunks, rotated_seating
+from .tournament_cli import TournamentCommand, agent_list, non_negative, positive
 from .tournament_stats import wilson_interval
 
-BASELINES = ("towers", "tall", "greedy", "random")
+BATCH = 256  # games stepped together: the agents draw their numbers in this order
 
 
+@dataclass(frozen=True)
+class EvaluateCommand:
+    """A game's evaluation: its tournament command (agents, rules options, the game) and
+    what playing a model needs besides."""
+
+    tournament: TournamentCommand
+    prog: str
+    opponents: tuple[str, ...]  # the default opponents: the baselines
+    default_players: int
+    default_games: int
+    shipped_model: Callable[[str], Path | None]  # a shipped model's file by name, else None
+    policy_agent: Callable[[Any, int], Any]  # (model, seed) -> an agent playing it
+    spaces: Callable[[int], tuple[int, int]]  # players -> (observation entries, actions)
+    game_seeds: Callable[[int, int, int], np.ndarray]  # (seed, players, games) -> uint64[G]
+
+
+# ---------------------------------------------------------------------------- playing
 def win_rate(
-    model, config: GameConfig, opponent: str, games: int, seed: int, progress=False
-) -> dict:
-    """The policy (greedy actions) in one seat against copies of `opponent` in the others,
-    seats rotated; win shares (1/k for k winners) with a 95% Wilson interval. `progress`:
-    a tqdm bar advanced by one per game (or True for a bar of its own)."""
-    seating = rotated_seating(games, config.num_players)
+    command: EvaluateCommand,
+    game: TournamentGame,
+    model: Any,
+    players: int,
+    opponent: str,
+    games: int,
+    seed: int,
+    bar: Any = None,
+) -> dict[str, Any]:
+    """The model (greedy actions, seeded `seed`) in one seat against copies of `opponent`
+    (seeded seed + 1) in the others, seats rotated; its win shares (1/k for k winners)
+    with a 95% Wilson interval, and its mean points. `bar`: a tqdm bar advanced by one per
+    game, or None."""
+    seating = rotated_seating(games, players)
+    seeds = command.game_seeds(seed, players, games)
+    agents = [command.policy_agent(model, seed), game.make_agent(opponent, seed + 1)]
+    scores = np.zeros(seating.shape, np.int64)
+    for part in chunks(games, BATCH):
+        scores[part] = game.play(players, agents, seating[part], seeds[part], bar, None)
     learner = seating == 0  # one seat per game, in game order
-    seeds = np.array([derived_seed(seed, g) for g in range(games)], np.uint64)
-    agents = [PolicyAgent(model, seed), make_agent("asara", opponent, seed + 1)]
-    prestige = play_batch(config, agents, seating, seeds, progress=progress)
-    share = win_shares(prestige)[learner]
+    share = win_shares(scores)[learner]
     low, high = wilson_interval(float(share.sum()), games)
+    points = game.points(scores) if game.points else scores
     return {
+        "players": players,
         "opponent": opponent,
         "games": games,
         "win_rate": float(share.mean()),
-        "low": low,
-        "high": high,
-        "prestige": float(prestige[learner].mean()),
+        "ci_low": low,
+        "ci_high": high,
+        "fair_share": 1 / players,
+        "mean_points": float(points[learner].mean()),
     }
 
 
 def evaluate(
-    model,
+    command: EvaluateCommand,
+    game: TournamentGame,
+    model: Any,
     players: int,
-    variant: str,
+    opponents: list[str],
     games: int,
-    opponents,
     seed: int,
-    expansions=(),
     progress: bool = False,
-) -> list[dict]:
-    """One row per opponent: win rate, its interval and mean prestige. `progress` shows a
-    tqdm bar over all the games (on stderr)."""
-    config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
+) -> Rows:
+    """One `win_rate` row per opponent; `progress` shows a tqdm bar over all the games
+    (on stderr)."""
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games * len(opponents), unit="game", desc="evaluate")
-    rows = [win_rate(model, config, name, games, seed, bar or False) for name in opponents]
+    rows = [win_rate(command, game, model, players, name, games, seed, bar) for name in opponents]
     if bar is not None:
         bar.close()
     return rows
 
 
-def table(rows: list[dict], players: int) -> str:
-    lines = [f"{'opponents':<14} {'games':>6} {'win rate':>9} {'95% Wilson':>16} {'prestige':>9}"]
+# ---------------------------------------------------------------------------- output
+def table(rows: Rows) -> str:
+    """The rows as printed: opponents, games, win rate, interval, mean points."""
+    lines = [f"{'opponents':<18} {'games':>6} {'win rate':>9} {'95% Wilson':>16} {'points':>9}"]
     for r in rows:
-        who = f"{players - 1} x {r['opponent']}"
-        interval = f"[{r['low']:.3f}, {r['high']:.3f}]"
+        who = f"{r['players'] - 1} x {r['opponent']}"
+        interval = f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
         lines.append(
-            f"{who:<14} {r['games']:>6} {r['win_rate']:>9.3f} {interval:>16} {r['prestige']:>9.1f}"
+            f"{who:<18} {r['games']:>6} {r['win_rate']:>9.3f} {interval:>16} "
+            f"{r['mean_points']:>9.1f}"
         )
     return "\n".join(lines)
 
 
-def plot(rows: list[dict], players: int, png: Path) -> None:
+def plot(rows: Rows, players: int, png: Path) -> None:
+    """Bars: the model's win rate with its interval against each opponent, the fair share."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -99,7 +137,10 @@ def plot(rows: list[dict], players: int, png: Path) -> None:
     fig, ax = plt.subplots(figsize=(6, 3.5))
     names = [r["opponent"] for r in rows]
     rates = [r["win_rate"] for r in rows]
-    errors = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
+    errors = [
+        [r["win_rate"] - r["ci_low"] for r in rows],
+        [r["ci_high"] - r["win_rate"] for r in rows],
+    ]
     ax.bar(names, rates, yerr=errors, capsize=4, color="tab:purple")
     ax.axhline(1 / players, color="grey", linestyle="--", label=f"fair share 1/{players}")
     ax.set_ylim(0, 1)
@@ -112,51 +153,97 @@ def plot(rows: list[dict], players: int, png: Path) -> None:
     plt.close(fig)
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", type=Path, required=True)
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--variant", default="basic", choices=("basic", "pro"))
-    add_expansions_argument(p)
-    p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--opponents", type=lambda s: s.split(","), default=list(BASELINES))
-    p.add_argument("--seed", type=int, default=2026)
+# ---------------------------------------------------------------------------- command line
+def load_model(command: EvaluateCommand, text: str, players: int) -> tuple[Any, Path]:
+    """(the model, its file) of `--model` (a shipped name or a path); ValueError saying
+    what is wrong: no such file, not a saved MaskablePPO model, another game's spaces."""
+    path = command.shipped_model(text) or Path(text)
+    if not path.is_file():
+        raise ValueError(f"no model at {text} (a shipped model's name or a .zip file)")
+    from sb3_contrib import MaskablePPO
+
+    try:
+        model = MaskablePPO.load(path, device="cpu")
+    except Exception as e:  # any failure to read it: the file is not a model
+        raise ValueError(f"{text} is not a saved MaskablePPO model ({e})") from None
+    entries, actions = command.spaces(players)
+    shape, space = model.observation_space.shape or (), model.action_space
+    if len(shape) != 1 or shape[0] > entries or getattr(space, "n", None) != actions:
+        raise ValueError(
+            f"{text} plays observations of shape {shape} and the actions {space}; "
+            f"{command.tournament.game} at {players} players has {entries} observation "
+            f"entries and {actions} actions: a model of another game?"
+        )
+    return model, path
+
+
+def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `command`'s evaluation; `args.game` is the `TournamentGame` and
+    `args.model` the loaded model (its file in `args.model_path`): every check is made
+    before a game is played."""
+    description = "Evaluate a saved model against opponents, seats rotated."
+    p = argparse.ArgumentParser(prog=command.prog, description=description)
+    p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
+    counts = command.tournament.player_counts
+    p.add_argument("--players", type=int, default=command.default_players, choices=counts)
+    command.tournament.add_rules(p)
+    p.add_argument("--games", type=positive, default=command.default_games)
+    p.add_argument(
+        "--opponents",
+        type=agent_list(command.tournament),
+        default=list(command.opponents),
+        help=f"comma-separated agents (default: {','.join(command.opponents)})",
+    )
+    p.add_argument("--seed", type=non_negative, default=2026)
     p.add_argument("--out", type=Path, help="directory for evaluation_<P>p.json and the plot")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    unknown = unknown_agents_error("asara", args.opponents)
-    if unknown:
-        p.error(unknown)
-    if not args.model.exists():
-        p.error(f"no model at {args.model}")
-    check_rules(p, args)
+    args.game = command.tournament.make_game(p, args)
+    try:
+        args.model, args.model_path = load_model(command, args.model, args.players)
+    except ValueError as e:
+        p.error(f"argument --model: {e}")
     return args
 
 
-def main(argv=None) -> None:
-    args = parse_args(argv)
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(args.model, device="cpu")
+def run_command(command: EvaluateCommand, argv: list[str] | None = None) -> int:
+    """Parse the arguments, play the games, print (and with --out write) the results."""
+    args = parse_args(command, argv)
     rows = evaluate(
-        model,
+        command,
+        args.game,
+        args.model,
         args.players,
-        args.variant,
-        args.games,
         args.opponents,
+        args.games,
         args.seed,
-        args.expansions,
         progress=not args.quiet,
     )
-    rules = rules_title(args.variant, args.expansions)
-    print(f"{args.model}: {args.players} players, {rules}, {args.games} games each")
-    print(table(rows, args.players))
+    print(f"{args.model_path}: {args.players} players, {args.game.title}, {args.games} games each")
+    print(table(rows))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / f"evaluation_{args.players}p.json").write_text(json.dumps(rows, indent=1))
         plot(rows, args.players, args.out / f"evaluation_{args.players}p.png")
         print(f"written to {args.out}/")
+    return 0
+
+
+def game_evaluation(game: str) -> EvaluateCommand:
+    """The `EvaluateCommand` of the game named `game` (training/<game>/evaluate.py)."""
+    from .games import game_module
+
+    command: EvaluateCommand = game_module(game, "evaluate").COMMAND
+    return command
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m training.evaluate GAME [the game's evaluation flags]`."""
+    from .games import split_game
+
+    game, rest = split_game("python -m training.evaluate", "Evaluate a saved model.", argv)
+    return run_command(game_evaluation(game), rest)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -29,16 +29,16 @@ def export(source: Path, target: Path) -> Path:
     """Write the small copy of checkpoint `source` to `target`; return its path."""
     model = MaskablePPO.load(source, device="cpu")
     policy = model.policy
-    policy.optimizer = policy.optimizer_class(
-        policy.parameters(), lr=model.learning_rate, **policy.optimizer_kwargs
-    )
+    # the class is e.g. Adam, which takes lr (SB3 types it as the bare Optimizer)
+    settings = {"lr": model.learning_rate, **policy.optimizer_kwargs}
+    policy.optimizer = policy.optimizer_class(policy.parameters(), **settings)
     policy.half()  # saved as float16; load_state_dict casts back to float32
     target.parent.mkdir(parents=True, exist_ok=True)
     model.save(target, exclude=DROPPED)
     return target
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("source", type=Path)
     p.add_argument("target", type=Path)

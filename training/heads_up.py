@@ -1,16 +1,17 @@
-"""Heads-up strength of one agent against another, resumable (basic rules by default).
+"""Heads-up strength of one agent against another, resumable, for any game.
 
-    python -m training.heads_up SPEC OPPONENT --games 100 --seed 17 --chunk 10 --log FILE
+    python -m training.heads_up GAME SPEC OPPONENT --games 100 --seed 17 --chunk 10 \
+        --log FILE [the game's rules flags: ASARA --variant, --expansions]
 
 Game g is the reference game `game_seeds(seed, 2, games)[g]`, with the agent in seat 0
 when g is even and in seat 1 when g is odd (seats alternated). Games are played in chunks
-of `chunk` games, each chunk one batch of the arena (the agents' searches of a chunk share
-core batches) with fresh agents seeded `sub_seed(seed, 1, c)` and `sub_seed(seed, 2, c)`
-for chunk c: a chunk's result depends only on the settings and its index. Each finished
-chunk is appended to `--log` as one JSON line; a rerun with the same log plays only the
-missing chunks (resume; other settings in the log are refused). The summary (wins with
-shared wins split, the win rate and its 95% Wilson interval, CPU time per searched
-decision) is printed and returned.
+of `chunk` games, each chunk one batch of the game's `TournamentGame.play` (the agents'
+searches of a chunk share core batches) with fresh agents seeded `sub_seed(seed, 1, c)`
+and `sub_seed(seed, 2, c)` for chunk c: a chunk's result depends only on the settings and
+its index. Each finished chunk is appended to `--log` as one JSON line; a rerun with the
+same log plays only the missing chunks (resume; other settings in the log are refused).
+The summary (wins with shared wins split, the win rate and its 95% Wilson interval, CPU
+time per searched decision) is printed and returned.
 """
 
 from __future__ import annotations
@@ -19,35 +20,35 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from agents.asara.arena import play_batch
-from agents.registry import check_agent, make_agent
-from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.common.outcome import win_shares
 
-from .tournament import game_seeds, sub_seed
+from .tournament import TournamentGame, game_seeds, sub_seed, tournament_game
+from .tournament_cli import TournamentCommand, agent_spec, game_command, non_negative, positive
 from .tournament_stats import wilson_interval
 
+Settings = dict[str, Any]  # spec, opponent, games, seed, chunk, the game's rules
 
-def _chunk(settings: dict, c: int) -> dict:
-    """Chunk c: its games' prestige, the agent's seats, its wins and its search work."""
+
+def _chunk(game: TournamentGame, settings: Settings, c: int) -> dict[str, Any]:
+    """Chunk c: its games' scores, the agent's seats, its wins and its search work."""
     games, chunk, seed = settings["games"], settings["chunk"], settings["seed"]
     index = np.arange(c * chunk, min(games, (c + 1) * chunk))
-    config = GameConfig(num_players=2, variant=settings["variant"])
-    agent = make_agent("asara", settings["spec"], sub_seed(seed, 1, c))
-    agents = [agent, make_agent("asara", settings["opponent"], sub_seed(seed, 2, c))]
+    agent = game.make_agent(settings["spec"], sub_seed(seed, 1, c))
+    agents = [agent, game.make_agent(settings["opponent"], sub_seed(seed, 2, c))]
     seating = np.array([[0, 1] if g % 2 == 0 else [1, 0] for g in index])
     seeds = game_seeds(seed, 2, games)[index]
     start, cpu = time.perf_counter(), time.process_time()
-    prestige = play_batch(config, agents, seating, seeds, batch_size=len(index))
-    wins = win_shares(prestige)[seating == 0]
+    scores = game.play(2, agents, seating, seeds, None, None)
+    wins = win_shares(scores)[seating == 0]
     return {
         "chunk": c,
         "games": index.tolist(),
-        "prestige": prestige.tolist(),
+        "scores": scores.tolist(),
         "agent_seat": [0 if g % 2 == 0 else 1 for g in index],
         "wins": float(wins.sum()),
         "searches": int(getattr(agent, "searches", 0)),
@@ -56,14 +57,14 @@ def _chunk(settings: dict, c: int) -> dict:
     }
 
 
-def summary(settings: dict, chunks: list[dict]) -> dict:
+def summary(settings: Settings, chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """Wins, win rate and Wilson interval over the chunks played so far."""
     games = sum(len(c["games"]) for c in chunks)
     wins = sum(c["wins"] for c in chunks)
     low, high = wilson_interval(wins, games)
     searches = sum(c["searches"] for c in chunks)
     return {
-        **{k: settings[k] for k in ("spec", "opponent", "seed", "variant")},
+        **{k: v for k, v in settings.items() if k not in ("games", "chunk")},
         "games": games,
         "wins": wins,
         "win_rate": wins / games if games else float("nan"),
@@ -76,31 +77,28 @@ def summary(settings: dict, chunks: list[dict]) -> dict:
 
 
 def heads_up(
+    game: TournamentGame | str,
     spec: str,
     opponent: str,
     games: int = 100,
     seed: int = 17,
     chunk: int = 10,
-    variant: str = "basic",
     log: str | Path | None = None,
     progress: bool = True,
-) -> dict:
-    """Play (or resume, from `log`) the heads-up match; the summary (see the module
-    docstring)."""
+) -> dict[str, Any]:
+    """Play (or resume, from `log`) the heads-up match of `game` (a `TournamentGame`, or a
+    game's name for its default rules); the summary (see the module docstring)."""
+    game = tournament_game(game)
     if games < 1 or chunk < 1:
         raise ValueError(f"games and chunk must be at least 1, got {games} and {chunk}")
-    settings = {
-        "spec": check_agent("asara", spec),
-        "opponent": check_agent("asara", opponent),
-        "games": games,
-        "seed": seed,
-        "chunk": chunk,
-        "variant": variant,
-    }
+    for name in (spec, opponent):
+        if name not in game.agent_names:
+            raise ValueError(f"unknown agent {name!r}; known: {sorted(game.agent_names)}")
+    settings = settings_of(game, spec, opponent, games, seed, chunk)
     chunks = _read_log(log, settings)
     todo = [c for c in range(-(-games // chunk)) if c not in {d["chunk"] for d in chunks}]
     for c in tqdm(todo, desc=f"{spec} vs {opponent}", unit="chunk", disable=not progress):
-        chunks.append(_chunk(settings, c))
+        chunks.append(_chunk(game, settings, c))
         if log is not None:
             with open(log, "a") as f:
                 f.write(json.dumps(chunks[-1]) + "\n")
@@ -109,32 +107,85 @@ def heads_up(
     return summary(settings, chunks)
 
 
-def _read_log(log: str | Path | None, settings: dict) -> list[dict]:
+def same_settings(saved: Settings, settings: Settings) -> bool:
+    """Whether a log's settings are `settings`; a setting the log was written before
+    counts as empty (an empty list of expansions, say)."""
+    return set(saved) <= set(settings) and all(
+        saved.get(k, type(v)()) == v for k, v in settings.items()
+    )
+
+
+def settings_of(
+    game: TournamentGame, spec: str, opponent: str, games: int, seed: int, chunk: int
+) -> Settings:
+    """What a match's results depend on (the log's first line)."""
+    return {
+        "spec": spec,
+        "opponent": opponent,
+        "games": games,
+        "seed": seed,
+        "chunk": chunk,
+        **game.rules,
+    }
+
+
+def log_problem(log: str | Path | None, settings: Settings) -> str:
+    """What stops a match with `settings` from resuming from `log` ('' if nothing)."""
+    path = Path(log) if log is not None else None
+    if path is None or not path.exists() or path.stat().st_size == 0:
+        return ""
+    first = path.read_text().splitlines()[0]
+    if not same_settings(json.loads(first)["settings"], settings):
+        return f"{log} holds another match: {first}; use another --log"
+    return ""
+
+
+def _read_log(log: str | Path | None, settings: Settings) -> list[dict[str, Any]]:
     """The chunks already in the log (its first line holds the settings; written if new)."""
     if log is None:
         return []
+    problem = log_problem(log, settings)
+    if problem:
+        raise ValueError(problem)
     path = Path(log)
     if not path.exists() or path.stat().st_size == 0:
         path.write_text(json.dumps({"settings": settings}) + "\n")
         return []
-    first, *rest = path.read_text().splitlines()
-    if json.loads(first)["settings"] != settings:
-        raise ValueError(f"{log} holds another match: {first}; use another --log")
-    return [json.loads(line) for line in rest if line.strip()]
+    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("spec", help="the agent measured (an agent spec)")
-    parser.add_argument("opponent", help="its opponent (an agent spec)")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--chunk", type=int, default=10, help="games per batch (and per line)")
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of a heads-up match of `command`'s game; `args.game` is the
+    `TournamentGame`."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m training.heads_up {command.game}",
+        description="Heads-up strength of one agent against another, resumable.",
+    )
+    spec = agent_spec(command)
+    parser.add_argument("spec", type=spec, help="the agent measured (an agent spec)")
+    parser.add_argument("opponent", type=spec, help="its opponent (an agent spec)")
+    parser.add_argument("--games", type=positive, default=100)
+    parser.add_argument("--seed", type=non_negative, default=17)
+    parser.add_argument("--chunk", type=positive, default=10, help="games per batch (and line)")
+    command.add_rules(parser)
     parser.add_argument("--log", help="JSON-lines file: appended per chunk, resumed from")
     args = parser.parse_args(argv)
+    args.game = command.make_game(parser, args)
+    settings = settings_of(args.game, args.spec, args.opponent, args.games, args.seed, args.chunk)
+    problem = log_problem(args.log, settings)
+    if problem:
+        parser.error(problem)
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """`python -m training.heads_up GAME SPEC OPPONENT [flags]`."""
+    from .games import split_game
+
+    game, rest = split_game("python -m training.heads_up", "Heads-up strength.", argv)
+    args = parse_args(game_command(game), rest)
     result = heads_up(
-        args.spec, args.opponent, args.games, args.seed, args.chunk, args.variant, args.log
+        args.game, args.spec, args.opponent, args.games, args.seed, args.chunk, args.log
     )
     print(json.dumps(result))
     return result

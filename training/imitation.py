@@ -1,31 +1,26 @@
-"""Behaviour cloning: a warm start for MaskablePPO from a baseline agent's games.
+"""Behaviour cloning: a warm start for MaskablePPO from a baseline agent's games, for every
+game.
 
-`collect` plays games of the expert against itself in the batched core and records, for
-every decision, the mover's observation, mask and action, and the terminal reward that seat
-went on to get (the training reward scheme). `clone` fits the policy (cross-entropy of the
-expert's action under the masked distribution) and the value head (squared error to the
-outcome) of a MaskablePPO model to those samples.
+`collect` plays games of the expert against itself in a game's batched core and records,
+for every decision, the deciding seat's observation, mask and action, and the terminal
+reward that seat went on to get (the training reward scheme). A game comes in as a
+`SelfPlay` (training/<game>/imitation.py): who decides now, how the core steps, the
+rewards. `clone` fits the policy (cross-entropy of the expert's action under the masked
+distribution) and the value head (squared error to the outcome) of a MaskablePPO model to
+those samples.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.registry import make_agent
-from asara_env import GameConfig
-from asara_env.asara.core import (
-    derived_seed,
-    init,
-    is_terminal,
-    scores,
-    step,
-    terminal_rewards,
-)
-from asara_env.asara.core.observation import observe
+from asara_env.common.opponents import Actor
+from asara_env.common.seeding import derived_seeds
 
 
 @dataclass
@@ -39,40 +34,69 @@ class Samples:
         return len(self.actions)
 
 
+Decisions = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # games, seats, obs, masks
+
+
+class SelfPlay(Protocol):
+    """A game's batched core as `collect` plays it (training/<game>/imitation.py)."""
+
+    def init(self, seeds: np.ndarray) -> Any:
+        """The state of len(seeds) new games."""
+        ...
+
+    def over(self, state: Any) -> bool:
+        """Whether every game is over."""
+        ...
+
+    def decisions(self, state: Any) -> Decisions:
+        """(games int64[N], seats int64[N], observations float32[N, D], masks bool[N, A]) of
+        the decisions to make now: every seat with a real choice."""
+        ...
+
+    def step(self, state: Any, games: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
+        """Apply the actions chosen for those decisions."""
+        ...
+
+    def rewards(self, state: Any, reward: str) -> np.ndarray:
+        """float[B, P]: every seat's terminal reward under the scheme `reward`."""
+        ...
+
+
 def collect(
-    config: GameConfig, expert: str, games: int, seed: int, reward: str = "win", batch: int = 256
+    game: SelfPlay, expert: Actor, label: str, games: int, seed: int, reward: str, batch: int = 256
 ) -> Samples:
-    """Every decision of `games` self-play games of `expert` (game g seeded
-    derived_seed(seed, g)); outcomes are the mover's terminal reward under `reward`."""
-    agent = make_agent("asara", expert, seed)
-    parts: list[Samples] = []
-    for start in tqdm(range(0, games, batch), desc=f"{expert} games", unit="batch"):
-        seeds = [derived_seed(seed, g) for g in range(start, min(start + batch, games))]
-        parts.append(_play(config, agent, np.array(seeds, np.uint64), reward))
-    return Samples(
-        *(np.concatenate([getattr(p, f) for p in parts]) for f in Samples.__annotations__)
-    )
+    """Every decision of `games` self-play games of `expert` (called `label` on the progress
+    bar), in batches of `batch` games, game g seeded derived_seed(seed, g); outcomes are
+    the deciding seat's terminal reward under `reward`."""
+    parts = []
+    for start in tqdm(range(0, games, batch), desc=f"{label} games", unit="batch"):
+        seeds = derived_seeds(seed, np.arange(start, min(start + batch, games)))
+        parts.append(_play(game, expert, seeds, reward))
+    return Samples(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Samples)))
 
 
-def _play(config: GameConfig, agent, seeds: np.ndarray, reward: str) -> Samples:
-    state = init(config, len(seeds), seeds=seeds)
-    obs, masks, actions, games, seats = [], [], [], [], []
-    while not is_terminal(state).all():
-        live = np.flatnonzero(~is_terminal(state))
-        o, m = observe(state, state.seat)[live], state.legal[live].copy()
-        a = agent.act_batch(o, m)
-        for log, item in zip((obs, masks, actions, games), (o, m, a, live)):
+def _play(game: SelfPlay, expert: Actor, seeds: np.ndarray, reward: str) -> Samples:
+    state = game.init(np.asarray(seeds, np.uint64))
+    logs: tuple[list[np.ndarray], ...] = ([], [], [], [], [])
+    while not game.over(state):
+        g, s, o, m = game.decisions(state)
+        a = expert.act_batch(o, m)
+        for log, item in zip(logs, (g, s, o, m, a)):
             log.append(item)
-        seats.append(state.seat[live].astype(np.int64))
-        step(state, a, games=live)
-    rewards = terminal_rewards(scores(state), reward)
-    outcome = rewards[np.concatenate(games), np.concatenate(seats)].astype(np.float32)
-    return Samples(np.concatenate(obs), np.concatenate(masks), np.concatenate(actions), outcome)
+        game.step(state, g, s, a)
+    g, s, o, m, a = (np.concatenate(log) for log in logs)
+    outcome = game.rewards(state, reward)[g, s].astype(np.float32)
+    return Samples(o.astype(np.float32), m.astype(bool), a.astype(np.int64), outcome)
 
 
 def clone(
-    model, samples: Samples, epochs: int, batch_size: int = 512, lr: float = 1e-3, seed: int = 0
-) -> list[dict]:
+    model: Any,
+    samples: Samples,
+    epochs: int,
+    batch_size: int = 512,
+    lr: float = 1e-3,
+    seed: int = 0,
+) -> list[dict[str, float]]:
     """Fit `model.policy` to the samples; returns per-epoch loss and action accuracy."""
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
@@ -90,7 +114,9 @@ def clone(
     return history
 
 
-def _clone_step(policy, optimizer, samples: Samples, j: np.ndarray) -> tuple[float, int]:
+def _clone_step(
+    policy: Any, optimizer: torch.optim.Optimizer, samples: Samples, j: np.ndarray
+) -> tuple[float, int]:
     obs = torch.as_tensor(samples.observations[j], device=policy.device)
     dist = policy.get_distribution(obs, action_masks=samples.masks[j])
     actions = torch.as_tensor(samples.actions[j], device=policy.device)

@@ -1,12 +1,13 @@
-"""One strength ladder: every agent on one scale (console script `asara-ladder`).
+"""One strength ladder: every agent of a game on one scale (`asara-ladder`, `basari-ladder`,
+or `python -m training.ladder GAME ...`).
 
     asara-ladder --players 2 3 --games 56 --seed 0 --out results/ladder [--ray [--address A]]
 
-Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec of
-ASARA (`agents.make_agent("asara", spec)`: `towers`, `flatmc:64:playout=towers`,
-`policy:model=PATH`). The default lineup is `DEFAULT_LADDER`: the four baselines, the
+Agents are given as `label=spec` (or a bare spec, its own label); a spec is an agent spec
+of the game (ASARA: `towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The default
+lineup is the game's `LadderCommand.default_agents` (ASARA: the four baselines, the
 shipped 2-player model, the flat Monte Carlo search agent at three budgets and
-information-set MCTS at 128 iterations.
+information-set MCTS at 128 iterations; BASARI: the baselines and the shipped model).
 
 Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
 blocks of P games in which one lineup of P agents plays all P rotations of its seats,
@@ -17,13 +18,14 @@ depends only on the settings and its index: games can be played in any order, re
 spread over a Ray cluster (`--ray`, `--address`), with identical results.
 
 Resuming: `--out` holds `games.jsonl`, one line per finished game, appended as games
-finish, and `settings.json`; a new run with the same settings reads them back and plays
-only the missing games (different settings are refused).
+finish, and `settings.json` (the agents, player counts, games, seed and the game's rules);
+a new run with the same settings reads them back and plays only the missing games
+(different settings are refused).
 
 Results, from all games of all player counts:
 - OpenSkill Plackett-Luce ratings (the tournament's `rate_games`, games in seed order);
 - an Elo-style scale: a Bradley-Terry model (choix, lightly regularised) fitted to every
-  pair of seats of every game (the higher prestige wins the pair, a tie counts a win each
+  pair of seats of every game (the higher score wins the pair, a tie counts a win each
   way), in Elo points (400 per factor 10 of odds) with `random` (else the first agent) at
   0, and a 95% interval from a bootstrap over games;
 - per agent: seats played, win rate (shared wins split) with its Wilson interval, and the
@@ -39,37 +41,29 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from agents.asara.arena import play_batch
-from agents.registry import check_agent, make_agent
-from apps.asara.options import add_expansions_argument, check_rules
-from asara_env.asara.config import VARIANTS, GameConfig
-from asara_env.asara.core import legal_action_mask
 from asara_env.common.outcome import win_shares
 
-from .tournament import Played, game_seeds, schedule, sub_seed
-from .tournament_report import rules_title, text_table, write_csv
+from .tournament import Played, Rows, TournamentGame, game_seeds, schedule, sub_seed
+from .tournament_cli import (
+    TournamentCommand,
+    add_ray_arguments,
+    check_ray,
+    non_negative,
+    positive,
+)
+from .tournament_report import text_table, write_csv
 from .tournament_stats import rate_games, wilson_interval
 
 ELO = 400 / np.log(10)  # Elo points per natural-log unit of odds
 BOOTSTRAP = 200  # resamples of the games for the Elo intervals
-SEARCH = "flatmc:playout=towers:horizon=10:value=margin"
-DEFAULT_LADDER = [
-    "random",
-    "greedy",
-    "tall",
-    "towers",
-    "model_2p=policy:model=models/asara_2p.zip",
-    f"flatmc16={SEARCH}:sims=16",
-    f"flatmc64={SEARCH}:sims=64",
-    f"flatmc128={SEARCH}:sims=128",
-    "ismcts128=ismcts:128:playout=towers:horizon=10:value=margin",
-]
+Settings = dict[str, Any]  # agents ([label, spec] pairs), players, games, seed, the rules
 
 
 @dataclass(frozen=True)
@@ -80,12 +74,26 @@ class Entry:
     spec: str
 
 
-def parse_entry(text: str) -> Entry:
-    """`label=spec` or a bare spec; ValueError for an unknown agent or bad options."""
+def parse_entry(text: str, check_agent: Callable[[str], str]) -> Entry:
+    """`label=spec` or a bare spec; ValueError (from `check_agent`) for an unknown agent
+    or bad options."""
     label, eq, spec = text.partition("=")
     if not eq or ":" in label:
         label, spec = text, text
-    return Entry(label.strip(), check_agent("asara", spec.strip()))
+    return Entry(label.strip(), check_agent(spec.strip()))
+
+
+@dataclass(frozen=True)
+class LadderCommand:
+    """A game's ladder command: its tournament command (agents, rules) and defaults."""
+
+    tournament: TournamentCommand
+    prog: str
+    description: str
+    default_agents: list[str]  # label=spec entries
+    default_players: list[int] = field(default_factory=lambda: [2, 3])
+    default_games: int = 56
+    default_out: Path = Path("results/ladder")
 
 
 # ---------------------------------------------------------------------------- one game
@@ -93,19 +101,21 @@ class TimedAgent:
     """An agent whose calls are timed: wall and CPU (this thread's) seconds, decisions
     asked (all, and those with more than one legal action)."""
 
-    def __init__(self, agent):
-        self.agent, self.needs_state = agent, agent.needs_state
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.needs_state = agent, getattr(agent, "needs_state", False)
         self.seconds, self.cpu_seconds, self.decisions, self.choices = 0.0, 0.0, 0, 0
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        self._count(np.asarray(masks).astype(bool))
-        return self._timed(self.agent.act_batch, observations, masks)
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        self._count(np.asarray(action_masks).astype(bool))
+        return self._timed(self.agent.act_batch, observations, action_masks)
 
-    def act_games(self, state, games: np.ndarray) -> np.ndarray:
-        self._count(legal_action_mask(state)[games])
+    def act_games(self, state: Any, games: np.ndarray) -> np.ndarray:
+        """A search agent's call: the state (its `legal` bool[B, A] the masks of the seats
+        to move) and the games where it is to move."""
+        self._count(np.asarray(state.legal)[games])
         return self._timed(self.agent.act_games, state, games)
 
-    def _timed(self, method, *args) -> np.ndarray:
+    def _timed(self, method: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
         wall, cpu = time.perf_counter(), time.thread_time()
         actions = method(*args)
         self.seconds += time.perf_counter() - wall
@@ -117,38 +127,41 @@ class TimedAgent:
         self.choices += int((masks.sum(axis=1) > 1).sum())
 
 
-def play_one(settings: dict, players: int, game: int, seat_agents: list[int], seed: int) -> dict:
-    """One ladder game: `seat_agents[s]` is the index (into settings["agents"]) of the agent
-    in seat s; returns the game's row (prestige, and time and decisions per seat)."""
-    config = GameConfig(
-        num_players=players,
-        variant=settings["variant"],
-        expansions=tuple(settings["expansions"]),
-    )
+def play_one(
+    game: TournamentGame,
+    settings: Settings,
+    players: int,
+    index: int,
+    seat_agents: list[int],
+    seed: int,
+) -> dict[str, Any]:
+    """Game `index` of the ladder: `seat_agents[s]` is the index (into settings["agents"])
+    of the agent in seat s; returns the game's row (scores, and time and decisions per
+    seat)."""
     lineup = sorted(set(seat_agents))
     specs = [Entry(*e).spec for e in settings["agents"]]
     timed = {
-        k: TimedAgent(
-            make_agent("asara", specs[k], sub_seed(settings["seed"], players, 1, k, game))
-        )
+        k: TimedAgent(game.make_agent(specs[k], sub_seed(settings["seed"], players, 1, k, index)))
         for k in lineup
     }
     seating = np.array([[lineup.index(k) for k in seat_agents]])
-    prestige = play_batch(config, [timed[k] for k in lineup], seating, [seed], batch_size=1)[0]
+    agents = [timed[k] for k in lineup]
+    scores = game.play(players, agents, seating, np.array([seed], np.uint64), None, None)[0]
+    labels = {k: settings["agents"][k][0] for k in lineup}
     return {
         "players": players,
-        "game": game,
+        "game": index,
         "seed": int(seed),
         "seating": [settings["agents"][k][0] for k in seat_agents],
-        "prestige": prestige.tolist(),
-        "seconds": {settings["agents"][k][0]: timed[k].seconds for k in lineup},
-        "cpu_seconds": {settings["agents"][k][0]: timed[k].cpu_seconds for k in lineup},
-        "decisions": {settings["agents"][k][0]: timed[k].decisions for k in lineup},
-        "choices": {settings["agents"][k][0]: timed[k].choices for k in lineup},
+        "scores": scores.tolist(),
+        "seconds": {labels[k]: timed[k].seconds for k in lineup},
+        "cpu_seconds": {labels[k]: timed[k].cpu_seconds for k in lineup},
+        "decisions": {labels[k]: timed[k].decisions for k in lineup},
+        "choices": {labels[k]: timed[k].choices for k in lineup},
     }
 
 
-def planned_games(settings: dict) -> list[tuple[int, int, list[int], int]]:
+def planned_games(settings: Settings) -> list[tuple[int, int, list[int], int]]:
     """(players, game, agent index per seat, reference seed) of every game of the ladder."""
     plan = []
     for p in settings["players"]:
@@ -160,29 +173,46 @@ def planned_games(settings: dict) -> list[tuple[int, int, list[int], int]]:
 
 
 # ---------------------------------------------------------------------------- running
-def read_games(path: Path) -> list[dict]:
+def read_games(path: Path) -> Rows:
     """The finished games recorded in a games.jsonl file (none if it does not exist)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    for row in rows:  # ladders written before the scores had one name for every game
+        if "prestige" in row:
+            row["scores"] = row.pop("prestige")
+    return rows
 
 
-def _check_resume(out: Path, settings: dict) -> None:
+def resume_problem(out: Path, settings: Settings) -> str:
+    """What stops a ladder with `settings` from resuming in `out` ('' if nothing)."""
     saved = out / "settings.json"
     if saved.exists():
         before = json.loads(saved.read_text())
         if before != settings:
-            raise ValueError(
+            return (
                 f"{out} holds a ladder with other settings ({before}); "
                 "use another --out or the same settings to resume"
             )
+    return ""
+
+
+def _check_resume(out: Path, settings: Settings) -> None:
+    problem = resume_problem(out, settings)
+    if problem:
+        raise ValueError(problem)
     out.mkdir(parents=True, exist_ok=True)
-    saved.write_text(json.dumps(settings, indent=1) + "\n")
+    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
 
 
 def run_ladder(
-    settings: dict, out: Path, use_ray: bool = False, address: str | None = None, progress=True
-) -> list[dict]:
+    game: TournamentGame,
+    settings: Settings,
+    out: Path,
+    use_ray: bool = False,
+    address: str | None = None,
+    progress: bool = True,
+) -> Rows:
     """Play every planned game not yet in out/games.jsonl (appending each as it finishes);
     return all games' rows sorted by player count and game."""
     _check_resume(out, settings)
@@ -191,7 +221,7 @@ def run_ladder(
     todo = [g for g in planned_games(settings) if (g[0], g[1]) not in done]
     bar = _bar(progress, len(done) + len(todo), len(done))
     with open(path, "a") as f:
-        for row in _games(settings, todo, use_ray, address):
+        for row in _games(game, settings, todo, use_ray, address):
             f.write(json.dumps(row) + "\n")
             f.flush()
             if bar is not None:
@@ -201,20 +231,26 @@ def run_ladder(
     return sorted(read_games(path), key=lambda r: (r["players"], r["game"]))
 
 
-def _games(settings: dict, todo: list, use_ray: bool, address: str | None) -> Iterator[dict]:
+def _games(
+    game: TournamentGame,
+    settings: Settings,
+    todo: list[tuple[int, int, list[int], int]],
+    use_ray: bool,
+    address: str | None,
+) -> Iterator[dict[str, Any]]:
     """The rows of the games `todo`, played here in order or as Ray tasks (yielded as they
     finish, in any order)."""
     if not use_ray:
-        for game in todo:
-            yield play_one(settings, *game)
+        for planned in todo:
+            yield play_one(game, settings, *planned)
         return
     from .distribute import ray_jobs
 
-    for _, row in ray_jobs(play_one, [(settings, *game) for game in todo], address):
+    for _, row in ray_jobs(play_one, [(game, settings, *planned) for planned in todo], address):
         yield row
 
 
-def _bar(progress: bool, total: int, initial: int):
+def _bar(progress: bool, total: int, initial: int) -> Any:
     if not progress:
         return None
     from tqdm.auto import tqdm
@@ -223,7 +259,7 @@ def _bar(progress: bool, total: int, initial: int):
 
 
 # ---------------------------------------------------------------------------- tables
-def as_played(labels: list[str], rows: list[dict], settings: dict) -> list[Played]:
+def as_played(labels: list[str], rows: Rows) -> list[Played]:
     """The games as the tournament's `Played` (one per player count)."""
     index = {label: k for k, label in enumerate(labels)}
     played = []
@@ -234,26 +270,24 @@ def as_played(labels: list[str], rows: list[dict], settings: dict) -> list[Playe
                 p,
                 np.array([r["seed"] for r in mine], np.uint64),
                 np.array([[index[a] for a in r["seating"]] for r in mine], np.int64),
-                np.array([r["prestige"] for r in mine], np.int64),
-                settings["variant"],
-                tuple(settings["expansions"]),
+                np.array([r["scores"] for r in mine], np.int64),
             )
         )
     return played
 
 
-def pairwise(labels: list[str], rows: list[dict]) -> list[list[tuple[int, int]]]:
+def pairwise(labels: list[str], rows: Rows) -> list[list[tuple[int, int]]]:
     """Per game, the (winner, loser) agent indices of every pair of its seats; a tie gives
     both orders."""
     index = {label: k for k, label in enumerate(labels)}
     games = []
     for r in rows:
-        seats, prestige, pairs = [index[a] for a in r["seating"]], r["prestige"], []
+        seats, scores, pairs = [index[a] for a in r["seating"]], r["scores"], []
         for i in range(len(seats)):
             for j in range(i + 1, len(seats)):
-                if prestige[i] >= prestige[j]:
+                if scores[i] >= scores[j]:
                     pairs.append((seats[i], seats[j]))
-                if prestige[j] >= prestige[i]:
+                if scores[j] >= scores[i]:
                     pairs.append((seats[j], seats[i]))
         games.append(pairs)
     return games
@@ -267,9 +301,7 @@ def elo_fit(n: int, games: list[list[tuple[int, int]]], anchor: int) -> np.ndarr
     return (params - params[anchor]) * ELO
 
 
-def elo_table(
-    labels: list[str], rows: list[dict], seed: int, bootstrap: int = BOOTSTRAP
-) -> list[dict]:
+def elo_table(labels: list[str], rows: Rows, seed: int, bootstrap: int = BOOTSTRAP) -> Rows:
     """Elo per agent with a 95% interval from `bootstrap` resamples of the games."""
     anchor = labels.index("random") if "random" in labels else 0
     games = pairwise(labels, rows)
@@ -284,16 +316,14 @@ def elo_table(
     ]
 
 
-def agent_table(
-    labels: list[str], rows: list[dict], seed: int, bootstrap: int = BOOTSTRAP
-) -> list[dict]:
+def agent_table(labels: list[str], rows: Rows, seed: int, bootstrap: int = BOOTSTRAP) -> Rows:
     """One row per agent, best Elo first: Elo and interval, seats, win rate, time per
     decision."""
     elo = {r["agent"]: r for r in elo_table(labels, rows, seed, bootstrap)}
     table = []
     for a in labels:
         shares = [
-            win_shares(np.array(r["prestige"]))[s]
+            win_shares(np.array(r["scores"]))[s]
             for r in rows
             for s, who in enumerate(r["seating"])
             if who == a
@@ -319,7 +349,7 @@ def agent_table(
     return sorted(table, key=lambda r: -r["elo"])
 
 
-def plot_ladder(path: Path, table: list[dict], ratings: list[dict], title: str) -> None:
+def plot_ladder(path: Path, table: Rows, ratings: Rows, title: str) -> None:
     """Two panels: Elo with its 95% interval, and OpenSkill mu with +-3 sigma."""
     import matplotlib
 
@@ -345,7 +375,7 @@ def plot_ladder(path: Path, table: list[dict], ratings: list[dict], title: str) 
     plt.close(fig)
 
 
-def ladder_text(table: list[dict]) -> str:
+def ladder_text(table: Rows) -> str:
     return text_table(
         [
             [
@@ -375,90 +405,114 @@ def ladder_text(table: list[dict]) -> str:
     )
 
 
-def write_outputs(out: Path, settings: dict, rows: list[dict]) -> tuple[list[dict], list[dict]]:
+def write_outputs(
+    game: TournamentGame, out: Path, settings: Settings, rows: Rows
+) -> tuple[Rows, Rows]:
     """games.csv, ladder.csv, ratings.csv, results.json and ladder.png; returns the ladder
     table and the OpenSkill ratings."""
     labels = [label for label, _ in settings["agents"]]
     table = agent_table(labels, rows, settings["seed"])
-    ratings = rate_games(labels, as_played(labels, rows, settings))
+    ratings = rate_games(labels, as_played(labels, rows))
     flat = [
         {k: r[k] for k in ("players", "game", "seed")}
         | {f"seat_{s}": a for s, a in enumerate(r["seating"])}
-        | {f"prestige_{s}": x for s, x in enumerate(r["prestige"])}
+        | {f"score_{s}": x for s, x in enumerate(r["scores"])}
         for r in rows
     ]
     fields = ["players", "game", "seed"] + [
-        f"{w}_{s}" for w in ("seat", "prestige") for s in range(max(settings["players"]))
+        f"{w}_{s}" for w in ("seat", "score") for s in range(max(settings["players"]))
     ]
     write_csv(out / "games.csv", flat, fields)
     write_csv(out / "ladder.csv", table, list(table[0]))
     write_csv(out / "ratings.csv", ratings, list(ratings[0]))
     document = {"settings": settings, "ladder": table, "ratings": ratings, "games": rows}
     (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
-    title = rules_title(settings["variant"], settings["expansions"])
     players = "+".join(str(p) for p in settings["players"])
-    title = f"{title}; {players} players; {len(rows)} games"
+    title = f"{game.title}; {players} players; {len(rows)} games"
     plot_ladder(out / "ladder.png", table, ratings, title)
     return table, ratings
 
 
 # ---------------------------------------------------------------------------- command line
-def _entry(text: str) -> Entry:
-    try:
-        return parse_entry(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `command`'s ladder; `args.game` is the `TournamentGame` and
+    `args.settings` what the games depend on (settings.json)."""
+    check = command.tournament.check_agent
 
+    def entry(text: str) -> Entry:
+        try:
+            return parse_entry(text, check)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="asara-ladder", description="Place ASARA agents on one strength scale."
-    )
+    parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
     parser.add_argument(
         "--agents",
-        type=_entry,
+        type=entry,
         nargs="+",
-        default=[parse_entry(e) for e in DEFAULT_LADDER],
-        help="label=spec or spec, space-separated (default: " + " ".join(DEFAULT_LADDER) + ")",
+        default=[parse_entry(e, check) for e in command.default_agents],
+        help="label=spec or spec, space-separated (default: "
+        + " ".join(command.default_agents)
+        + ")",
     )
-    parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3])
-    parser.add_argument("--games", type=int, default=56, help="games per player count")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    add_expansions_argument(parser)
-    parser.add_argument("--out", type=Path, default=Path("results/ladder"))
-    parser.add_argument("--ray", action="store_true", help="play the games as Ray tasks")
-    parser.add_argument("--address", help="Ray cluster address (implies --ray)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    counts = command.tournament.player_counts
+    parser.add_argument(
+        "--players", type=int, nargs="+", choices=counts, default=command.default_players
+    )
+    parser.add_argument(
+        "--games", type=positive, default=command.default_games, help="games per player count"
+    )
+    parser.add_argument("--seed", type=non_negative, default=0)
+    command.tournament.add_rules(parser)
+    parser.add_argument("--out", type=Path, default=command.default_out)
+    add_ray_arguments(parser, "play the games as Ray tasks")
     args = parser.parse_args(argv)
-    check_rules(parser, args)
+    args.game = command.tournament.make_game(parser, args)
     labels = [e.label for e in args.agents]
     if len(set(labels)) < len(labels):
         parser.error(f"an agent label is given twice in {labels}")
-    if args.games < 1 or args.seed < 0:
-        parser.error("--games must be at least 1 and --seed non-negative")
-    return args
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    settings = {
+    check_ray(parser, args)
+    args.settings = {
         "agents": [[e.label, e.spec] for e in args.agents],
         "players": sorted(set(args.players)),
         "games": args.games,
         "seed": args.seed,
-        "variant": args.variant,
-        "expansions": list(args.expansions),
+        **args.game.rules,
     }
+    problem = resume_problem(args.out, args.settings)
+    if problem:
+        parser.error(problem)
+    return args
+
+
+def run_command(command: LadderCommand, argv: list[str] | None = None) -> int:
+    """Parse the arguments, play (or resume) the ladder, write and print its tables."""
+    args = parse_args(command, argv)
     start = time.perf_counter()
     rows = run_ladder(
-        settings, args.out, args.ray or bool(args.address), args.address, not args.no_progress
+        args.game, args.settings, args.out, args.ray, args.address, not args.no_progress
     )
-    table, ratings = write_outputs(args.out, settings, rows)
-    print(rules_title(args.variant, args.expansions), f"- {len(rows)} games")
+    table, _ = write_outputs(args.game, args.out, args.settings, rows)
+    print(args.game.title, f"- {len(rows)} games")
     print(ladder_text(table))
     print(f"\nresults written to {args.out}/ ({time.perf_counter() - start:.0f} s this run)")
     return 0
+
+
+def game_ladder(game: str) -> LadderCommand:
+    """The `LadderCommand` of the game named `game` (training/<game>/tournament.py)."""
+    from .games import game_module
+
+    command: LadderCommand = game_module(game, "tournament").LADDER
+    return command
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m training.ladder GAME [the game's ladder flags]`."""
+    from .games import split_game
+
+    game, rest = split_game("python -m training.ladder", "Place agents on one scale.", argv)
+    return run_command(game_ladder(game), rest)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ values are counts >= 0, some up to ~100: money, prestige), then an MLP per head.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -21,7 +23,7 @@ class Log1pFeatures(BaseFeaturesExtractor):
 NET_ARCH = {"pi": [512, 256], "vf": [512, 256]}
 
 
-def policy_kwargs() -> dict:
+def policy_kwargs() -> dict[str, Any]:
     """The default network: log1p features, separate 512-256 ReLU MLPs for policy and value."""
     return {
         "features_extractor_class": Log1pFeatures,

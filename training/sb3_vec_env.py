@@ -8,33 +8,77 @@ subclass's."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
+import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from asara_env.common.opponents import Actor
 from asara_env.common.seeding import derived_seeds
+
+
+class Opponent(Actor, Protocol):
+    """What a learner VecEnv needs of an opponent: `act_batch` (an `Actor`) and `reseed`.
+    Baselines and `PolicyAgent` snapshots of either game are."""
+
+    def reseed(self, seed: int | None) -> None: ...
+
+
+class Rules(Protocol):
+    """What the plumbing reads of a game's configuration."""
+
+    @property
+    def num_players(self) -> int: ...
 
 
 class BatchedVecEnv(VecEnv):
     """A VecEnv whose B environments are the rows of one batched core, the learner in one
-    seat of each, opponents drawn by weight in the others. Subclasses set `config`
-    (`num_players`), `rng`, `learner_seat` int[B], `seat_agent` int[B, P], `_base_seed`
-    and `_games_started`."""
+    seat of each, opponents drawn by weight in the others. The subclass sets `config`
+    before calling `__init__`, which sets the rest of the bookkeeping below; `reset`
+    restarts the sequence of games (`_restart`) and deals the seats (`_deal_seats`)."""
 
-    opponents: list[Any]
-    opponent_weights: np.ndarray
+    config: Rules  # the game's configuration: num_players
+    reward: str  # the terminal reward scheme
+    opponents: list[Opponent]  # by index: seat_agent's values
+    opponent_weights: np.ndarray  # float64[K], summing to 1
+    rng: np.random.Generator  # the seats' and opponents' draws
+    learner_seat: np.ndarray  # int64[B]: the learner's seat in each game
+    seat_agent: np.ndarray  # int64[B, P]: the opponent (index) in each seat
+    episode_steps: np.ndarray  # int64[B]: learner decisions in each game so far
+    decisions: int  # decisions played so far: the learner's and the opponents'
+    render_mode: str | None = None
+
+    def __init__(
+        self,
+        num_envs: int,
+        observation_space: gym.spaces.Space[Any],
+        action_space: gym.spaces.Space[Any],
+        seed: int,
+    ) -> None:
+        super().__init__(num_envs, observation_space, action_space)
+        players = self.config.num_players
+        self.rng = np.random.default_rng(seed)
+        self.learner_seat = np.zeros(num_envs, np.int64)
+        self.seat_agent = np.zeros((num_envs, players), np.int64)
+        self.episode_steps = np.zeros(num_envs, np.int64)
+        self.decisions = 0
+        self._base_seed, self._games_started = seed, 0
+        self._actions = np.zeros(num_envs, np.int64)
+
+    def make_opponent(self, name: str, seed: int) -> Opponent:
+        """The game's agent registered as `name`, seeded."""
+        raise NotImplementedError
 
     def action_masks(self) -> np.ndarray:
         """bool[B, A]: the learner's legal actions in every game."""
         raise NotImplementedError
 
-    def make_opponent(self, name: str, seed: int) -> Any:
-        """The game's agent registered as `name`, seeded."""
-        raise NotImplementedError
-
     def set_opponents(
-        self, opponents: Sequence[Any], weights: Sequence[float] | None = None, seed: int = 0
+        self,
+        opponents: Sequence[Opponent | str],
+        weights: Sequence[float] | None = None,
+        seed: int = 0,
     ) -> None:
         """Opponents (agents by name, made with seed + i, or agent objects such as
         `PolicyAgent` snapshots) and their weights for games that start from now on. Games

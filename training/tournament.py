@@ -1,8 +1,11 @@
 """Tournament: registered agents play many seeded games, seats rotated, in seeded chunks.
 
-Statistics are in training/tournament_stats.py, tables and files in
-training/tournament_report.py, the command line (`asara-tournament`) in
-training/tournament_cli.py.
+Written once for every game: a game comes in as a `TournamentGame` (its agents, a batched
+`play`, its rules as table columns; each game's is in training/<game>/tournament.py), or by
+name (`run_tournament("basari", ...)`). Statistics are in training/tournament_stats.py,
+tables and files in training/tournament_report.py, the command line in
+training/tournament_cli.py (`asara-tournament`, `basari-tournament`,
+`python -m training.tournament_cli GAME ...`).
 
 For each player count P the games are played in blocks of P: a lineup of P agents plays
 all P cyclic rotations of its seats, so within every block each agent of the lineup sits
@@ -12,6 +15,10 @@ order; every round gives each agent the same number of games. With K < P an agen
 several seats: the K lineups are agents i, i+1, ... (mod K). `--games` is rounded up to
 a multiple of P, so every agent sits in every seat equally often; agents also play equally
 many games when the games fill whole rounds.
+
+A game's result is each seat's score with the game's tie-breaks folded in (`Played.scores`,
+higher is better; equal scores share the win); a game whose scores fold tie-breaks into its
+points also gives the points (`Played.points`, BASARI), which the tables show.
 
 Chunks and seeds: the games of player count P are cut into chunks of `--chunk-size`
 games (default 256; the last chunk shorter), game g in chunk g // chunk-size. A chunk is
@@ -29,20 +36,16 @@ random numbers in the order of the games of their chunk, so another chunk size g
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
-from agents.asara.arena import play_batch
-from agents.registry import agent_specs, make_agent
-from asara_env.asara.config import GameConfig
 from asara_env.common.seeding import derived_seeds
 
-MAX_PLAYERS = 4
 CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task
+Rows = list[dict[str, Any]]  # a table: one dict per row
 
 
 @dataclass
@@ -52,15 +55,28 @@ class Played:
     players: int
     seeds: np.ndarray  # uint64[G] reference seed of each game
     seating: np.ndarray  # int64[G, P] agent index in each seat
-    prestige: np.ndarray  # int64[G, P] final score of each seat (ASARA: prestige)
-    variant: str = "basic"  # the rules the games were played with
-    expansions: tuple[str, ...] = ()
+    scores: np.ndarray  # int64[G, P] final score of each seat, tie-breaks folded in
+    rules: dict[str, Any] = field(default_factory=dict)  # the rules played (TournamentGame)
+    points: np.ndarray | None = None  # int64[G, P] the points in `scores`; None: the scores
     record: Any = None  # what the game measured besides the scores (TournamentGame.new_record)
 
-    @property
-    def rules(self) -> dict:
-        """The variant and the expansions as table columns: 'genie+gifts', '' for none."""
-        return {"variant": self.variant, "expansions": "+".join(self.expansions)}
+    def seat_points(self) -> np.ndarray:
+        """int64[G, P]: the points each seat made (the scores where they fold nothing)."""
+        return self.scores if self.points is None else self.points
+
+
+class PlayBatch(Protocol):
+    """`play(players, agents, seating, seeds, bar, record)`: see `TournamentGame`."""
+
+    def __call__(
+        self,
+        players: int,
+        agents: list[Any],
+        seating: np.ndarray,
+        seeds: np.ndarray,
+        bar: Any,
+        record: Any,
+    ) -> np.ndarray: ...
 
 
 # ---------------------------------------------------------------------------- scheduling
@@ -80,7 +96,8 @@ def schedule(num_agents: int, players: int, games: int, rng: np.random.Generator
     """int64[G, P] seating, G = `games` rounded up to a multiple of P: blocks of P games,
     one lineup in all P rotations; lineups drawn in shuffled rounds, seats shuffled."""
     blocks = -(-games // players)
-    pool, order = lineups(num_agents, players), []
+    pool = lineups(num_agents, players)
+    order: list[np.ndarray] = []
     while len(order) < blocks:
         order += [rng.permutation(pool[i]) for i in rng.permutation(len(pool))]
     return np.array([np.roll(lineup, r) for lineup in order[:blocks] for r in range(players)])
@@ -103,47 +120,39 @@ def game_seeds(seed: int, players: int, games: int) -> np.ndarray:
 @dataclass(frozen=True)
 class TournamentGame:
     """What the tournament needs of a game: everything else here (scheduling, seeds,
-    chunks, Ray, statistics, ratings, output) is game-agnostic.
+    chunks, Ray, statistics, ratings, output) is written once for every game.
 
     `play(players, agents, seating, seeds, bar, record)` returns the final scores int[G, P]
-    (higher is better; ties share the win) of G games, game g seeded `seeds[g]` with
-    `agents[seating[g, s]]` in seat s, all G stepped together; it advances `bar` (a tqdm
-    bar or None) by one per game. `record` is None, or with `new_record` a fresh
-    `new_record(players, num_agents)` that `play` fills with whatever else it measures
-    (BASARI: the negotiation figures); `merge_records` sums the chunks' records."""
+    (tie-breaks folded in: higher is better, equal scores share the win) of G games, game g
+    seeded `seeds[g]` with `agents[seating[g, s]]` in seat s, all G stepped together; it
+    advances `bar` (a tqdm bar or None) by one per game. `record` is None, or with
+    `new_record` a fresh `new_record(players, num_agents)` that `play` fills with whatever
+    else it measures (BASARI: the negotiation figures); `merge_records` sums the chunks'
+    records, `record_tables` turns the records into tables (NAME.csv, results.json[NAME])
+    and `record_text` those tables into the text printed between results and ratings."""
 
-    agent_names: Collection[str]
-    make_agent: Callable[[str, int], Any]
-    play: Callable[..., np.ndarray]
+    agent_names: Collection[str]  # `spec in agent_names` checks an agent spec
+    make_agent: Callable[[str, int], Any]  # (spec, seed) -> a fresh agent
+    play: PlayBatch
     player_counts: tuple[int, ...]
-    variant: str = "basic"  # the rules the games are played with (table columns)
-    expansions: tuple[str, ...] = ()
+    rules: dict[str, Any] = field(default_factory=dict)  # the rules played: table columns
+    title: str = "tournament"  # the game and its rules: the report's first line, plot title
+    points: Callable[[np.ndarray], np.ndarray] | None = None  # scores -> points, if folded
     new_record: Callable[[int, int], Any] | None = None
-    merge_records: Callable[[list], Any] | None = None
+    merge_records: Callable[[list[Any]], Any] | None = None
+    record_tables: Callable[[list[str], list[Played]], dict[str, Rows]] | None = None
+    record_text: Callable[[dict[str, Rows]], str] | None = None
 
 
-def asara_game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
-    """ASARA with the baselines and shipped models of `agents`, played in batches through
-    the core."""
-    configs = {
-        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions))
-        for p in (2, 3, 4)
-    }
+def tournament_game(game: TournamentGame | str) -> TournamentGame:
+    """`game` itself, or the game of that name with its default rules
+    (`training.<game>.tournament.game()`)."""
+    if isinstance(game, TournamentGame):
+        return game
+    from .games import game_module
 
-    def play(
-        players: int, agents: list, seating: np.ndarray, seeds: np.ndarray, bar: Any, record: None
-    ) -> np.ndarray:
-        return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
-
-    rules = configs[2]
-    return TournamentGame(
-        agent_specs("asara"),
-        partial(make_agent, "asara"),
-        play,
-        (2, 3, 4),
-        rules.variant,
-        rules.expansions,
-    )
+    made: TournamentGame = game_module(game, "tournament").game()
+    return made
 
 
 def chunk_agent_seed(seed: int, players: int, agent: int, chunk: int) -> int:
@@ -172,23 +181,21 @@ def play_chunk(
 
 
 def run_tournament(
+    game: TournamentGame | str,
     names: list[str],
     players: list[int],
     games: int,
     seed: int = 0,
-    variant: str = "basic",
     chunk_size: int = CHUNK_SIZE,
     progress: bool = False,
-    expansions: tuple[str, ...] = (),
-    game: TournamentGame | None = None,
     use_ray: bool = False,
     address: str | None = None,
 ) -> list[Played]:
-    """Play `games` (rounded up to a multiple of P) games per player count P, of `game`
-    (default: ASARA with the rules of `variant` and `expansions`), in chunks of
-    `chunk_size` games: one after the other here, or as Ray tasks with `use_ray` (on the
-    cluster at `address`; None: a local instance), with the same results."""
-    game = game or asara_game(variant, expansions)
+    """Play `games` (rounded up to a multiple of P) games per player count P of `game` (a
+    `TournamentGame`, or a game's name for its default rules) in chunks of `chunk_size`
+    games: one after the other here, or as Ray tasks with `use_ray` (on the cluster at
+    `address`; None: a local instance), with the same results."""
+    game = tournament_game(game)
     _check_settings(game, names, players, games, seed, chunk_size)
     seatings = {
         p: schedule(len(names), p, games, np.random.default_rng([seed, p, 0])) for p in players
@@ -206,14 +213,23 @@ def run_tournament(
         done = [play_chunk(*job, bar=bar) for job in jobs]
     if bar is not None:
         bar.close()
-    results = []
-    for p in players:
-        mine = [result for job, result in zip(jobs, done) if job[2] == p]
-        scores = np.concatenate([scores for scores, _ in mine])
-        record = game.merge_records([r for _, r in mine]) if game.merge_records else None
-        played = Played(p, seeds[p], seatings[p], scores, game.variant, game.expansions, record)
-        results.append(played)
-    return results
+    return [_played(game, p, seeds[p], seatings[p], jobs, done) for p in players]
+
+
+def _played(
+    game: TournamentGame,
+    players: int,
+    seeds: np.ndarray,
+    seating: np.ndarray,
+    jobs: list[tuple[Any, ...]],
+    done: list[tuple[np.ndarray, Any]],
+) -> Played:
+    """The chunks of player count `players` put together."""
+    mine = [result for job, result in zip(jobs, done) if job[2] == players]
+    scores = np.concatenate([scores for scores, _ in mine])
+    record = game.merge_records([r for _, r in mine]) if game.merge_records else None
+    points = game.points(scores) if game.points else None
+    return Played(players, seeds, seating, scores, dict(game.rules), points, record)
 
 
 def chunks(games: int, chunk_size: int) -> list[slice]:
@@ -221,12 +237,14 @@ def chunks(games: int, chunk_size: int) -> list[slice]:
     return [slice(lo, min(lo + chunk_size, games)) for lo in range(0, games, chunk_size)]
 
 
-def _ray_chunks(jobs: list[tuple], address: str | None, bar: Any) -> list[tuple[np.ndarray, Any]]:
+def _ray_chunks(
+    jobs: list[tuple[Any, ...]], address: str | None, bar: Any
+) -> list[tuple[np.ndarray, Any]]:
     """The chunks' results played as Ray tasks, in the order of `jobs`; `bar` advances as
     each chunk finishes."""
     from .distribute import ray_jobs
 
-    done: list = [None] * len(jobs)
+    done: list[Any] = [None] * len(jobs)
     for i, result in ray_jobs(play_chunk, jobs, address):
         done[i] = result
         if bar is not None:
@@ -271,7 +289,7 @@ def agent_problem(known: Collection[str], names: list[str]) -> str:
     return ""
 
 
-def _progress_bar(progress: bool, total: int):
+def _progress_bar(progress: bool, total: int) -> Any:
     if not progress:
         return None
     from tqdm.auto import tqdm

@@ -1,158 +1,164 @@
-"""The tournament command line, shared by both games (`asara-tournament`; BASARI's
-`basari-tournament` is a `TournamentCommand` of its own, training/basari_tournament.py).
+"""The tournament command line, one for every game: `asara-tournament`, `basari-tournament`
+(a `TournamentCommand` each, in training/<game>/tournament.py), or any game by name:
 
-    python -m training.tournament --agents random,greedy --players 2 3 4 --games 1000 \\
-        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts] \\
-        [--chunk-size 256] [--ray | --address A]
+    python -m training.tournament_cli GAME --agents a,b,c --players 2 3 4 --games 1000 \\
+        --seed 0 --out results/ [the game's rules flags] [--chunk-size 256] [--ray | --address A]
+
+ASARA's rules flags are `--variant` and `--expansions`, BASARI's `--start-mode`
+(`python -m training.tournament_cli GAME --help`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.asara import AGENTS
-from agents.registry import agent_specs
-from apps.asara.options import add_expansions_argument, check_rules
-from asara_env.asara.config import VARIANTS
-
-from .tournament import (
-    CHUNK_SIZE,
-    Played,
-    TournamentGame,
-    agent_problem,
-    asara_game,
-    run_tournament,
-)
-from .tournament_report import Report, asara_report, write_report
+from .tournament import CHUNK_SIZE, TournamentGame, run_tournament
+from .tournament_report import report, write_report
 
 
 # ---------------------------------------------------------------------------- command line
 @dataclass(frozen=True)
 class TournamentCommand:
-    """What a game's tournament command line has of its own; the arguments (agents,
-    players, games, seed, chunk size, output, Ray, progress), the run and the files are
-    shared (`parse_args`, `run_command`)."""
+    """What a game's command lines (tournament, ladder, heads-up, evaluation) have of their
+    own; the arguments (agents, players, games, seed, chunk size, output, Ray, progress),
+    the run and the files are shared (`parse_args`, `run_command`)."""
 
-    prog: str
+    game: str  # the game's name (results.json's settings["game"])
+    prog: str  # the tournament's console script
     description: str
-    agent_names: Collection[str]  # the agents it knows
+    check_agent: Callable[[str], str]  # an agent spec, or ValueError saying what is wrong
+    agent_names: list[str]  # the names an agent spec may start with (for --help)
     default_agents: list[str]
     default_games: int
     default_out: Path
     player_counts: tuple[int, ...]
     add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
-    rules: Callable[[argparse.ArgumentParser, argparse.Namespace], dict]  # checked, as settings
-    game: Callable[[argparse.Namespace], TournamentGame]
-    report: Callable[[dict, list[str], list[Played]], Report]  # (settings, agents, results)
+    # the games of those options (their rules checked: parser.error if they do not go together)
+    make_game: Callable[[argparse.ArgumentParser, argparse.Namespace], TournamentGame]
 
 
-def _asara_rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    add_expansions_argument(parser)
+def agent_spec(command: TournamentCommand) -> Callable[[str], str]:
+    """An argparse type: one agent spec of `command`'s game, the precise error passed on."""
+
+    def parse(text: str) -> str:
+        try:
+            return command.check_agent(text.strip())
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return parse
 
 
-def _asara_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
-    check_rules(parser, args)
-    return {"game": "asara", "variant": args.variant, "expansions": list(args.expansions)}
+def agent_list(command: TournamentCommand) -> Callable[[str], list[str]]:
+    """An argparse type: comma-separated agent specs, each checked, none twice."""
+    one = agent_spec(command)
 
-
-ASARA_COMMAND = TournamentCommand(
-    prog="asara-tournament",
-    description="Play agents against each other in ASARA.",
-    agent_names=agent_specs("asara"),
-    default_agents=sorted(AGENTS),
-    default_games=1000,
-    default_out=Path("results"),
-    player_counts=(2, 3, 4),
-    add_rules=_asara_rules_options,
-    rules=_asara_rules,
-    game=lambda args: asara_game(args.variant, args.expansions),
-    report=asara_report,
-)
-
-
-def _agent_list(known: Collection[str]) -> Callable[[str], list[str]]:
     def parse(text: str) -> list[str]:
-        names = [n.strip() for n in text.split(",") if n.strip()]
-        problem = agent_problem(known, names)
-        if problem:
-            raise argparse.ArgumentTypeError(problem)
+        names = [one(n) for n in text.split(",") if n.strip()]
+        if not names:
+            raise argparse.ArgumentTypeError("no agents given")
+        if len(set(names)) < len(names):
+            raise argparse.ArgumentTypeError(f"an agent is named twice in {names}")
         return names
 
     return parse
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
+    """An argparse type: an int of at least 1."""
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 
-def _non_negative(text: str) -> int:
+def non_negative(text: str) -> int:
+    """An argparse type: an int of at least 0."""
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative int, got {value}")
     return value
 
 
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number of at least 0."""
+    value = float(text)
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+def existing_file(text: str) -> Path:
+    """An argparse type: the path of a file that exists."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no file at {text}")
+    return path
+
+
 def parse_command_args(
     command: TournamentCommand, argv: list[str] | None = None
 ) -> argparse.Namespace:
-    """The arguments of `command`'s tournament; `args.settings` holds what the results
-    depend on (written into results.json)."""
+    """The arguments of `command`'s tournament; `args.game` is the `TournamentGame` and
+    `args.settings` what the results depend on (written into results.json)."""
     parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
     parser.add_argument(
         "--agents",
-        type=_agent_list(command.agent_names),
+        type=agent_list(command),
         default=list(command.default_agents),
-        help=f"comma-separated agents among {sorted(command.agent_names)} "
+        help=f"comma-separated agents among {command.agent_names} "
         f"(default: {','.join(command.default_agents)})",
     )
     counts = command.player_counts
     parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
     parser.add_argument(
-        "--games", type=_positive, default=command.default_games, help="games per player count"
+        "--games", type=positive, default=command.default_games, help="games per player count"
     )
-    parser.add_argument("--seed", type=_non_negative, default=0)
+    parser.add_argument("--seed", type=non_negative, default=0)
     command.add_rules(parser)
     parser.add_argument(
         "--chunk-size",
-        type=_positive,
+        type=positive,
         default=CHUNK_SIZE,
         help="games per chunk, played together by freshly seeded agents (one Ray task); "
         "the results depend on it (default: %(default)s)",
     )
     parser.add_argument("--out", type=Path, default=command.default_out)
-    parser.add_argument(
-        "--ray", action="store_true", help="play the chunks as Ray tasks (same results)"
-    )
-    parser.add_argument("--address", help="the Ray cluster's address (implies --ray)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_ray_arguments(parser, "play the chunks as Ray tasks (same results)")
     args = parser.parse_args(argv)
-    rules = command.rules(parser, args)
-    args.ray = args.ray or bool(args.address)
-    if args.ray:
-        _require_ray(parser)
+    args.game = command.make_game(parser, args)
+    check_ray(parser, args)
     args.players = sorted(set(args.players))
     args.settings = {
         "agents": args.agents,
         "players": args.players,
         "games": args.games,
         "seed": args.seed,
-        **rules,
+        "game": command.game,
+        **args.game.rules,
         "chunk_size": args.chunk_size,
     }
     return args
 
 
-def _require_ray(parser: argparse.ArgumentParser) -> None:
+def add_ray_arguments(parser: argparse.ArgumentParser, ray_help: str) -> None:
+    """--ray, --address and --no-progress."""
+    parser.add_argument("--ray", action="store_true", help=ray_help)
+    parser.add_argument("--address", help="the Ray cluster's address (implies --ray)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def check_ray(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`args.ray` set by --ray or --address; a usage error if Ray is then not installed."""
     from .distribute import import_ray
 
+    args.ray = args.ray or bool(args.address)
+    if not args.ray:
+        return
     try:
         import_ray()
     except RuntimeError as e:
@@ -163,30 +169,38 @@ def run_command(command: TournamentCommand, argv: list[str] | None = None) -> in
     """Parse the arguments, play the tournament, write and print its report."""
     args = parse_command_args(command, argv)
     results = run_tournament(
+        args.game,
         args.agents,
         args.players,
         args.games,
         args.seed,
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
-        game=command.game(args),
         use_ray=args.ray,
         address=args.address,
     )
-    report = command.report(args.settings, args.agents, results)
-    write_report(args.out, args.settings, report)
-    print(report.title)
-    print(report.text)
+    done = report(args.game, args.agents, results)
+    write_report(args.out, args.settings, done)
+    print(done.title)
+    print(done.text)
     print(f"\nresults written to {args.out}/")
     return 0
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    return parse_command_args(ASARA_COMMAND, argv)
+def game_command(game: str) -> TournamentCommand:
+    """The `TournamentCommand` of the game named `game` (training/<game>/tournament.py)."""
+    from .games import game_module
+
+    command: TournamentCommand = game_module(game, "tournament").COMMAND
+    return command
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_command(ASARA_COMMAND, argv)
+    """`python -m training.tournament_cli GAME [the game's tournament flags]`."""
+    from .games import split_game
+
+    game, rest = split_game("python -m training.tournament_cli", "Play a game's agents.", argv)
+    return run_command(game_command(game), rest)
 
 
 if __name__ == "__main__":

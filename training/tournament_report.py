@@ -1,10 +1,13 @@
-"""A tournament's tables, plot and files.
+"""A tournament's tables, plot and files: one report for every game.
 
-Every game is played with the rules of `--variant` and `--expansions` (R9; the Genie needs
-the professional variant). Writes into --out: games.csv (one row per game), summary.csv
-(one row per agent and player count), ratings.csv, results.json (settings, summary,
-ratings, games) and win_rates.png; games.csv and summary.csv name the variant and the
-expansions ('genie+gifts', empty for none) in every row, the plot in its title.
+Writes into --out: games.csv (one row per game: player count, index, seed, the rules, the
+agent and the score of every seat, and its points where the game folds tie-breaks into
+its scores), summary.csv (one row per agent and player count: win rate with its Wilson
+interval, mean points and rank, the rules), one CSV per table of the game's record
+(BASARI: negotiation.csv), ratings.csv, results.json (settings, summary, the record's
+tables, ratings, games) and win_rates.png. The rules are columns named by the game
+(ASARA: variant, expansions as 'genie+gifts', empty for none; BASARI: start_mode); the
+title names the game and its rules.
 """
 
 from __future__ import annotations
@@ -13,57 +16,64 @@ import csv
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from .tournament import MAX_PLAYERS, Played
-from .tournament_stats import game_columns, rate_games, summarize
-
-# ---------------------------------------------------------------------------- output
-GAME_FIELDS = ["players", "game", "seed", "variant", "expansions"] + [
-    f"{what}_{s}" for what in ("seat", "prestige") for s in range(MAX_PLAYERS)
-]
+from .tournament import Played, Rows, TournamentGame
+from .tournament_stats import game_columns, rate_games, rules_columns, summarize
 
 
-def game_rows(names: list[str], results: list[Played]) -> list[dict]:
-    """One dict per game: player count, index, seed, variant, expansions, agent per seat,
-    prestige per seat."""
+# ---------------------------------------------------------------------------- games
+def game_rows(names: list[str], results: list[Played]) -> Rows:
+    """One dict per game: player count, index, seed, the rules, agent per seat, score per
+    seat (and points per seat where the scores fold tie-breaks in)."""
     rows = []
     for r in results:
-        for g, (seed, seating, prestige) in enumerate(zip(*game_columns(r))):
-            rows.append(
-                {
-                    "players": r.players,
-                    "game": g,
-                    "seed": seed,
-                    **r.rules,
-                    "seating": [names[k] for k in seating],
-                    "prestige": prestige.tolist(),
-                }
-            )
+        for g, (seed, seating, scores) in enumerate(zip(*game_columns(r))):
+            row = {
+                "players": r.players,
+                "game": g,
+                "seed": seed,
+                **rules_columns(r.rules),
+                "seating": [names[k] for k in seating],
+                "scores": scores.tolist(),
+            }
+            if r.points is not None:
+                row["points"] = r.points[g].tolist()
+            rows.append(row)
     return rows
 
 
-def _flat_game_row(row: dict) -> dict:
-    flat = {key: row[key] for key in ("players", "game", "seed", "variant", "expansions")}
-    for s, (name, points) in enumerate(zip(row["seating"], row["prestige"])):
-        flat[f"seat_{s}"], flat[f"prestige_{s}"] = name, points
+def game_fields(results: list[Played], max_players: int) -> list[str]:
+    """games.csv's columns: the game, the rules, then per seat (up to `max_players`) the
+    agent, the score and, where the game has them, the points."""
+    has_points = any(r.points is not None for r in results)
+    per_seat = ["seat", "score"] + (["points"] if has_points else [])
+    rules = list(dict.fromkeys(k for r in results for k in r.rules))
+    return ["players", "game", "seed", *rules] + [
+        f"{what}_{s}" for what in per_seat for s in range(max_players)
+    ]
+
+
+def flat_game_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A `game_rows` row with one column per seat (`seat_s`, `score_s`, `points_s`)."""
+    nested = ("seating", "scores", "points")
+    flat = {key: value for key, value in row.items() if key not in nested}
+    for column, key in (("seat", "seating"), ("score", "scores"), ("points", "points")):
+        flat |= {f"{column}_{s}": x for s, x in enumerate(row.get(key, ()))}
     return flat
 
 
-def write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
+def write_csv(path: Path, rows: Rows, fields: list[str]) -> None:
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
 
 
-def rules_title(variant: str, expansions) -> str:
-    """'ASARA, pro rules + genie + gifts'."""
-    return f"ASARA, {variant} rules" + "".join(f" + {e}" for e in expansions)
-
-
-def plot_win_rates(path: Path, summary: list[dict], title: str | None = None) -> None:
+# ---------------------------------------------------------------------------- plot
+def plot_win_rates(path: Path, summary: Rows, title: str | None = None) -> None:
     """Grouped bars: win rate with its 95% interval per agent per player count."""
     import matplotlib
 
@@ -95,21 +105,22 @@ def plot_win_rates(path: Path, summary: list[dict], title: str | None = None) ->
     plt.close(fig)
 
 
-def text_table(rows: list[list[str]], header: list[str]) -> str:
+# ---------------------------------------------------------------------------- text
+def text_table(rows: list[list[Any]], header: list[str]) -> str:
     """A plain aligned table: first column left-aligned, the others right-aligned."""
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     line = "  ".join("-" * w for w in widths)
 
-    def fmt(cells):
+    def fmt(cells: list[Any]) -> str:
         first, *rest = (str(c) for c in cells)
         return "  ".join([first.ljust(widths[0])] + [c.rjust(w) for c, w in zip(rest, widths[1:])])
 
     return "\n".join([fmt(header), line, *(fmt(r) for r in rows)])
 
 
-def results_table(summary: list[dict], score: str = "prestige", seats: str = "games") -> str:
-    """One row per agent and player count: win rate, Wilson interval, mean `score` (the
-    summary's `mean_<score>` column), mean rank; `seats` heads the seats-played column."""
+def results_table(summary: Rows) -> str:
+    """One row per agent and player count: seats played, win rate, Wilson interval, mean
+    points, mean rank."""
     return text_table(
         [
             [
@@ -118,16 +129,16 @@ def results_table(summary: list[dict], score: str = "prestige", seats: str = "ga
                 r["games"],
                 f"{r['win_rate']:.3f}",
                 f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                f"{r[f'mean_{score}']:.1f}",
+                f"{r['mean_points']:.1f}",
                 f"{r['mean_rank']:.2f}",
             ]
             for r in summary
         ],
-        ["agent", "players", seats, "win rate", "95% Wilson", score, "rank"],
+        ["agent", "players", "seats", "win rate", "95% Wilson", "points", "rank"],
     )
 
 
-def ratings_table(ratings: list[dict]) -> str:
+def ratings_table(ratings: Rows) -> str:
     """The OpenSkill ratings, best first."""
     return text_table(
         [
@@ -138,30 +149,45 @@ def ratings_table(ratings: list[dict]) -> str:
     )
 
 
-def summary_text(summary: list[dict], ratings: list[dict]) -> str:
-    """The summary and rating tables as text."""
+def summary_text(summary: Rows, ratings: Rows, middle: str = "") -> str:
+    """The results table, `middle` (the game's own tables, if any) and the ratings."""
+    parts = [results_table(summary), middle] if middle else [results_table(summary)]
     rating = ratings_table(ratings)
-    return (
-        f"{results_table(summary)}\n\nOpenSkill Plackett-Luce ratings (all games, seed order)"
-        f"\n{rating}"
+    return "\n\n".join(
+        [*parts, f"OpenSkill Plackett-Luce ratings (all games, seed order)\n{rating}"]
     )
 
 
+# ---------------------------------------------------------------------------- the report
 @dataclass
 class Report:
     """What a tournament command prints and writes (`write_report`)."""
 
     title: str  # printed first; the plot's title
     text: str  # the tables, as printed
-    summary: list[dict]  # summary.csv: one row per player count and agent
-    ratings: list[dict]  # ratings.csv: OpenSkill, best first
-    games: list[dict]  # results.json's "games": one per game
-    games_csv: list[dict]  # games.csv's rows
+    summary: Rows  # summary.csv: one row per player count and agent
+    ratings: Rows  # ratings.csv: OpenSkill, best first
+    games: Rows  # results.json's "games": one per game
+    games_csv: Rows  # games.csv's rows
     games_fields: list[str]  # games.csv's columns
-    tables: dict[str, list[dict]] = field(default_factory=dict)  # NAME.csv and results.json[NAME]
+    tables: dict[str, Rows] = field(default_factory=dict)  # NAME.csv and results.json[NAME]
 
 
-def write_report(out: Path, settings: dict, report: Report) -> None:
+def report(game: TournamentGame, names: list[str], results: list[Played]) -> Report:
+    """The tables of a tournament of `game`: win rates, mean points and ranks, the game's
+    record tables, ratings, one row per game."""
+    summary = [row for r in results for row in summarize(names, r)]
+    ratings = rate_games(names, results)
+    games = game_rows(names, results)
+    tables = game.record_tables(names, results) if game.record_tables else {}
+    middle = game.record_text(tables) if game.record_text else ""
+    text = summary_text(summary, ratings, middle)
+    fields = game_fields(results, max(game.player_counts))
+    flat = [flat_game_row(g) for g in games]
+    return Report(game.title, text, summary, ratings, games, flat, fields, tables)
+
+
+def write_report(out: Path, settings: dict[str, Any], report: Report) -> None:
     """games.csv, summary.csv, one CSV per extra table, ratings.csv, results.json (settings,
     summary, the extra tables, ratings, games) and win_rates.png in `out`."""
     out.mkdir(parents=True, exist_ok=True)
@@ -179,14 +205,3 @@ def write_report(out: Path, settings: dict, report: Report) -> None:
     }
     (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
     plot_win_rates(out / "win_rates.png", report.summary, report.title)
-
-
-def asara_report(settings: dict, names: list[str], results: list[Played]) -> Report:
-    """ASARA's tables: win rates, mean prestige and ranks, ratings, one row per game."""
-    summary = [row for r in results for row in summarize(names, r)]
-    ratings = rate_games(names, results)
-    games = game_rows(names, results)
-    title = rules_title(settings.get("variant", "basic"), settings.get("expansions", ()))
-    text = summary_text(summary, ratings)
-    flat = [_flat_game_row(g) for g in games]
-    return Report(title, text, summary, ratings, games, flat, GAME_FIELDS)

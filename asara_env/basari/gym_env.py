@@ -1,7 +1,7 @@
 """One BASARI game as a single-agent gymnasium env: the learner plays one seat, agents the
 others (through the AEC form of the parallel env).
 
-    env = BasariGymEnv(num_players=4, opponents=[agents.basari.make_basari_agent("value")])
+    env = BasariGymEnv(num_players=4, opponents=[agents.registry.make_agent("basari", "value")])
     # or, registered with gymnasium when this module is imported:
     env = gymnasium.make("asara_env/Basari-v0", num_players=4)
     obs, info = env.reset(seed=0)
@@ -14,7 +14,7 @@ others (through the AEC form of the parallel env).
   barter steps); where NOOP is its only legal action, NOOP is played for it. Its
   simultaneous choices are made on the observation every agent had at the step's start.
 - Opponents: agent objects (anything with `act_batch(observations, masks)`, such as
-  `agents.basari.make_basari_agent("value")`), one per other seat (or one, then used for
+  `agents.registry.make_agent("basari", "value")`), one per other seat (or one, then used for
   every other seat); by default every other seat plays uniformly random legal moves. The
   library never imports the `agents` package.
 - `reset(seed=s)` seeds everything (the game, the learner's seat unless fixed with

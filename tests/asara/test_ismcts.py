@@ -28,7 +28,9 @@ from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.asara.test_search import _late_choices
-from training.ladder import DEFAULT_LADDER, Entry, parse_entry
+from training.asara import check
+from training.asara.tournament import LADDER
+from training.ladder import Entry, parse_entry
 
 CHEAP = "ismcts:2:horizon=0"  # two iterations scored by `estimate` after the tree
 
@@ -257,8 +259,8 @@ def test_ismcts_is_named_wherever_agents_are_named():
     assert spec in agent_specs("asara") and "ismcts" in agent_names("asara")
     assert unknown_agents_error("asara", [spec, "ismcts:8:c=0.5:wave=4"]) is None
     assert "ismcts:8:depth=1" in unknown_agents_error("asara", ["ismcts:8:depth=1"])
-    assert parse_entry(f"is={spec}") == Entry("is", spec)
-    assert any(parse_entry(e).spec.startswith("ismcts") for e in DEFAULT_LADDER)
+    assert parse_entry(f"is={spec}", check) == Entry("is", spec)
+    assert any(parse_entry(e, check).spec.startswith("ismcts") for e in LADDER.default_agents)
 
 
 def test_expansions_try_the_playout_policy_move_first():

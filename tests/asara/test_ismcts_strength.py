@@ -7,7 +7,7 @@ budget, `SEARCH`'s 128 iterations in waves of 32, costs about 0.22 s of CPU per 
 (at most 0.3 s) when one game is searched alone on the 2-core development machine
 (README, "Information-set MCTS"). The same run, resumable, from the command line:
 
-    python -m training.heads_up ismcts:128:playout=towers:horizon=10:value=margin towers \
+    python -m training.heads_up asara ismcts:128:playout=towers:horizon=10:value=margin towers \
         --games 100 --seed 17 --chunk 10 --log results/ismcts/ismcts128w_vs_towers.jsonl
 
     python -m pytest -m slow -q -s tests/asara/test_ismcts_strength.py
@@ -24,6 +24,6 @@ SEARCH = "ismcts:128:playout=towers:horizon=10:value=margin"
 
 @pytest.mark.slow
 def test_ismcts_beats_towers_heads_up():
-    result = heads_up(SEARCH, "towers", games=100, seed=17, chunk=10)
+    result = heads_up("asara", SEARCH, "towers", games=100, seed=17, chunk=10)
     print(result)
     assert result["games"] == 100 and result["ci_low"] > 0.5

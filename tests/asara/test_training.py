@@ -3,6 +3,8 @@ rewards, resets), the policy agent, and a tiny training and evaluation run end t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,9 +15,11 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from agents.policy_agent import PolicyAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from asara_env import asara_v0  # noqa: E402
+from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
-from training import evaluate, train  # noqa: E402
-from training.vec_env import AsaraVecEnv  # noqa: E402
+from training.asara import evaluate, train  # noqa: E402
+from training.asara.imitation import collect  # noqa: E402
+from training.asara.vec_env import AsaraVecEnv  # noqa: E402
 
 
 def opponents_move(env, learner: str, twin) -> None:
@@ -134,6 +138,8 @@ def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_pa
     model = MaskablePPO.load(out / "final.zip", device="cpu")
     rows = evaluate.evaluate(model, 2, "basic", 4, ["random"], seed=0)
     assert rows[0]["games"] == 4 and 0.0 <= rows[0]["win_rate"] <= 1.0
+    curve = (out / "eval.csv").read_text().splitlines()[0].split(",")
+    assert curve == [*rows[0], "steps"]  # the evaluation's rows, one format for every game
     resumed = out / "resumed"
     train.main(
         [
@@ -176,3 +182,43 @@ def test_vec_env_resets_continue_the_game_sequence_unless_seeded():
     vec.seed(9)
     assert np.array_equal(vec.reset(), first) and np.array_equal(vec.core.seed, seeds)
     assert vec.core.seed.tolist() == [derived_seed(9, g) for g in range(4)]
+
+
+def test_behaviour_cloning_samples_are_the_experts_decisions():
+    """ASARA's samples through the shared `collect`: every decision of the mover, legal,
+    the outcomes the mover's terminal reward; seeded."""
+    config = GameConfig(num_players=3)
+    samples = collect(config, "towers", 3, seed=5, reward="rank", batch=2)
+    assert len(samples) > 100 and samples.observations.dtype == np.float32
+    assert samples.masks[np.arange(len(samples)), samples.actions].all()
+    assert ((samples.outcomes >= -1) & (samples.outcomes <= 1)).all()
+    again = collect(config, "towers", 3, seed=5, reward="rank", batch=2)
+    assert all(np.array_equal(x, y) for x, y in zip(vars(again).values(), vars(samples).values()))
+
+
+README = str(Path(__file__).resolve().parents[2] / "README.md")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--envs", "0"], "--envs: must be at least 1"),
+        (["--steps", "-5"], "--steps: must be at least 1"),
+        (["--seed", "-1"], "--seed: must be a non-negative int"),
+        (["--opponents", "towers:-1"], "must be a number >= 0"),
+        (["--opponents", "towers:0,tall:0"], "sum to 0"),
+        (["--opponents", "towers:abc"], "invalid parse value"),
+        (["--opponents", "alphago"], "unknown agent 'alphago'"),
+        (["--learning-rate", "-0.1"], "--learning-rate: must be a number >= 0"),
+        (["--n-steps", "0"], "--n-steps: must be at least 1"),
+        (["--resume", "nonexist.zip"], "--resume: no file at nonexist.zip"),
+        (["--resume", README], "is not a saved MaskablePPO model"),
+        (["--eval-opponents", "nobody"], "unknown --eval-opponents ['nobody']"),
+        (["--expansions", "genie"], "professional variant"),
+    ],
+)
+def test_bad_flags_are_one_line_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        train.parse_args(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]

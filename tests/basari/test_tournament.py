@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from asara_env.basari.core import ranking_score
-from training import basari_tournament as BT
+from training.basari import tournament as BT
 from training.tournament_stats import wilson_interval
 
 
@@ -29,13 +29,21 @@ def test_cli_writes_every_table_and_the_plot(tmp_path: Path, capsys: pytest.Capt
     }
     doc = json.loads((out / "results.json").read_text())
     assert doc["settings"]["game"] == "basari" and len(doc["negotiation"]) == 6
-    games = list(csv.DictReader((out / "games.csv").read_text().splitlines()))
+    reader = csv.DictReader((out / "games.csv").read_text().splitlines())
+    games = list(reader)
     assert len(games) == 6 + 6
+    assert reader.fieldnames == ["players", "game", "seed", "start_mode"] + [
+        f"{what}_{s}" for what in ("seat", "score", "points") for s in range(4)
+    ]  # one layout for every game: no prestige, no column deleted
     for row in games:
         p = int(row["players"])
         points = [int(row[f"points_{s}"]) for s in range(p)]
-        ranking = [int(row[f"ranking_{s}"]) for s in range(p)]
+        ranking = [int(row[f"score_{s}"]) for s in range(p)]
         assert [BT.points_of(r) for r in ranking] == points
+        assert row["start_mode"] == "choose"
+    header = (out / "summary.csv").read_text().splitlines()[0].split(",")
+    assert "mean_points" in header and "start_mode" in header
+    assert not [c for c in header if "prestige" in c or c in ("variant", "expansions")]
 
 
 def test_points_of_strips_the_tie_breaks() -> None:
@@ -48,7 +56,8 @@ def test_points_of_strips_the_tie_breaks() -> None:
 def test_tournament_is_reproducible_and_counts_every_seat() -> None:
     a = BT.tournament(["random", "value"], [2], 4, seed=3, chunk_size=2)
     b = BT.tournament(["random", "value"], [2], 4, seed=3, chunk_size=2)
-    assert (a[0][0].prestige == b[0][0].prestige).all()
+    assert (a[0][0].scores == b[0][0].scores).all()
+    assert (a[0][0].points == BT.points_of(a[0][0].scores)).all()
     assert a[2] == b[2]
     negotiation = {r["agent"]: r for r in a[2]}
     assert sum(r["games"] for r in negotiation.values()) == 8  # 4 games, 2 seats
@@ -104,7 +113,7 @@ def test_shipped_model_beats_three_value_agents_in_four_player_games() -> None:
     """The issue's bar: one model seat against three `value`s, 400 seat-rotated games with
     fixed seeds; the 95% Wilson interval lies above the fair share 0.25."""
     pytest.importorskip("sb3_contrib")
-    from training.basari_train import evaluate
+    from training.basari.evaluate import evaluate
 
     result = evaluate(str(MODEL), players=4, opponent="value", games=400, seed=1234)
     assert result["ci_low"] > 0.25, result

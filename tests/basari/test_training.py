@@ -18,9 +18,10 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from agents.basari import AGENTS as BASARI_AGENTS  # noqa: E402
 from agents.policy_agent import PolicyAgent  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
-from training import basari_train  # noqa: E402
-from training.basari_imitation import collect  # noqa: E402
-from training.basari_vec_env import BasariVecEnv  # noqa: E402
+from training.basari import policy_agent  # noqa: E402
+from training.basari import train as basari_train  # noqa: E402
+from training.basari.imitation import collect  # noqa: E402
+from training.basari.vec_env import BasariVecEnv  # noqa: E402
 from training.imitation import clone  # noqa: E402
 from training.run import LeagueCallback  # noqa: E402
 
@@ -89,7 +90,7 @@ def test_a_policy_snapshot_plays_the_opponent_seats() -> None:
 def test_league_snapshots_join_the_basari_opponents() -> None:
     env = BasariVecEnv(8, 4, ("value", "points_first"), seed=2, opponent_weights=[3.0, 1.0])
     model = tiny_model(env)
-    league = LeagueCallback(env, every=64, weight=0.5, most=2, seed=10)
+    league = LeagueCallback(env, every=64, weight=0.5, most=2, seed=10, snapshot=policy_agent)
     model.learn(256, callback=league)
     env.reset()  # new games: their opponents are drawn from the league
     assert len(league.snapshots) >= 3
@@ -122,7 +123,8 @@ def test_a_run_writes_checkpoints_curve_and_reports(run_dir: Path) -> None:
     assert [(r["steps"], r["opponent"]) for r in rows] == [
         (s, o) for s in ("8", "264", "512") for o in ("random", "value")
     ]  # at the start (after the first step of 8 games), every 256 steps, at the end
-    assert all(0 <= float(r["low"]) <= float(r["win_rate"]) <= float(r["high"]) for r in rows)
+    assert all(0 <= float(r["ci_low"]) <= float(r["win_rate"]) <= float(r["ci_high"]) for r in rows)
+    assert all(float(r["fair_share"]) == 0.5 and float(r["mean_points"]) > 0 for r in rows)
     assert (run_dir / "learning_curve.png").stat().st_size > 1000
     assert list((run_dir / "tb").rglob("events.out.tfevents.*"))
     info = json.loads((run_dir / "run.json").read_text())

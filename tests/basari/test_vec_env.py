@@ -10,7 +10,7 @@ pytest.importorskip("stable_baselines3")
 
 from agents.basari.view import View  # noqa: E402
 from asara_env.basari.phases import Phase  # noqa: E402
-from training.basari_vec_env import BasariVecEnv  # noqa: E402
+from training.basari.vec_env import BasariVecEnv  # noqa: E402
 
 
 def run(env: BasariVecEnv, steps: int, seed: int) -> tuple[list, list, list]:

@@ -68,18 +68,6 @@ REGISTRIES = ("asara_env", "asara_env.games")
 NOT_YET_IN_A_GAME_FOLDER = (
     "asara_env.integrations.rllib",  # RLlib's adapter of ASARA's env
     "apps.serve",
-    "training.basari_imitation",
-    "training.basari_train",
-    "training.basari_tournament",
-    "training.basari_vec_env",
-    "training.evaluate",
-    "training.heads_up",
-    "training.imitation",
-    "training.ladder",
-    "training.tournament",
-    "training.tournament_cli",
-    "training.train",
-    "training.vec_env",
 )
 
 

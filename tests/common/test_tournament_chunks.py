@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import basari_tournament as BT
 from training import tournament as T
-from training import tournament_cli as C
+from training.asara import tournament as AT
+from training.basari import tournament as BT
 
 
 def arrays(results: list[T.Played]) -> list[tuple]:
-    return [(r.players, r.seeds.tolist(), r.seating.tolist(), r.prestige.tolist()) for r in results]
+    return [(r.players, r.seeds.tolist(), r.seating.tolist(), r.scores.tolist()) for r in results]
 
 
 def test_each_chunk_is_played_by_fresh_agents_seeded_by_its_index():
@@ -30,38 +30,39 @@ def test_each_chunk_is_played_by_fresh_agents_seeded_by_its_index():
         return np.array([[agents[k] % 1000 for k in row] for row in seating], np.int64)
 
     toy = T.TournamentGame({"a", "b", "c"}, lambda name, seed: seed, play, (2, 3))
-    (played,) = T.run_tournament(["a", "b", "c"], [3], 10, seed=4, chunk_size=5, game=toy)
+    (played,) = T.run_tournament(toy, ["a", "b", "c"], [3], 10, seed=4, chunk_size=5)
     assert calls == [5, 5, 2]  # 10 games rounded up to 12, chunks of 5
-    for g, (row, score) in enumerate(zip(played.seating, played.prestige)):
+    for g, (row, score) in enumerate(zip(played.seating, played.scores)):
         expected = [T.sub_seed(4, 3, 1, int(k), g // 5) % 1000 for k in row]
         assert score.tolist() == expected
 
 
 def test_a_chunk_does_not_depend_on_the_other_chunks_or_player_counts():
     names = ["random", "greedy"]
-    both = T.run_tournament(names, [2, 3], 4, seed=2, chunk_size=2)
-    three = T.run_tournament(names, [3], 4, seed=2, chunk_size=2)
+    both = T.run_tournament("asara", names, [2, 3], 4, seed=2, chunk_size=2)
+    three = T.run_tournament("asara", names, [3], 4, seed=2, chunk_size=2)
     assert arrays(both[1:]) == arrays(three)
-    (first_chunk,) = T.run_tournament(names, [2], 2, seed=2, chunk_size=2)
-    assert both[0].prestige[:2].tolist() == first_chunk.prestige.tolist()
+    (first_chunk,) = T.run_tournament("asara", names, [2], 2, seed=2, chunk_size=2)
+    assert both[0].scores[:2].tolist() == first_chunk.scores.tolist()
 
 
 def test_without_ray_use_ray_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
     with pytest.raises(RuntimeError, match=r"need Ray.*pip install"):
-        T.run_tournament(["random"], [2], 2, use_ray=True)
+        T.run_tournament("asara", ["random"], [2], 2, use_ray=True)
     for argv in (["--ray"], ["--address", "10.0.0.1:6379"]):
         with pytest.raises(SystemExit) as exc:
             BT.parse_args(argv)
         assert exc.value.code == 2
         assert "--ray / --address need Ray, which is not installed" in capsys.readouterr().err
-    assert not C.parse_args([]).ray  # local by default, Ray not imported
+    assert not AT.parse_args([]).ray  # local by default, Ray not imported
 
 
 def test_a_local_tournament_does_not_import_ray():
     code = (
-        "import sys; from training import basari_tournament as BT, tournament as T; "
-        "T.run_tournament(['random'], [2], 2); BT.tournament(['random'], [2], 2); "
+        "import sys; from training.basari import tournament as BT; "
+        "from training import tournament as T; "
+        "T.run_tournament('asara', ['random'], [2], 2); BT.tournament(['random'], [2], 2); "
         "print('ray' in sys.modules)"
     )
     root = Path(__file__).resolve().parents[2]
@@ -81,8 +82,8 @@ def local_ray():
 
 def test_ray_plays_the_same_asara_games_as_a_local_run(local_ray):
     names, settings = ["random", "greedy", "towers"], {"games": 5, "seed": 5, "chunk_size": 4}
-    local = T.run_tournament(names, [2, 3], **settings)
-    remote = T.run_tournament(names, [2, 3], **settings, use_ray=True)
+    local = T.run_tournament("asara", names, [2, 3], **settings)
+    remote = T.run_tournament("asara", names, [2, 3], **settings, use_ray=True)
     assert arrays(remote) == arrays(local)
     assert [len(T.chunks(len(r.seeds), 4)) for r in local] == [2, 2]  # 6 games each
 

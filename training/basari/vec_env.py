@@ -21,13 +21,11 @@ with seed + i.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.basari.arena import choose
-from agents.base import Agent
-from agents.registry import make_agent
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import (
     ARRAY_FIELDS,
@@ -43,8 +41,9 @@ from asara_env.basari.core import (
 )
 from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
+from training.sb3_vec_env import BatchedVecEnv, Opponent
 
-from .sb3_vec_env import BatchedVecEnv
+from . import choose_actions, make_agent
 
 NO_AGENT = -1  # seat_agent of the learner's seat
 
@@ -53,12 +52,14 @@ class BasariVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
     metadata = {"render_modes": []}
+    config: BasariConfig
+    core: BasariState  # the B games, from the first reset()
 
     def __init__(
         self,
         num_envs: int = 64,
         num_players: int = 4,
-        opponents: Sequence[Agent[object] | str] = ("value",),
+        opponents: Sequence[Opponent | str] = ("value",),
         reward: str = "win",
         seed: int = 0,
         opponent_weights: Sequence[float] | None = None,
@@ -66,33 +67,30 @@ class BasariVecEnv(BatchedVecEnv):
         self.config = BasariConfig(num_players=num_players)
         terminal_rewards(scores(init(self.config, 1, seeds=0)), reward)  # validates the scheme
         self.reward = reward
-        self.opponents: list = []
-        self.opponent_weights: np.ndarray = np.ones(0)
         self.set_opponents(opponents, opponent_weights, seed)
         n = obs_size(self.config.n_archways)
         observation_space = gym.spaces.Box(0.0, np.inf, (n,), np.float32)
-        self.render_mode = None
-        super().__init__(num_envs, observation_space, gym.spaces.Discrete(self.config.n_actions))
-        self._base_seed = seed
-        self._actions = np.zeros(num_envs, np.int64)
-        self.decisions = 0  # real decisions played: the learner's and the opponents'
+        action_space = gym.spaces.Discrete(self.config.n_actions)
+        super().__init__(num_envs, observation_space, action_space, seed)
+        # decisions counts real decisions only: the learner's and the opponents'
 
-    def make_opponent(self, name: str, seed: int) -> Agent[object]:
-        return make_agent("basari", name, seed)
+    def make_opponent(self, name: str, seed: int) -> Opponent:
+        return make_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:
+        """Start B new games: the sequence of games starts over from the seed."""
         self._restart(self._base_seed)
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))
-        self.learner_seat = np.zeros(b, np.int64)
-        self.seat_agent = np.zeros((b, self.config.num_players), np.int64)
-        self.episode_steps = np.zeros(b, np.int64)
+        self.learner_seat[:] = 0
+        self.seat_agent[:] = 0
+        self.episode_steps[:] = 0
         self._deal(np.arange(b))
         self._advance()
         return self._observe()
 
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         joint = self._opponent_actions(self.core)
         rows = np.arange(self.num_envs)
         joint[rows, self.learner_seat] = self._actions
@@ -103,7 +101,7 @@ class BasariVecEnv(BatchedVecEnv):
         done = self.core.phase == Phase.OVER
         over = np.flatnonzero(done)
         rewards = np.zeros(self.num_envs, np.float32)
-        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if over.size:
             rewards[over] = self._finish(over, infos)
             reset_games(self.core, over, self._next_seeds(over.size))
@@ -122,7 +120,7 @@ class BasariVecEnv(BatchedVecEnv):
 
     def _opponent_actions(self, state: BasariState, rows: np.ndarray | None = None) -> np.ndarray:
         seating = self.seat_agent if rows is None else self.seat_agent[rows]
-        actions = choose(state, self.opponents, seating)  # the learner's seat: NOOP
+        actions = choose_actions(state, self.opponents, seating)  # the learner's seat: NOOP
         self.decisions += int(state.legal[:, :, 1:].any(axis=2).sum())
         return actions
 
@@ -141,7 +139,7 @@ class BasariVecEnv(BatchedVecEnv):
                 getattr(self.core, name)[rows] = getattr(sub, name)
             rows = self._waiting()
 
-    def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
+    def _finish(self, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
         seat = self.learner_seat[rows]
         state = take(self.core, rows)
         pick = np.arange(len(rows)), seat

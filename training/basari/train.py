@@ -14,7 +14,8 @@ The learner plays one seat of every game of a `BasariVecEnv` (its start archway,
 barter steps are its decisions; the opponents act on their rows at once). At the end the
 model (final.zip) is played against every baseline at each of `--final-players`: one
 learner seat and P - 1 copies of the baseline, `--final-games` seat-rotated games, win rate
-with a 95% Wilson interval, written to eval.json (and run.json) and printed.
+with a 95% Wilson interval (training/basari/evaluate.py), written to eval.json (and
+run.json) and printed.
 """
 
 from __future__ import annotations
@@ -22,24 +23,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 import torch
 from tqdm import tqdm
 
-from agents.basari import AGENTS as BASARI_AGENTS
-from agents.basari.arena import play_batch
-from agents.policy_agent import PolicyAgent
-from agents.registry import make_agent
 from asara_env.basari.config import BasariConfig
-from asara_env.common.outcome import win_shares
+from training import run
+from training.imitation import Samples
+from training.policy import Log1pFeatures
+from training.tournament_cli import positive
 
-from . import run
-from .basari_imitation import collect
-from .basari_vec_env import BasariVecEnv
-from .imitation import Samples
-from .policy import Log1pFeatures
-from .tournament import game_seeds, rotated_seating
-from .tournament_stats import wilson_interval
+from . import baselines, policy_agent
+from .evaluate import evaluate
+from .imitation import collect
+from .vec_env import BasariVecEnv
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 3e-4,
@@ -55,27 +53,7 @@ HYPER = {  # MaskablePPO settings (documented defaults; see --help)
 NET_ARCH = [256, 256]  # shared policy and value MLP (ReLU after log1p features)
 
 
-def evaluate(model: object, players: int, opponent: str, games: int, seed: int) -> dict:
-    """The model's win rate in one seat against P - 1 copies of `opponent` (seats
-    rotated: game g puts the learner in seat g mod P)."""
-    config = BasariConfig(num_players=players)
-    agents = [PolicyAgent(model, seed), make_agent("basari", opponent, seed + 1)]
-    seating = rotated_seating(games, players)
-    ranking = play_batch(config, agents, seating, game_seeds(seed, players, games), 256)
-    wins = float(win_shares(ranking)[seating == 0].sum())
-    low, high = wilson_interval(wins, games)
-    return {
-        "players": players,
-        "opponent": opponent,
-        "games": games,
-        "win_rate": wins / games,
-        "ci_low": low,
-        "ci_high": high,
-        "fair_share": 1 / players,
-    }
-
-
-def policy_kwargs() -> dict:
+def policy_kwargs() -> dict[str, Any]:
     """log1p of the observation (counts >= 0), then a shared 256-256 ReLU MLP."""
     return {
         "features_extractor_class": Log1pFeatures,
@@ -84,25 +62,25 @@ def policy_kwargs() -> dict:
     }
 
 
-def _make_env(args: argparse.Namespace, names: list, weights: list, seed: int) -> BasariVecEnv:
+def _make_env(
+    args: argparse.Namespace, names: list[str], weights: list[float], seed: int
+) -> BasariVecEnv:
     return BasariVecEnv(args.envs, args.players, names, args.reward, seed, weights)
 
 
-def _win_rate(model: object, args: argparse.Namespace, opponent: str, games: int, seed: int):
-    r = evaluate(model, args.players, opponent, games, seed)
-    return {k: r[k] for k in ("opponent", "games", "win_rate")} | {
-        "low": r["ci_low"],
-        "high": r["ci_high"],
-    }
+def _win_rate(
+    model: Any, args: argparse.Namespace, opponent: str, games: int, seed: int
+) -> dict[str, Any]:
+    return evaluate(model, args.players, opponent, games, seed)
 
 
 def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
     return collect(BasariConfig(num_players=args.players), expert, games, seed, args.reward)
 
 
-def final_evaluation(model: object, args: argparse.Namespace, info: dict) -> dict:
+def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any]) -> dict[str, Any]:
     """Every baseline at every `--final-players` count; eval.json, printed table."""
-    pairs = [(p, name) for p in args.final_players for name in BASARI_AGENTS]
+    pairs = [(p, name) for p in args.final_players for name in baselines()]
     results = [
         evaluate(model, p, name, args.final_games, args.seed + 7)
         for p, name in tqdm(pairs, desc="final evaluation", unit="table")
@@ -124,7 +102,7 @@ def final_evaluation(model: object, args: argparse.Namespace, info: dict) -> dic
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--final-games", type=int, default=400, help="games per final table")
+    p.add_argument("--final-games", type=positive, default=400, help="games per final table")
     p.add_argument("--final-players", type=int, nargs="+", default=[2, 3, 4])
 
 
@@ -136,8 +114,8 @@ def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
 
 SPEC = run.GameSpec(
     name="basari-train",
-    description=__doc__.splitlines()[0],
-    agents=BASARI_AGENTS,
+    description="Train a BASARI learner seat with MaskablePPO on the batched core.",
+    opponents=baselines(),
     hyper=HYPER,
     defaults={
         "players": 4,
@@ -154,22 +132,25 @@ SPEC = run.GameSpec(
     win_rate=_win_rate,
     collect=_collect,
     policy_kwargs=policy_kwargs,
+    policy_agent=policy_agent,
     add_arguments=_add_arguments,
     check=_check,
     finish=final_evaluation,
 )
 
 
-def train(args: argparse.Namespace) -> object:
+def train(args: argparse.Namespace) -> Any:
     """One BASARI training run (training/run.py); returns the trained model."""
     return run.train(SPEC, args)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `basari-train`."""
     return run.parse_args(SPEC, argv)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`basari-train`."""
     train(parse_args(argv))
     return 0
 

@@ -1,8 +1,8 @@
 """A stable-baselines3 VecEnv backed directly by the batched core: B games, one learner.
 
 In each game the learner plays one seat, drawn at random when the game starts; the other
-seats are played by opponents drawn (with `opponent_weights`) from `opponents`: any
-`agents.Agent` (baselines, or `PolicyAgent` snapshots of earlier policies), each acting on
+seats are played by opponents drawn (with `opponent_weights`) from `opponents`: ASARA's
+agents by name, or agent objects (`PolicyAgent` snapshots of earlier policies), each acting on
 its rows of the batch at once. `step(actions)` applies the learner's actions, lets the
 opponents move until it is the learner's turn again (or the game is over), and returns the
 learner's observation, its reward (terminal, from `core.outcome.terminal_rewards`; 0
@@ -20,76 +20,73 @@ actions, same games.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.asara.arena import AsaraAgent
-from agents.registry import make_agent
-from asara_env import NUM_ACTIONS, GameConfig
-from asara_env.asara.core import TURNS, init, is_terminal, reset_games, step
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import TURNS, CoreState, init, is_terminal, reset_games, step
 from asara_env.asara.core.observation import OBS_DIM, observe
 from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import win_shares
+from training.sb3_vec_env import BatchedVecEnv, Opponent
 
-from .sb3_vec_env import BatchedVecEnv
+from . import make_agent
 
 
 class AsaraVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
     metadata = {"render_modes": []}
+    config: GameConfig
+    core: CoreState  # the B games, from the first reset()
 
     def __init__(
         self,
         num_envs: int = 64,
         num_players: int = 2,
         variant: str = "basic",
-        opponents: Sequence[AsaraAgent | str] = ("random",),
+        opponents: Sequence[Opponent | str] = ("random",),
         opponent_weights: Sequence[float] | None = None,
         reward: str = "win",
         seed: int = 0,
         expansions: Sequence[str] = (),
-    ):
+    ) -> None:
         self.config = GameConfig(
             num_players=num_players, variant=variant, expansions=tuple(expansions)
         )
         terminal_rewards(np.zeros((1, num_players)), reward)  # validates the scheme
         self.reward = reward
-        self.opponents: list[AsaraAgent] = []
-        self.opponent_weights: np.ndarray = np.ones(0)
         self.set_opponents(opponents, opponent_weights, seed)
-        self.render_mode = None
         observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
-        super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS))
-        self._base_seed = seed
-        self._actions = np.zeros(num_envs, np.int64)
-        self.decisions = 0  # decisions played so far: the learner's and the opponents'
+        super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS), seed)
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
 
-    def make_opponent(self, name: str, seed: int) -> AsaraAgent:
-        return make_agent("asara", name, seed)
+    def make_opponent(self, name: str, seed: int) -> Opponent:
+        return make_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
-    def reset(self):
+    def reset(self) -> np.ndarray:
         """Start B new games. With a seed (`seed()` or the constructor's, on the first
         reset) the sequence of games starts over; otherwise it goes on."""
         seed = self._seeds[0]
         self._reset_seeds()
         self._reset_options()
-        if seed is not None or not hasattr(self, "rng"):
-            self._restart(self._base_seed if seed is None else seed)
+        if seed is not None:
+            self._restart(seed)
         b = self.num_envs
         self.core = init(self.config, b, seeds=self._next_seeds(b))
-        self.learner_seat = np.zeros(b, np.int64)
-        self.seat_agent = np.zeros((b, self.config.num_players), np.int64)
-        self.episode_steps = np.zeros(b, np.int64)  # learner decisions in the current game
+        self.learner_seat[:] = 0
+        self.seat_agent[:] = 0
+        self.episode_steps[:] = 0  # learner decisions in the current game
         self._deal_seats(np.arange(b))
         self._play_opponents()
         return self._observe()
 
-    def step_wait(self):
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         step(self.core, self._actions)
         self.episode_steps += 1
         self.decisions += self.num_envs
@@ -97,7 +94,7 @@ class AsaraVecEnv(BatchedVecEnv):
         done = is_terminal(self.core).copy()
         rows = np.flatnonzero(done)
         rewards = np.zeros(self.num_envs, np.float32)
-        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if len(rows):
             rewards[rows] = self._finish(rows, infos)
             reset_games(self.core, rows, self._next_seeds(len(rows)))
@@ -116,7 +113,7 @@ class AsaraVecEnv(BatchedVecEnv):
             TURNS, self.core, self.learner_seat, self.seat_agent, self.opponents
         )
 
-    def _finish(self, rows: np.ndarray, infos: list[dict]) -> np.ndarray:
+    def _finish(self, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
         """The learner's rewards in finished games `rows`; fills their infos."""
         prestige = self.core.prestige[rows]
         seat = self.learner_seat[rows]

@@ -3,22 +3,22 @@
 The run itself (league, evaluation curve, checkpoints, resume, run.json) is the driver
 shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
 
-    python -m training.train --players 2 --opponents towers:0.6,tall:0.2,greedy:0.2 \\
+    asara-train --players 2 --opponents towers:0.6,tall:0.2,greedy:0.2 \\
         --bc-expert towers --steps 2000000 --out runs/2p
 
-- Environment: `training.vec_env.AsaraVecEnv` (`--envs` games at once in the core); the
+- Environment: `training.asara.vec_env.AsaraVecEnv` (`--envs` games at once in the core); the
   learner plays a random seat per game, opponents are drawn per game from `--opponents`
   (name:weight pairs). Reward: `--reward` (win / rank / margin, see asara_env/asara/env.py).
 - Self-play league: every `--snapshot-every` steps the current policy is frozen and added
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).
 - Warm start: `--bc-expert NAME` clones that baseline's play first (`--bc-games`,
-  `--bc-epochs`; see training/imitation.py).
+  `--bc-epochs`; see training/asara/imitation.py and training/imitation.py).
 - Network and hyper-parameters: `training.policy.policy_kwargs()` (log1p features, 512-256
   ReLU MLPs for policy and value) and the defaults of `HYPER` below (overridable).
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
-  (win rate against each baseline every `--eval-every` steps, from heads-up or full-table
-  games through the tournament harness) with `learning_curve.png`, and `final.zip`.
+  (win rate against each baseline every `--eval-every` steps, seats rotated, through the
+  shared evaluation of training/evaluate.py) with `learning_curve.png`, and `final.zip`.
 - `--resume PATH.zip` continues a run from a checkpoint: `--steps` more learner steps
   with the checkpoint's hyper-parameters, on new games; league snapshots start afresh.
 """
@@ -26,17 +26,19 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from sb3_contrib import MaskablePPO
 
-from agents.asara import AGENTS
 from apps.asara.options import add_expansions_argument, check_rules
+from asara_env.asara.config import GameConfig
+from training import run
+from training.imitation import Samples
+from training.policy import policy_kwargs
 
-from . import run
+from . import baselines, policy_agent
 from .evaluate import win_rate
-from .imitation import Samples, collect
-from .policy import policy_kwargs
-from .run import LeagueCallback, WinRateCallback, plot_learning_curve  # noqa: F401
+from .imitation import collect
 from .vec_env import AsaraVecEnv
 
 HYPER = {  # MaskablePPO settings (documented defaults; see --help)
@@ -52,21 +54,23 @@ HYPER = {  # MaskablePPO settings (documented defaults; see --help)
 }
 
 
-def _make_env(args: argparse.Namespace, names: list, weights: list, seed: int) -> AsaraVecEnv:
+def _make_env(
+    args: argparse.Namespace, names: list[str], weights: list[float], seed: int
+) -> AsaraVecEnv:
     return AsaraVecEnv(
         args.envs, args.players, args.variant, names, weights, args.reward, seed, args.expansions
     )
 
 
-def _config(args: argparse.Namespace):
-    from asara_env import GameConfig
-
+def _config(args: argparse.Namespace) -> GameConfig:
     return GameConfig(
         num_players=args.players, variant=args.variant, expansions=tuple(args.expansions)
     )
 
 
-def _win_rate(model, args: argparse.Namespace, opponent: str, games: int, seed: int) -> dict:
+def _win_rate(
+    model: Any, args: argparse.Namespace, opponent: str, games: int, seed: int
+) -> dict[str, Any]:
     return win_rate(model, _config(args), opponent, games, seed)
 
 
@@ -81,8 +85,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 SPEC = run.GameSpec(
     name="asara-train",
-    description=__doc__.splitlines()[0],
-    agents=AGENTS,
+    description="Train a MaskablePPO agent on the batched core.",
+    opponents=baselines(),
     hyper=HYPER,
     defaults={
         "players": 2,
@@ -99,10 +103,11 @@ SPEC = run.GameSpec(
     win_rate=_win_rate,
     collect=_collect,
     policy_kwargs=policy_kwargs,
+    policy_agent=policy_agent,
     add_arguments=_add_arguments,
     check=check_rules,
 )
-parse_opponents = run.opponents_parser(AGENTS)
+parse_opponents = run.opponents_parser(baselines())
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
@@ -111,10 +116,12 @@ def train(args: argparse.Namespace) -> MaskablePPO:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `asara-train`."""
     return run.parse_args(SPEC, argv)
 
 
 def main(argv: list[str] | None = None) -> None:
+    """`asara-train`."""
     train(parse_args(argv))
 
 

@@ -1,0 +1,104 @@
+"""training/ as games-as-peers: the shared modules import no game (by their import
+statements, and by what importing them loads), each game's folder touches only its own
+game, and every game folder has the same module names."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from training.games import game_module, training_games
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAINING = ROOT / "training"
+SHARED = sorted(p for p in TRAINING.glob("*.py") if p.name != "__init__.py")
+GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "tournament.py",
+              "evaluate.py"}  # fmt: skip
+# what belongs to one game: its library package, its agents, its apps and its training
+# folder; ASARA's agents are today's modules of `agents/` besides the shared base, policy
+# agent and models, and the package face `agents` (ASARA's registry)
+GAME_PREFIXES = {
+    "asara": (
+        "asara_env.asara", "apps.asara", "training.asara", "agents.asara", "agents.arena",
+        "agents.heuristic", "agents.features", "agents.random_agent", "agents.search",
+        "agents.ismcts",
+    ),
+    "basari": ("asara_env.basari", "agents.basari", "apps.basari", "training.basari"),
+}  # fmt: skip
+GAME_FACES = {"asara": {"agents", "asara_env.asara"}, "basari": {"asara_env.basari"}}
+
+
+def imports(path: Path) -> set[str]:
+    """Every module `path` imports, at any depth, relative imports made absolute."""
+    package = ".".join(path.relative_to(ROOT).parent.parts)
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            found.add(module)
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def of_game(module: str, game: str) -> bool:
+    prefixes = GAME_PREFIXES[game]
+    return module in GAME_FACES[game] or any(module.startswith(p + ".") for p in prefixes)
+
+
+def test_the_games_are_found_by_their_folders():
+    assert training_games() == ["asara", "basari"]
+    assert game_module("basari", "tournament").COMMAND.game == "basari"
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        game_module("chess", "tournament")
+
+
+@pytest.mark.parametrize("path", SHARED, ids=lambda p: p.name)
+def test_a_shared_module_imports_no_game(path: Path):
+    found = sorted(m for m in imports(path) for g in GAME_PREFIXES if of_game(m, g))
+    assert not found, f"{path.name} imports {found}"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PREFIXES))
+def test_a_game_folder_has_the_shared_names_and_imports_no_other_game(game: str):
+    folder = TRAINING / game
+    assert {p.name for p in folder.glob("*.py")} == GAME_FILES
+    others = [g for g in GAME_PREFIXES if g != game]
+    for path in folder.glob("*.py"):
+        found = sorted(m for m in imports(path) for g in others if of_game(m, g))
+        assert not found, f"{path.relative_to(ROOT)} imports {found}"
+
+
+def test_importing_the_shared_modules_loads_no_game():
+    """In a fresh interpreter: what the shared modules load beyond the package face
+    `asara_env` (still ASARA's definition until the face is lazy) holds no game module."""
+    names = [f"training.{p.stem}" for p in SHARED]
+    code = (
+        "import importlib, json, sys; import asara_env; before = set(sys.modules); "
+        f"[importlib.import_module(m) for m in {names!r}]; "
+        "print(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert set(names) <= set(loaded)
+    assert not [m for m in loaded for g in GAME_PREFIXES if of_game(m, g)]
+
+
+@pytest.mark.parametrize("module", ["tournament_cli", "ladder", "heads_up", "evaluate", "run"])
+@pytest.mark.parametrize(
+    "argv, message",
+    [([], "the following arguments are required: game"), (["chess"], "invalid choice: 'chess'")],
+)
+def test_a_shared_command_names_its_game_first(module, argv, message):
+    cmd = [sys.executable, "-m", f"training.{module}", *argv]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr

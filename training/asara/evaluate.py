@@ -1,0 +1,86 @@
+"""Evaluate a saved ASARA model against the baselines (console script `asara-evaluate`):
+ASARA's `EvaluateCommand` for the shared evaluation (training/evaluate.py).
+
+    asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
+    asara-evaluate --model ppo_4p --players 4 --variant pro --opponents towers,ppo_2p
+
+Game g of an evaluation seeded s is the reference game `derived_seed(s, g)` at every player
+count (the seeds of the README's published evaluations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from asara_env.asara.actions import NUM_ACTIONS
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core.observation import OBS_DIM
+from asara_env.common.seeding import derived_seeds
+from training import evaluate as shared
+from training.tournament import Rows
+
+from . import policy_agent, shipped_model
+from .tournament import COMMAND as TOURNAMENT
+from .tournament import game
+
+BASELINES = ("towers", "tall", "greedy", "random")  # strongest first
+
+
+def _game_seeds(seed: int, players: int, games: int) -> np.ndarray:
+    return derived_seeds(seed, np.arange(games))
+
+
+COMMAND = shared.EvaluateCommand(
+    tournament=TOURNAMENT,
+    prog="asara-evaluate",
+    opponents=BASELINES,
+    default_players=2,
+    default_games=2000,
+    shipped_model=shipped_model,
+    policy_agent=policy_agent,
+    spaces=lambda players: (OBS_DIM, NUM_ACTIONS),
+    game_seeds=_game_seeds,
+)
+
+
+def win_rate(
+    model: Any, config: GameConfig, opponent: str, games: int, seed: int, bar: Any = None
+) -> dict[str, Any]:
+    """The model against copies of `opponent` with the rules of `config` (the shared
+    `win_rate`: win rate, Wilson interval, mean prestige as `mean_points`)."""
+    rules = game(config.variant, config.expansions)
+    return shared.win_rate(COMMAND, rules, model, config.num_players, opponent, games, seed, bar)
+
+
+def evaluate(
+    model: Any,
+    players: int,
+    variant: str,
+    games: int,
+    opponents: Sequence[str],
+    seed: int,
+    expansions: Sequence[str] = (),
+    progress: bool = False,
+) -> Rows:
+    """One `win_rate` row per opponent, with a progress bar on stderr if `progress`."""
+    rules = game(variant, expansions)
+    return shared.evaluate(COMMAND, rules, model, players, list(opponents), games, seed, progress)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `asara-evaluate`."""
+    return shared.parse_args(COMMAND, argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`asara-evaluate`."""
+    return shared.run_command(COMMAND, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""ASARA in the shared tournament (training/tournament.py): its `TournamentGame` (the
+baselines, shipped models and search agents of `agents`, played in batches through the
+core; the scores are the final prestige) and its `TournamentCommand`, the console scripts
+`asara-tournament` and `asara-ladder` (training/ladder.py).
+
+    asara-tournament --agents random,greedy,towers,tall --players 2 3 4 --games 1000 \\
+        --seed 0 --out results/ [--variant pro] [--expansions genie,gifts] \\
+        [--chunk-size 256] [--ray | --address A]
+
+Every game is played with the rules of `--variant` and `--expansions` (R9; the Genie needs
+the professional variant): the tables name them in the columns `variant` and `expansions`
+('genie+gifts', empty for none), the title and the plot as 'ASARA, pro rules + genie'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from apps.asara.options import add_expansions_argument, check_rules
+from asara_env.asara.config import VARIANTS, GameConfig
+from training import ladder as ladder_command
+from training.tournament import TournamentGame
+from training.tournament_cli import TournamentCommand, parse_command_args, run_command
+
+from . import agent_specs, baselines, check, make_agent, play_batch, spec_names
+
+PLAYER_COUNTS = (2, 3, 4)
+
+
+def rules_title(variant: str, expansions: Sequence[str]) -> str:
+    """'ASARA, pro rules + genie + gifts'."""
+    return f"ASARA, {variant} rules" + "".join(f" + {e}" for e in expansions)
+
+
+def game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
+    """ASARA with the rules of `variant` and `expansions`, played in batches through the
+    core by the agents of `agents` (baselines, shipped models, search agents)."""
+    configs = {
+        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions))
+        for p in PLAYER_COUNTS
+    }
+
+    def play(
+        players: int,
+        agents: list[Any],
+        seating: np.ndarray,
+        seeds: np.ndarray,
+        bar: Any,
+        record: Any,
+    ) -> np.ndarray:
+        return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
+
+    rules = configs[PLAYER_COUNTS[0]]  # the expansions as the configuration orders them
+    return TournamentGame(
+        agent_specs(),
+        make_agent,
+        play,
+        PLAYER_COUNTS,
+        rules={"variant": rules.variant, "expansions": list(rules.expansions)},
+        title=rules_title(rules.variant, rules.expansions),
+    )
+
+
+def _rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    add_expansions_argument(parser)
+
+
+def _game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> TournamentGame:
+    check_rules(parser, args)
+    return game(args.variant, args.expansions)
+
+
+COMMAND = TournamentCommand(
+    game="asara",
+    prog="asara-tournament",
+    description="Play agents against each other in ASARA.",
+    check_agent=check,
+    agent_names=spec_names(),
+    default_agents=sorted(baselines()),
+    default_games=1000,
+    default_out=Path("results"),
+    player_counts=PLAYER_COUNTS,
+    add_rules=_rules_options,
+    make_game=_game,
+)
+
+SEARCH = "flatmc:playout=towers:horizon=10:value=margin"
+LADDER = ladder_command.LadderCommand(
+    tournament=COMMAND,
+    prog="asara-ladder",
+    description="Place ASARA agents on one strength scale.",
+    default_agents=[
+        "random",
+        "greedy",
+        "tall",
+        "towers",
+        "model_2p=policy:model=models/asara_2p.zip",
+        f"flatmc16={SEARCH}:sims=16",
+        f"flatmc64={SEARCH}:sims=64",
+        f"flatmc128={SEARCH}:sims=128",
+        "ismcts128=ismcts:128:playout=towers:horizon=10:value=margin",
+    ],
+)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `asara-tournament`."""
+    return parse_command_args(COMMAND, argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`asara-tournament`."""
+    return run_command(COMMAND, argv)
+
+
+def ladder(argv: list[str] | None = None) -> int:
+    """`asara-ladder` (training/ladder.py)."""
+    return ladder_command.run_command(LADDER, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Evaluate a saved BASARI model against the baselines (console script `basari-evaluate`):
+BASARI's `EvaluateCommand` for the shared evaluation (training/evaluate.py), with the same
+flags as `asara-evaluate`; the rules flag is `--start-mode`.
+
+    basari-evaluate --model ppo_4p --players 4 --games 400
+    basari-evaluate --model runs/basari/final.zip --players 2 --opponents value,points_first
+
+Game g of an evaluation seeded s at P players is the reference game
+`training.tournament.game_seeds(s, P, G)[g]` (the seeds of `basari-train`'s final
+evaluation and the README's published figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.core import obs_size
+from training import evaluate as shared
+from training.tournament import game_seeds
+
+from . import baselines, policy_agent, shipped_model
+from .tournament import COMMAND as TOURNAMENT
+from .tournament import game
+
+
+def _spaces(players: int) -> tuple[int, int]:
+    config = BasariConfig(num_players=players)
+    return obs_size(config.n_archways), config.n_actions
+
+
+COMMAND = shared.EvaluateCommand(
+    tournament=TOURNAMENT,
+    prog="basari-evaluate",
+    opponents=tuple(baselines()),
+    default_players=4,
+    default_games=400,
+    shipped_model=shipped_model,
+    policy_agent=policy_agent,
+    spaces=_spaces,
+    game_seeds=game_seeds,
+)
+
+
+def evaluate(
+    model: Any, players: int, opponent: str, games: int, seed: int, start_mode: str = "choose"
+) -> dict[str, Any]:
+    """The model's win rate in one seat against P - 1 copies of `opponent` (seats
+    rotated: game g puts the model in seat g mod P), with its interval, the fair share and
+    its mean points. `model`: a MaskablePPO model or the path of one."""
+    if isinstance(model, str) or hasattr(model, "__fspath__"):
+        model, _ = shared.load_model(COMMAND, str(model), players)
+    rules = game(start_mode)
+    return shared.win_rate(COMMAND, rules, model, players, opponent, games, seed)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments of `basari-evaluate`."""
+    return shared.parse_args(COMMAND, argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`basari-evaluate`."""
+    return shared.run_command(COMMAND, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,15 +14,27 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from apps.browser import LAUNCH_ARGS, find_chromium
 from apps.serve import running
 
+if TYPE_CHECKING:  # Playwright loads only when the screenshots are taken
+    from playwright.sync_api import Page
 
-def start(page, players: int, variant: str, expansions: tuple[str, ...], opponents, seed: int):
+
+def start(
+    page: Page,
+    players: int,
+    variant: str,
+    expansions: tuple[str, ...],
+    opponents: Sequence[str],
+    seed: int,
+) -> None:
     page.click("#new-game")
     page.select_option("#players", str(players))
     page.select_option("#variant", variant)
@@ -35,7 +47,9 @@ def start(page, players: int, variant: str, expansions: tuple[str, ...], opponen
     page.wait_for_selector("#board svg")
 
 
-def play_until(page, done, label: str, rng: random.Random, limit: int = 400) -> None:
+def play_until(
+    page: Page, done: Callable[[Page], bool], label: str, rng: random.Random, limit: int = 400
+) -> None:
     """Click listed moves, chosen at random, until `done(page)` or the game ends."""
     for _ in tqdm(range(limit), desc=label, unit="move"):
         if done(page) or page.is_visible("#final"):
@@ -50,14 +64,18 @@ def play_until(page, done, label: str, rng: random.Random, limit: int = 400) -> 
         )
 
 
-def year(page) -> int:
-    return int(page.get_attribute("#board svg", "data-year"))
+def year(page: Page) -> int:
+    text = page.get_attribute("#board svg", "data-year")
+    if text is None:
+        raise RuntimeError("the board has no data-year attribute")
+    return int(text)
 
 
 def take(out: Path, chromium: str) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
-    saved, rng = [], random.Random(0)
+    saved: list[Path] = []
+    rng = random.Random(0)
     with running() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
         page = browser.new_page(viewport={"width": 1700, "height": 1000})

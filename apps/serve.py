@@ -49,6 +49,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from fastapi import FastAPI, HTTPException, Query
@@ -82,6 +83,7 @@ from asara_env.common.seeding import derived_seed
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63
+T = TypeVar("T")
 
 
 # ------------------------------------------------------------------------ requests
@@ -148,7 +150,7 @@ class Game:
     record: GameRecord
     state: State
     agents: dict[int, AsaraAgent]
-    log: list[dict] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def label(self, seat: int) -> str:
@@ -211,7 +213,7 @@ class Game:
         self.apply(move.action)
         self.advance()
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """The game's id, configuration and progress; the seed (which tells every hidden
         card, R10) only once the game is over."""
         return {
@@ -224,7 +226,7 @@ class Game:
             "over": self.state.is_over,
         }
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Everything the page shows: board, moves, log, final scoring."""
         state = self.state
         yours = not state.is_over and state.seat == self.seat
@@ -242,12 +244,12 @@ class Game:
         }
 
     @staticmethod
-    def move_json(action: int) -> dict:
+    def move_json(action: int) -> dict[str, Any]:
         head, label = move_head(action)
         name, spots = describe_action(action), action_spots(action)
         return {"id": action, "name": name, "head": head, "label": label, "spots": spots}
 
-    def final_json(self) -> dict | None:
+    def final_json(self) -> dict[str, Any] | None:
         if self.state.final is None:
             return None
         rows = [
@@ -274,7 +276,7 @@ def start_game(request: NewGame) -> Game:
         raise ValueError(f"seat must be in 0..{config.num_players - 1}, got {request.seat}")
     seed = request.seed
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % MAX_SEED)
+        seed = cast(int, np.random.SeedSequence().entropy) % MAX_SEED  # an int when unseeded
     names: list[str | None] = [opponent_name(name) for name in request.opponents]
     names.insert(request.seat, None)
     agents = {
@@ -316,7 +318,7 @@ def create_app() -> FastAPI:  # noqa: C901
     games: dict[str, Game] = {}
     replays: dict[str, GameRecord] = {}
 
-    def find(store: dict, key: str, what: str):
+    def find(store: dict[str, T], key: str, what: str) -> T:
         if key not in store:
             raise HTTPException(404, f"no {what} with id {key!r}")
         return store[key]
@@ -326,7 +328,7 @@ def create_app() -> FastAPI:  # noqa: C901
         return FileResponse(WEB_DIR / "index.html")
 
     @app.get("/api/options")
-    def options() -> dict:
+    def options() -> dict[str, Any]:
         return {
             "agents": sorted(AGENTS),
             "models": sorted(MODELS),
@@ -336,7 +338,7 @@ def create_app() -> FastAPI:  # noqa: C901
         }
 
     @app.post("/api/games", status_code=201)
-    def create(request: NewGame) -> dict:
+    def create(request: NewGame) -> dict[str, Any]:
         try:
             game = start_game(request)
         except ValueError as exc:
@@ -345,15 +347,15 @@ def create_app() -> FastAPI:  # noqa: C901
         return game.to_json()
 
     @app.get("/api/games")
-    def listing() -> list[dict]:
+    def listing() -> list[dict[str, Any]]:
         return [game.summary() for game in games.values()]
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str) -> dict:
+    def show(game_id: str) -> dict[str, Any]:
         return find(games, game_id, "game").to_json()
 
     @app.post("/api/games/{game_id}/moves")
-    def move(game_id: str, move: Move) -> dict:
+    def move(game_id: str, move: Move) -> dict[str, Any]:
         game = find(games, game_id, "game")
         with game.lock:
             game.play(move)
@@ -390,7 +392,7 @@ def create_app() -> FastAPI:  # noqa: C901
         return svg_response(svg_view(seat_view(replayed(game.record, k), game.seat)))
 
     @app.post("/api/replays", status_code=201)
-    def upload(record: dict) -> dict:
+    def upload(record: dict[str, Any]) -> dict[str, Any]:
         try:
             loaded = GameRecord.from_dict(record)
             replay(loaded)  # every action must be legal in turn

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import numpy as np
 
@@ -27,13 +28,14 @@ from asara_env.asara.reference import engine
 from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_to_dict
+from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
 
 from .options import add_expansions_argument, add_serve_arguments
 
 
-def play_random_game(config: GameConfig, seed: int):
+def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
     """Play a game between seeded random agents; return the final state and its record."""
     state = engine.new_game(config, seed)
     agents = [RandomAgent(seed * 100 + s) for s in range(config.num_players)]
@@ -108,7 +110,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def play_options(args: argparse.Namespace) -> dict:
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
     """play()'s keyword arguments for the parsed `asara play` options."""
     opponents = args.opponents or ",".join(DEFAULT_OPPONENTS[: max(args.players - 1, 0)])
     return {
@@ -145,7 +147,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> None:
-    from .serve import serve  # FastAPI and uvicorn load only for this command
+    from apps.serve import serve  # FastAPI and uvicorn load only for this command
 
     serve(args)
 

@@ -29,6 +29,7 @@ import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pettingzoo import AECEnv
 
@@ -83,7 +84,7 @@ class Layout:
     printed line keeps to, and the terminal lines the board, one page of moves and the
     prompt share (None: every move listed at once)."""
 
-    draw: Callable[[dict], str] | None  # None: the AEC env's own render() (render_view)
+    draw: Callable[[dict[str, Any]], str] | None  # None: the AEC env's own render() (render_view)
     width: int
     screen: int | None
 
@@ -161,7 +162,7 @@ class Listing:
 
     def text(self) -> str:
         """The current page, its number in the title when there are several."""
-        if self.pages == 1:
+        if self.size is None or self.pages == 1:
             return "\n".join([f"{self.title}:", *self.lines])
         first = self.page * self.size
         lines = self.lines[first : first + self.size]
@@ -394,7 +395,7 @@ def year_end_text(state: State, year: int, names: Sequence[str | None]) -> str:
     towers, visible gold tiles, lighted windows and the Caliph, and the prestige after it
     (before the final scoring, after the 4th year)."""
     heads = ["seat", *(YEAR_END_HEADS[k] for k in YEAR_END_CATEGORIES), "points", "prestige"]
-    rows = []
+    rows: list[Sequence[str | int]] = []
     for s in range(state.num_players):
         points = year_end_breakdown(state.towers[s], state.caliph == s)
         final = state.final[s]["total"] if state.final is not None else 0

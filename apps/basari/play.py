@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def play(
     start_mode: str = "choose",
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
-) -> dict | None:
+) -> dict[str, Any] | None:
     """Play one game; returns the final infos of the person's seat (None if they quit)."""
     seats = lineup(players, opponents, seat)
     console = Console(input_fn, print_fn)
@@ -99,7 +100,7 @@ def play(
         else:
             actions[me] = int(np.flatnonzero(mask)[0])  # NOOP, the only legal action
         obs, _, _, _, infos = env.step(actions)
-    console.print(env.render())
+    console.print(board_text(env))
     final = infos[me]
     scores = ", ".join(f"{a} {int(x)}" for a, x in zip(env.possible_agents, final["final_scores"]))
     won = [a for a, w in zip(env.possible_agents, final["winners"]) if w]
@@ -108,11 +109,25 @@ def play(
     return final
 
 
-def ask_move(console: Console, env: object, mask: np.ndarray) -> int | None:
+class TextBoard(Protocol):
+    """What `ask_move` needs of the environment: its `render()`, text in render_mode="ansi"."""
+
+    def render(self) -> str | None: ...
+
+
+def board_text(env: TextBoard) -> str:
+    """The board as text; ValueError if the environment does not render text."""
+    text = env.render()
+    if text is None:
+        raise ValueError("the environment renders no text: make it with render_mode='ansi'")
+    return text
+
+
+def ask_move(console: Console, env: TextBoard, mask: np.ndarray) -> int | None:
     """The person's legal move, asked until the answer is one; None if they quit."""
     legal = np.flatnonzero(mask).tolist()
     n = len(mask) - N_NON_START_IDS  # START has one id per archway (E2)
-    console.print(env.render())
+    console.print(board_text(env))
     show_moves(console, legal, n)
     while True:
         answer = console.ask(f"Your move [1-{len(legal)}, ? for help]: ")
@@ -124,7 +139,7 @@ def ask_move(console: Console, env: object, mask: np.ndarray) -> int | None:
         if answer in ("?", "help"):
             console.print(HELP)
         elif answer.lower() in ("b", "board"):
-            console.print(env.render())
+            console.print(board_text(env))
             show_moves(console, legal, n)
         elif not answer.isdigit():
             console.print(f"{answer!r} is not a move number: answer 1-{len(legal)}, ? for help.")

@@ -304,6 +304,13 @@ def test_asara_random_is_the_main_job(capsys):
     assert capsys.readouterr().out == expected
 
 
+def test_asara_serve_runs_the_web_page(monkeypatch):
+    served = []
+    monkeypatch.setattr("apps.serve.serve", served.append)
+    cli.main_asara(["serve", "--port", "8123"])
+    assert [(a.host, a.port) for a in served] == [("127.0.0.1", 8123)]
+
+
 # ------------------------------------------------------------------------ year-end (R6.2)
 def announced_years(screen: Screen) -> dict[int, list[list[int]]]:
     """year -> per seat [towers, gold, lit, Caliph, points, prestige] as announced."""

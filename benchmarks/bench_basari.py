@@ -41,7 +41,7 @@ def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(ranks > pick[..., None], axis=2)
 
 
-def bench_core(config: BasariConfig, batch: int, steps: int, warmup: int = 100) -> dict:
+def bench_core(config: BasariConfig, batch: int, steps: int, warmup: int = 100) -> dict[str, float]:
     state = init(config, batch, seeds=0)
     rng = np.random.default_rng(0)
     for _ in range(warmup):
@@ -71,7 +71,7 @@ def bench_core(config: BasariConfig, batch: int, steps: int, warmup: int = 100) 
     }
 
 
-def bench_reference(config: BasariConfig, seconds: float) -> dict:
+def bench_reference(config: BasariConfig, seconds: float) -> dict[str, float]:
     decisions, start, seed = 0, time.perf_counter(), 0
     cpu = time.process_time()
     rng = np.random.default_rng(0)
@@ -87,7 +87,7 @@ def bench_reference(config: BasariConfig, seconds: float) -> dict:
     return {"decisions_per_s": decisions / wall, "decisions_per_cpu_s": decisions / cpu}
 
 
-def bench_env(num_players: int, seconds: float) -> dict:
+def bench_env(num_players: int, seconds: float) -> dict[str, float]:
     env = basari_v0.parallel_env(num_players=num_players)
     rng = np.random.default_rng(0)
     steps = decisions = 0

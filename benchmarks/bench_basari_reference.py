@@ -25,7 +25,7 @@ from asara_env.basari.phases import Phase
 from asara_env.basari.reference import acting_seats, legal_actions, new_game, step
 
 
-def measure(config: BasariConfig, games: int, seed: int = 0) -> dict:
+def measure(config: BasariConfig, games: int, seed: int = 0) -> dict[str, float]:
     """Rates of `games` random games: joint steps, acting decisions and agent actions
     (one per seat per step) per second of mask + step time."""
     loop = ReferenceLoop(

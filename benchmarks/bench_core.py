@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import time
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -36,7 +37,7 @@ def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(ranks > pick[:, None], axis=1)
 
 
-def bench_core(config: GameConfig, batch: int, steps: int, warmup: int = 100) -> dict:
+def bench_core(config: GameConfig, batch: int, steps: int, warmup: int = 100) -> dict[str, Any]:
     state = init(config, batch, seeds=0)
     rng = np.random.default_rng(0)
     for _ in range(warmup):  # let the games drift apart, as in long training runs

@@ -19,14 +19,16 @@ import json
 import os
 import platform
 import random
+from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 from random_play import aec_decisions_per_second
 from tqdm import tqdm
 
 from asara_env import asara_v0
 
-ASARA = {
+ASARA: dict[str, dict[str, Any]] = {
     f"asara {p}p {v}": {"num_players": p, "variant": v} for p in (2, 3, 4) for v in ("basic", "pro")
 }
 ASARA["asara 4p pro+genie+gifts"] = {
@@ -40,7 +42,7 @@ OTHERS = {
 }
 
 
-def decisions_per_second(env, seconds: float, seed: int = 0) -> float:
+def decisions_per_second(env: AECEnv, seconds: float, seed: int = 0) -> float:
     rng = random.Random(seed)  # cheaper per call than numpy's Generator.choice
 
     def choose(mask: np.ndarray) -> int:
@@ -50,7 +52,7 @@ def decisions_per_second(env, seconds: float, seed: int = 0) -> float:
     return aec_decisions_per_second(env, seconds, choose, seed)
 
 
-def other_env(module: str):
+def other_env(module: str) -> AECEnv | None:
     try:
         return importlib.import_module(module).env()
     except ImportError:
@@ -67,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     envs = {name: asara_v0.env(**kw) for name, kw in ASARA.items()}
     envs |= {name: other_env(module) for name, module in OTHERS.items()}
-    rates = {}
+    rates: dict[str, float | None] = {}
     for name, env in tqdm(envs.items(), desc="envs", disable=args.json):
         rates[name] = None if env is None else round(decisions_per_second(env, args.seconds), 1)
     if args.json:

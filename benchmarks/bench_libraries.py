@@ -72,10 +72,12 @@ def turn_based_parallel(players: int, seconds: float) -> float:
 def gymnasium_single(players: int, seconds: float) -> float:
     import gymnasium
 
-    import asara_env.asara.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
+    from asara_env.asara.gym_env import AsaraGymEnv  # registers asara_env/Asara-v0
 
     env, rng = gymnasium.make("asara_env/Asara-v0", num_players=players), np.random.default_rng(0)
-    game = env.unwrapped.game  # the AEC env inside: its core counts every seat's decisions
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, AsaraGymEnv)
+    game = unwrapped.game  # the AEC env inside: its core counts every seat's decisions
     _, info = env.reset(seed=0)
     decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -98,7 +100,7 @@ def supersuit_vec(players: int, seconds: float, games: int = 4) -> float:
     decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         masks = np.asarray(obs["action_mask"], bool)
-        moving = masks.any(axis=1)
+        moving = np.asarray(masks.any(axis=1))
         actions = np.array([_choose(rng, m) if any_ else 0 for m, any_ in zip(masks, moving)])
         obs, *_ = vec.step(actions)
         decisions += int(moving.sum())
@@ -197,6 +199,7 @@ def main(argv: list[str] | None = None) -> None:
             rates[name] = None
             tqdm.write(f"{name}: missing ({e.name or e})")
     base = rates["plain AEC loop"]
+    assert base is not None  # the plain loop needs nothing beyond asara_env
     print(f"\nASARA {args.players} players, basic, random legal actions, {args.seconds:g} s a row")
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs\n")
     print(f"{'through':<34} {'decisions/s':>12} {'vs plain':>9}")

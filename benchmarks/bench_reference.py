@@ -22,7 +22,7 @@ from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
 
 
-def measure(config: GameConfig, games: int) -> dict:
+def measure(config: GameConfig, games: int) -> dict[str, float]:
     loop = ReferenceLoop(
         new_game=lambda seed: engine.new_game(config, seed),
         is_over=lambda state: state.is_over,

@@ -20,11 +20,13 @@ import time
 import numpy as np
 from tqdm import tqdm
 
+from agents.asara.search import FlatMCAgent
 from agents.registry import make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import init, is_terminal, legal_action_mask, step
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.reference.state import State
 
 SPECS = [
     "flatmc:16:playout=towers:horizon=10:value=margin",
@@ -39,9 +41,10 @@ SPECS = [
 CONFIG = GameConfig(num_players=2)
 
 
-def positions(n: int, seed: int = 0) -> list:
+def positions(n: int, seed: int = 0) -> list[State]:
     """n states with a real choice, spread over random games."""
-    rng, out, game = np.random.default_rng(seed), [], 0
+    rng, game = np.random.default_rng(seed), 0
+    out: list[State] = []
     while len(out) < n:
         state = engine.new_game(CONFIG, seed + game)
         while not state.is_over:
@@ -53,8 +56,10 @@ def positions(n: int, seed: int = 0) -> list:
     return out
 
 
-def search_speed(spec: str, states: list) -> dict:
+def search_speed(spec: str, states: list[State]) -> dict[str, float | str]:
     agent = make_agent("asara", spec, 0)
+    if not isinstance(agent, FlatMCAgent):  # ISMCTSAgent is one too
+        raise ValueError(f"{spec!r} is not a search agent (flatmc:..., ismcts:...)")
     walls, cpus = [], []
     for state in tqdm(states, desc=spec, leave=False):
         wall, cpu = time.perf_counter(), time.process_time()

@@ -25,7 +25,7 @@ from training.asara.vec_env import AsaraVecEnv
 from training.policy import policy_kwargs
 
 
-def training_rate(players: int, steps: int, envs: int) -> dict:
+def training_rate(players: int, steps: int, envs: int) -> dict[str, float]:
     env = AsaraVecEnv(envs, players, "basic", ("towers",), seed=0)
     model = MaskablePPO(
         "MlpPolicy", env, policy_kwargs=policy_kwargs(), seed=0, device="cpu", **HYPER

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -25,7 +26,7 @@ CORE = ["benchmarks/bench_core.py", "--json", "--steps", "60", "--players", "4"]
 ENV = ["benchmarks/bench_env.py", "--json", "--seconds", "2"]
 
 
-def run_json(tree: Path, script: list[str]) -> dict:
+def run_json(tree: Path, script: list[str]) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, *script],
         cwd=tree,
@@ -37,9 +38,9 @@ def run_json(tree: Path, script: list[str]) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def rates(result: dict, prefix: str) -> dict[str, float]:
+def rates(result: dict[str, Any], prefix: str) -> dict[str, float]:
     """Flatten a benchmark's JSON (decisions per second by setting) into name -> rate."""
-    flat = {}
+    flat: dict[str, float] = {}
     for key, value in result.items():
         if isinstance(value, dict):
             flat |= rates(value, f"{prefix}{key}.")

@@ -26,11 +26,12 @@ import argparse
 from typing import Any
 
 import numpy as np
+from pettingzoo import ParallelEnv
 
 from examples.checks import check_games
 
 
-def make_parallel_env(num_players: int):
+def make_parallel_env(num_players: int) -> ParallelEnv:
     """The default AEC env as a turn-based parallel env with plain array observations."""
     import supersuit as ss
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
@@ -45,7 +46,7 @@ def make_parallel_env(num_players: int):
     return turn_based_aec_to_parallel(env)
 
 
-def masked_ippo_class():
+def masked_ippo_class() -> type[Any]:
     """AgileRL's IPPO with `extract_action_masks` fixed for numpy masks.
 
     AgileRL 2.58 collects each agent's mask and asks `None in masks`, which compares a
@@ -56,7 +57,7 @@ def masked_ippo_class():
     from agilerl.algorithms import IPPO
 
     class MaskedIPPO(IPPO):
-        def extract_action_masks(self, infos: dict) -> dict:
+        def extract_action_masks(self, infos: dict[str, Any]) -> dict[str, torch.Tensor | None]:
             found: dict[str, list[np.ndarray]] = {group: [] for group in self.observation_space}
             for agent_id, info in infos.items():
                 if isinstance(info, dict) and info.get("action_mask") is not None:
@@ -77,7 +78,7 @@ class _Factory:
     def __init__(self, num_players: int) -> None:
         self.num_players = num_players
 
-    def __call__(self):
+    def __call__(self) -> ParallelEnv:
         return make_parallel_env(self.num_players)
 
 
@@ -107,9 +108,8 @@ def run(
     game_returns: list[list[float]] = []
     illegal, done_steps = 0, 0
     while done_steps < steps:
-        states, actions, log_probs, rewards, dones, values = (
-            {a: [] for a in agent_ids} for _ in range(6)
-        )
+        buffers: list[dict[str, list[Any]]] = [{a: [] for a in agent_ids} for _ in range(6)]
+        states, actions, log_probs, rewards, dones, values = buffers
         done = {a: np.zeros(envs) for a in agent_ids}
         for _ in range(-(learn_step // -envs)):
             action, log_prob, _entropy, value = agent.get_action(obs=obs, infos=info)

@@ -14,15 +14,18 @@ reward).
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
 
 from examples.checks import check_games
 
+if TYPE_CHECKING:  # SB3 (and torch) load only when the recipe runs
+    from stable_baselines3.common.monitor import Monitor
 
-def make_env(num_players: int, seed: int) -> gymnasium.Env:
+
+def make_env(num_players: int, seed: int) -> Monitor:
     """The registered single-agent env, wrapped in SB3's Monitor (episode returns)."""
     from stable_baselines3.common.monitor import Monitor
 

@@ -21,7 +21,9 @@ import argparse
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
 
 from examples.checks import check_games
 
@@ -31,8 +33,11 @@ class MaskedObservations(VecEnvWrapper):
     the masks kept for MaskablePPO (`env_method("action_masks")`)."""
 
     def __init__(self, venv: VecEnv) -> None:
-        super().__init__(venv, observation_space=venv.observation_space["observation"])
-        self.masks = np.zeros((venv.num_envs, venv.action_space.n), bool)
+        observations, actions = venv.observation_space, venv.action_space
+        if not isinstance(observations, spaces.Dict) or not isinstance(actions, spaces.Discrete):
+            raise TypeError("needs dict observations (observation, action_mask), discrete actions")
+        super().__init__(venv, observation_space=observations["observation"])
+        self.masks = np.zeros((venv.num_envs, int(actions.n)), bool)
         self._seed: int | None = None
 
     def seed(self, seed: int | None = None) -> list[int | None]:
@@ -41,26 +46,32 @@ class MaskedObservations(VecEnvWrapper):
         self._seed = seed
         return [seed]
 
-    def _split(self, obs: dict[str, np.ndarray]) -> np.ndarray:
+    def _split(self, obs: VecEnvObs) -> np.ndarray:
+        if not isinstance(obs, dict):
+            raise TypeError(f"expected a dict of observations, got {type(obs).__name__}")
         self.masks = np.asarray(obs["action_mask"], bool)
         return np.asarray(obs["observation"], np.float32)
 
     def reset(self) -> np.ndarray:
         if self._seed is None:
             return self._split(self.venv.reset())
-        stack = self.venv.venv  # SuperSuit's ConcatVecEnv under its SB3 wrapper
-        obs, self.venv.reset_infos = stack.reset(seed=self._seed)
+        wrapper = self.venv
+        assert isinstance(wrapper, VecEnvWrapper)  # SuperSuit's SB3VecEnvWrapper
+        stack: Any = wrapper.venv  # SuperSuit's ConcatVecEnv: gymnasium's reset(seed=...)
+        obs, wrapper.reset_infos = stack.reset(seed=self._seed)
         self._seed = None
         return self._split(obs)
 
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, dones, infos = self.venv.step_wait()
         return self._split(obs), rewards, dones, infos
 
     def has_attr(self, attr_name: str) -> bool:
         return attr_name == "action_masks" or hasattr(self.venv, attr_name)
 
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list:
+    def env_method(
+        self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
+    ) -> list[Any]:
         if method_name == "action_masks":
             return list(self.masks)
         return self.venv.env_method(method_name, *args, indices=indices, **kwargs)

@@ -41,7 +41,7 @@ from .evaluate import win_rate
 from .imitation import collect
 from .vec_env import AsaraVecEnv
 
-HYPER = {  # MaskablePPO settings (documented defaults; see --help)
+HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 1e-4,
     "n_steps": 128,
     "batch_size": 1024,

@@ -39,7 +39,7 @@ from .evaluate import evaluate
 from .imitation import collect
 from .vec_env import BasariVecEnv
 
-HYPER = {  # MaskablePPO settings (documented defaults; see --help)
+HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 3e-4,
     "n_steps": 64,
     "batch_size": 1024,

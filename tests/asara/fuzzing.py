@@ -8,6 +8,7 @@ import copy
 import re
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
@@ -22,11 +23,11 @@ from asara_env.asara.reference.state import State
 from asara_env.common.errors import CorruptStateError
 from tests.asara.games import ALL_CONFIGS
 
-TALLY: Counter = Counter()  # tried / refused / loaded, over a run
+TALLY: Counter[str] = Counter()  # tried / refused / loaded, over a run
 
 
 @lru_cache(maxsize=1)
-def positions() -> tuple[dict, ...]:
+def positions() -> tuple[dict[str, Any], ...]:
     """Saved states from one random game of each of the 18 configurations: the first state
     of every phase the game reaches, a few more along the way, and the finished game."""
     saves = []
@@ -44,7 +45,7 @@ def positions() -> tuple[dict, ...]:
     return tuple(saves)
 
 
-def _paths(node, prefix: tuple = ()) -> list[tuple]:
+def _paths(node, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """The path of every node under `node` (itself included)."""
     out = [prefix]
     if isinstance(node, dict):
@@ -56,7 +57,7 @@ def _paths(node, prefix: tuple = ()) -> list[tuple]:
     return out
 
 
-def _get(d, path: tuple):
+def _get(d, path: tuple[Any, ...]):
     for key in path:
         d = d[key]
     return d
@@ -72,7 +73,7 @@ KINDS = ("int", "nudge", "type", "delete", "add_key", "shorten", "extend", "swap
 
 
 @st.composite
-def mutations(draw) -> dict:
+def mutations(draw) -> dict[str, Any]:
     """A saved state with one random change: a changed or nudged int, a wrong type, a key
     deleted or added, a list shortened, extended, reordered or made ragged, or a field taken
     from another position (of any configuration)."""
@@ -114,12 +115,12 @@ def mutations(draw) -> dict:
 FIELD = re.compile(r"^[a-z_]+")
 
 
-def check_saved(saved: dict, seed: int) -> None:
+def check_saved(saved: dict[str, Any], seed: int) -> None:
     """`classify` (for hypothesis, which wants None back)."""
     classify(saved, seed)
 
 
-def classify(saved: dict, seed: int) -> str:
+def classify(saved: dict[str, Any], seed: int) -> str:
     """'refused' (CorruptStateError naming a field of the format) or 'loaded' (saved back
     unchanged, then played to the end identically by both engines); anything else fails."""
     TALLY["tried"] += 1
@@ -141,11 +142,11 @@ def classify(saved: dict, seed: int) -> str:
 
 
 @lru_cache(maxsize=1)
-def state_to_dict_keys() -> frozenset:
+def state_to_dict_keys() -> frozenset[str]:
     return frozenset(positions()[0])
 
 
-def _comparable(d: dict) -> dict:
+def _comparable(d: dict[str, Any]) -> dict[str, Any]:
     """A saved state with the coloured building's cards sorted (the core keeps counts)."""
     return {**d, "coloured": sorted(d["coloured"], key=lambda b: (b["seat"], b["cards"]))}
 

@@ -3,12 +3,14 @@ deterministic given their seed, batched and single forms agree, clear errors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from agents.asara import AGENTS
 from agents.asara.features import Seen, unpack
-from agents.asara.heuristic import asari_value
+from agents.asara.heuristic import HeuristicAgent, asari_value
 from agents.base import Agent, pick_best
 from agents.registry import make_agent
 from asara_env import NUM_ACTIONS, GameConfig, decode, encode
@@ -95,7 +97,7 @@ def test_pick_best_breaks_ties_uniformly_by_the_given_double():
     assert pick_best(scores, np.array([0.0, 0.5, 0.99])).tolist() == [1, 2, 4]
 
 
-def _choices(name: str, keep) -> list[tuple]:
+def _choices(name: str, keep) -> list[tuple[Any, ...]]:
     """Decoded choices of the agent on all positions where keep(unpacked obs) holds."""
     obs = np.concatenate([POSITIONS[c][0] for c in CONFIGS])
     masks = np.concatenate([POSITIONS[c][1] for c in CONFIGS])
@@ -197,6 +199,7 @@ def test_r9_2_heuristics_take_a_chest_of_valuable_gifts(name):
     state.gifts[trunks] = [GIFT_NAMES.index(g) for g in ("prestige_2", "asari_6", "prestige_2")]
     obs, mask = observe(state)
     agent = make_agent("asara", name, 0)
+    assert isinstance(agent, HeuristicAgent)
     assert agent.act(obs, mask) in place_actions("the trunks market")
 
     legal = [a for a in place_actions("the trunks market") if mask[a]]

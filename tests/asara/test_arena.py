@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from agents.asara import AGENTS
-from agents.asara.arena import play_batch, play_game
-from agents.base import Agent
+from agents.asara.arena import AsaraAgent, play_batch, play_game
 from agents.registry import make_agent
 from asara_env import GameConfig
 
@@ -15,7 +14,7 @@ CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("ba
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
 
 
-class FirstLegal(Agent):
+class FirstLegal(AsaraAgent):
     """Deterministic without a generator: the lowest legal action id (or the highest)."""
 
     def __init__(self, last: bool = False):

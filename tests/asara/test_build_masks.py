@@ -5,6 +5,7 @@ masked-in partial build is a dead end."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,20 +30,20 @@ from tests.asara.helpers import (
 )
 
 
-def _tower_key(t) -> tuple:
+def _tower_key(t) -> tuple[Any, ...]:
     return (tuple(t.parts.reshape(-1).tolist()), t.lit_plain, t.lit_gold)
 
 
-def _config(state: State, seat: int) -> tuple:
+def _config(state: State, seat: int) -> tuple[Any, ...]:
     return tuple(tuple(_tower_key(t) for t in col) for col in state.towers[seat])
 
 
-def builds_through_masks(state: State, n: int) -> set[tuple]:
+def builds_through_masks(state: State, n: int) -> set[tuple[Any, ...]]:
     """Final tower configurations reachable by placing on `build n` and following masks."""
     seat = state.seat
     act(state, Group.PLACE, 3 + n, 0)  # target 4 + n - 1 = build n, a face-up blue card
-    finals: set[tuple] = set()
-    seen: set[tuple] = set()
+    finals: set[tuple[Any, ...]] = set()
+    seen: set[tuple[Any, ...]] = set()
 
     def walk(st: State) -> None:
         key = (_config(st, seat), st.build_left)
@@ -63,7 +64,7 @@ def builds_through_masks(state: State, n: int) -> set[tuple]:
     return finals
 
 
-def builds_by_brute_force(state: State, seat: int, n: int) -> set[tuple]:
+def builds_by_brute_force(state: State, seat: int, n: int) -> set[tuple[Any, ...]]:
     """Every assignment of supply units to towers that the rules allow, as final configs."""
     units = []  # (kind, colour, part, gold) ; kind 0 = ordinary tile, 1 = lighted window
     for part, colour, gold in zip(*np.nonzero(state.supply[seat])):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from asara_env.asara.reference.state import State
 from tests.asara.games import CONFIGS, IDS, game_states
 
 
-def comparable(state: State) -> dict:
+def comparable(state: State) -> dict[str, Any]:
     """state_to_dict without the rng (chance is not carried back)."""
     d = state_to_dict(state)
     del d["rng"]

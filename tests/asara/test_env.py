@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,7 +37,7 @@ def make(**kw):
     return asara_v0.env(**kw)
 
 
-def random_action(obs: dict, rng: np.random.Generator) -> int:
+def random_action(obs: dict[str, Any], rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
 
@@ -338,7 +339,7 @@ def test_the_order_enforcing_wrapper_still_refuses_use_before_reset():
 INFO_KEYS = {"action_mask", "phase", "year", "win", "final_prestige", "scoring", "illegal"}
 
 
-def _info_shapes(info: dict) -> dict:
+def _info_shapes(info: dict[str, Any]) -> dict[str, Any]:
     return {k: (np.shape(v), np.asarray(v).dtype.kind) for k, v in info.items()}
 
 

@@ -4,6 +4,8 @@ windows, face-down cards) give it different observations."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from tests.asara.hidden import OWN_SECRET_CHANGES, r10_states, resample_hidden
 STATES = r10_states()
 
 
-def seen_by(state: State, viewer: int) -> dict:
+def seen_by(state: State, viewer: int) -> dict[str, Any]:
     """What `player_{viewer}` gets from the env loaded with `state`."""
     cfg = state.config
     env = asara_v0.env(num_players=cfg.num_players, variant=cfg.variant, expansions=cfg.expansions)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from asara_env.common.errors import IllegalActionError
 from tests.asara.fuzzing import TALLY, check_saved, classify, mutations, positions
 from tests.asara.games import ALL_CONFIGS
 
-FUZZ = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 def test_the_positions_cover_every_configuration_and_phase():
@@ -59,7 +60,7 @@ def test_every_unmutated_position_loads_and_saves_back_unchanged():
 
 
 def test_one_position_of_each_phase_and_configuration_plays_on_identically_in_both_engines():
-    firsts = {}
+    firsts: dict[tuple[str, str], dict[str, Any]] = {}
     for saved in positions():
         firsts.setdefault((saved["phase"], saved["config"]["variant"]), saved)
     for i, saved in enumerate(firsts.values()):
@@ -74,7 +75,7 @@ def test_every_unmutated_position_plays_on_identically_in_both_engines():
 
 def battery(check, examples: int, *strategies):
     """`check` run by hypothesis on `examples` examples drawn from `strategies`."""
-    return settings(max_examples=examples, **FUZZ)(given(*strategies)(check))
+    return settings(FUZZ, max_examples=examples)(given(*strategies)(check))
 
 
 SAVES = (mutations(), st.integers(0, 2**16))
@@ -97,9 +98,9 @@ BAD_ACTIONS = st.one_of(
 
 
 @lru_cache(maxsize=1)
-def phase_positions() -> tuple[dict, ...]:
+def phase_positions() -> tuple[dict[str, Any], ...]:
     """One saved position per phase and variant (finished games left out)."""
-    firsts: dict = {}
+    firsts: dict[tuple[str, str], dict[str, Any]] = {}
     for saved in positions():
         if saved["phase"] != "GAME_OVER":
             firsts.setdefault((saved["phase"], saved["config"]["variant"]), saved)
@@ -112,7 +113,7 @@ def _legal_int(state, action) -> bool:
     return ok and action in legal_actions(state)
 
 
-def _core_bytes(core) -> dict:
+def _core_bytes(core) -> dict[str, Any]:
     return {name: getattr(core, name).tobytes() for name in ARRAY_FIELDS}
 
 
@@ -168,7 +169,7 @@ def _core_bad_games(k: int, games) -> None:
     _refuses("core step games=", lambda: _core_bytes(core), act, ValueError)
 
 
-def _env_snapshot(env) -> tuple:
+def _env_snapshot(env) -> tuple[Any, ...]:
     observations = {a: env.observe(a) for a in env.agents}
     flat = {
         a: (o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in observations.items()
@@ -196,7 +197,7 @@ def _aec_bad_action(k: int, action) -> None:
     _refuses("AEC env", lambda: _env_snapshot(env), lambda: env.step(action))
 
 
-def _game_snapshot(env) -> tuple:
+def _game_snapshot(env) -> tuple[Any, ...]:
     """The game itself: saved game, global state and every seat's observation array."""
     observations = tuple(env.observe(a)["observation"].tobytes() for a in env.agents)
     return json.dumps(env.save_game()), env.state().tobytes(), observations
@@ -243,7 +244,7 @@ def _aec_penalized_action(k: int, action) -> None:
     TALLY["AEC env, penalize: penalised, unchanged"] += 1
 
 
-def _gym_snapshot(env: AsaraGymEnv) -> tuple:
+def _gym_snapshot(env: AsaraGymEnv) -> tuple[Any, ...]:
     game = json.dumps(env.game.save_game())
     return game, env._observation().tobytes(), env.action_masks().tobytes()
 

@@ -4,6 +4,7 @@ through the same code)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from training.heads_up import heads_up, main, same_settings
 TIMES = ("cpu_s_per_search", "wall_s")
 
 
-def _results(summary: dict) -> dict:
+def _results(summary: dict[str, Any]) -> dict[str, Any]:
     """The summary without its timings."""
     return {k: v for k, v in summary.items() if k not in TIMES}
 

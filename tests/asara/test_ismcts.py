@@ -3,10 +3,12 @@ seed, blind to what its seat cannot know, its budget kept, and a correct tree.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
-from agents.asara import ISMCTSAgent, SearchAgent, TowersAgent
+from agents.asara import ISMCTSAgent, TowersAgent
 from agents.asara.arena import play_batch, play_game
 from agents.asara.ismcts import PUBLIC_KEY, Node
 from agents.registry import agent_names, agent_specs, make_agent, unknown_agents_error
@@ -42,7 +44,21 @@ def _edges(node: Node):
         yield from _edges(child)
 
 
-def _stats(root: Node) -> list[tuple]:
+def _ismcts(spec: str, seed: int) -> ISMCTSAgent:
+    """The registry's agent for an `ismcts:...` spec, as the ISMCTSAgent it is."""
+    agent = make_agent("asara", spec, seed)
+    assert isinstance(agent, ISMCTSAgent)
+    return agent
+
+
+def _root(agent: ISMCTSAgent, i: int = 0) -> Node:
+    """The tree of the last call's state i (None only for a state without a choice)."""
+    root = agent.last_roots[i]
+    assert root is not None
+    return root
+
+
+def _stats(root: Node) -> list[tuple[Any, ...]]:
     """The edges in the order they were expanded, with their statistics."""
     return [(k, c.visits, c.avail, c.total.tolist()) for _, k, c in _edges(root)]
 
@@ -51,7 +67,7 @@ def _stats(root: Node) -> list[tuple]:
 def test_ismcts_plays_whole_games_with_legal_actions_only(config):
     """A whole game through the arena: the core refuses an illegal action (IllegalActionError),
     so every decision of the search was legal."""
-    agent = make_agent("asara", CHEAP, 1)
+    agent = _ismcts(CHEAP, 1)
     others = [make_agent("asara", "random", 2)]
     seating = np.array([[0] + [1] * (config.num_players - 1)])
     prestige = play_batch(config, [agent, *others], seating, [5])
@@ -72,10 +88,10 @@ def test_ismcts_is_deterministic_given_its_seed_and_seeds_matter():
     again = [ISMCTSAgent(seed=3, sims=12, wave=5, horizon=4).act_state(s) for s in states]
     assert first == again
 
-    def tree(seed: int) -> list[tuple]:
+    def tree(seed: int) -> list[tuple[Any, ...]]:
         agent = ISMCTSAgent(seed=seed, sims=12, wave=5, horizon=4)
         agent.act_state(states[0])
-        return _stats(agent.last_roots[0])
+        return _stats(_root(agent))
 
     assert tree(3) == tree(3) and tree(3) != tree(4)
 
@@ -90,12 +106,8 @@ def test_ismcts_reads_only_what_the_seat_knows():
             twin.rng = np.random.default_rng(int(rng.integers(2**32)))
             a, b = (ISMCTSAgent(seed=9, sims=10, wave=4, horizon=3) for _ in range(2))
             assert a.act_state(state) == b.act_state(twin)
-            tree_a = [
-                (k, c.visits, c.avail, c.total.tolist()) for _, k, c in _edges(a.last_roots[0])
-            ]
-            tree_b = [
-                (k, c.visits, c.avail, c.total.tolist()) for _, k, c in _edges(b.last_roots[0])
-            ]
+            tree_a = [(k, c.visits, c.avail, c.total.tolist()) for _, k, c in _edges(_root(a))]
+            tree_b = [(k, c.visits, c.avail, c.total.tolist()) for _, k, c in _edges(_root(b))]
             assert tree_a == tree_b
 
 
@@ -109,7 +121,7 @@ def test_ismcts_spends_exactly_its_budget(sims, wave):
     actions = agent.act_states(states)
     assert all(a in legal_actions(s) for a, s in zip(actions, states))
     assert agent.iterations == sims * len(states) and agent.searches == len(states)
-    assert [r.visits for r in agent.last_roots] == [sims] * len(states)
+    assert [_root(agent, i).visits for i in range(len(states))] == [sims] * len(states)
     single = ISMCTSAgent(seed=2, sims=sims, wave=wave, horizon=2)
     single.act_state(states[0])
     assert single.iterations == sims
@@ -127,8 +139,8 @@ def test_a_single_legal_action_costs_nothing():
 
 
 def test_ismcts_refuses_bad_options_naming_them():
-    agent = make_agent("asara", "ismcts:8:c=0.3:wave=4:playout=towers:horizon=5:value=margin", 0)
-    assert isinstance(agent, SearchAgent) and (agent.sims, agent.c, agent.wave) == (8, 0.3, 4)
+    agent = _ismcts("ismcts:8:c=0.3:wave=4:playout=towers:horizon=5:value=margin", 0)
+    assert (agent.sims, agent.c, agent.wave) == (8, 0.3, 4)
     assert agent.playout_name == "towers" and agent.horizon == 5 and agent.value == "margin"
     bad = {
         "ismcts:c=-1": "c ",
@@ -179,12 +191,12 @@ def test_the_tree_is_keyed_by_what_the_observer_sees():
     for state in states:
         agent = ISMCTSAgent(seed=4, sims=48, wave=8, horizon=2)
         agent.act_state(state)
-        for _, key, child in _edges(agent.last_roots[0]):
+        for _, key, child in _edges(_root(agent)):
             if child.mover != state.seat:
                 assert PUBLIC_KEY[key] == key
                 group, f = decode(key)
                 hidden_classes += group == Group.PLACE and len(CARD_OPTIONS[f[1]]) == 2
-        assert set(agent.last_roots[0].children) <= set(legal_actions(state))
+        assert set(_root(agent).children) <= set(legal_actions(state))
     assert hidden_classes > 0
 
 
@@ -195,7 +207,7 @@ def test_tree_statistics_add_up():
     for state in _late_choices(config, 71, 3) + _late_choices(GameConfig(num_players=4), 72, 2):
         agent = ISMCTSAgent(seed=5, sims=40, wave=8, horizon=3, value="win")
         agent.act_state(state)
-        root = agent.last_roots[0]
+        root = _root(agent)
         assert root.visits == root.backed == 40
         assert sum(c.visits for c in root.children.values()) == 40
         for _, _, child in _edges(root):
@@ -234,7 +246,7 @@ def test_ismcts_finds_the_best_last_move():
     for seed in range(3):
         agent = ISMCTSAgent(seed=seed, sims=30, wave=6, value="margin", c=0.1)
         assert agent.act_state(state) == best
-        root = agent.last_roots[0]
+        root = _root(agent)
         kids = root.children
         assert kids[best].visits > max(c.visits for a, c in kids.items() if a != best)
         for a, v in zip(actions, value):
@@ -244,7 +256,7 @@ def test_ismcts_finds_the_best_last_move():
 
 def test_ismcts_with_a_time_budget_and_through_the_env():
     state = _late_choices(GameConfig(num_players=2, variant="pro"), 71, 1)[0]
-    agent = make_agent("asara", "ismcts:seconds=0.05:playout=greedy:value=margin:horizon=4", 4)
+    agent = _ismcts("ismcts:seconds=0.05:playout=greedy:value=margin:horizon=4", 4)
     assert agent.act_state(state) in legal_actions(state) and agent.iterations >= agent.wave
     config = GameConfig(num_players=2)
     final = play_game(
@@ -258,7 +270,8 @@ def test_ismcts_is_named_wherever_agents_are_named():
     spec = "ismcts:64:playout=towers:horizon=10:value=margin"
     assert spec in agent_specs("asara") and "ismcts" in agent_names("asara")
     assert unknown_agents_error("asara", [spec, "ismcts:8:c=0.5:wave=4"]) is None
-    assert "ismcts:8:depth=1" in unknown_agents_error("asara", ["ismcts:8:depth=1"])
+    error = unknown_agents_error("asara", ["ismcts:8:depth=1"])
+    assert error is not None and "ismcts:8:depth=1" in error
     assert parse_entry(f"is={spec}", check) == Entry("is", spec)
     assert any(parse_entry(e, check).spec.startswith("ismcts") for e in LADDER.default_agents)
 
@@ -274,7 +287,7 @@ def test_expansions_try_the_playout_policy_move_first():
         best = np.flatnonzero(scores[0] == scores[0].max())
         agent = ISMCTSAgent(seed=1, sims=4, wave=4, playout="towers", horizon=1)
         agent.act_state(state)
-        first = next(iter(agent.last_roots[0].children))
+        first = next(iter(_root(agent).children))
         assert first in best
         tried += len(best) < len(legal_actions(state))
     assert tried > 0  # towers preferred some moves: the check could fail
@@ -289,7 +302,7 @@ def test_progressive_widening_keeps_nodes_below_the_root_narrow():
     for widen in (0.5, 1.0):
         agent = ISMCTSAgent(seed=6, sims=96, wave=8, horizon=2, widen=widen)
         agent.act_state(state)
-        root = agent.last_roots[0]
+        root = _root(agent)
         assert set(root.children) == set(legal_actions(state))
         below = [c for _, _, c in _edges(root) if c.children]
         widths[widen] = max(len(c.children) for c in below)

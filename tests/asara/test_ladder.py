@@ -4,6 +4,7 @@ resuming, Ray = local, the Elo fit and the outputs."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -63,7 +64,7 @@ def test_a_game_depends_only_on_the_settings_and_its_index():
     assert all(sum(r["decisions"].values()) > 0 for r in forward)
 
 
-def _results(rows: list[dict]) -> list[tuple]:
+def _results(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(r["players"], r["game"], r["seed"], r["seating"], r["scores"]) for r in rows]
 
 
@@ -92,7 +93,7 @@ def test_ray_plays_the_same_games_as_a_local_run(tmp_path):
     assert _results(remote) == _results(local)
 
 
-def _row(seating: list[str], scores: list[int]) -> dict:
+def _row(seating: list[str], scores: list[int]) -> dict[str, Any]:
     return {
         "players": len(seating),
         "seating": seating,

@@ -1,10 +1,12 @@
 """The terminal game: a person (scripted here) against agents, through input/print."""
 
+import argparse
 import io
 import json
 import random
 import re
 import shlex
+from typing import Any
 
 import pytest
 
@@ -43,11 +45,16 @@ class Person:
         return next(a for p, a in self.replies.items() if prompt.startswith(p))
 
 
+def no_input(prompt: str) -> str:
+    """input_fn of a game refused before it starts: never asked."""
+    raise AssertionError(f"asked {prompt!r}")
+
+
 def argv(command: str) -> list[str]:
     return shlex.split(command)
 
 
-class Screen(list):
+class Screen(list[str]):
     """print_fn that keeps every printed text."""
 
     def __call__(self, text: str = "") -> None:
@@ -72,7 +79,7 @@ def play_scripted(tmp_path, seat=0, **kwargs):
     path = tmp_path / "game.json"
     person = Person(3, replies={"Save the game record?": "y", "File name": str(path)})
     screen = Screen()
-    options = {"players": 2, "opponents": ["greedy"], "seed": 5} | kwargs
+    options: dict[str, Any] = {"players": 2, "opponents": ["greedy"], "seed": 5} | kwargs
     record = play(seat=seat, input_fn=person, print_fn=screen, **options)
     return record, person, screen, path
 
@@ -174,7 +181,7 @@ def test_bad_lineups_are_clear_errors(players, opponents, seat, message):
         lineup(players, "basic", opponents, seat)
     screen = Screen()
     with pytest.raises(ValueError, match=message):
-        play(players, opponents=opponents, seat=seat, print_fn=screen, input_fn=None)
+        play(players, opponents=opponents, seat=seat, print_fn=screen, input_fn=no_input)
     assert screen == []
 
 
@@ -260,7 +267,7 @@ def test_bad_expansions_are_clear_errors(variant, expansions, message):
         lineup(2, variant, ["random"], 0, expansions)
     screen = Screen()
     with pytest.raises(ValueError, match=message):
-        play(2, variant, ["random"], expansions=expansions, print_fn=screen, input_fn=None)
+        play(2, variant, ["random"], expansions=expansions, print_fn=screen, input_fn=no_input)
     assert screen == []
 
 
@@ -305,7 +312,7 @@ def test_asara_random_is_the_main_job(capsys):
 
 
 def test_asara_serve_runs_the_web_page(monkeypatch):
-    served = []
+    served: list[argparse.Namespace] = []
     monkeypatch.setattr("apps.serve.serve", served.append)
     cli.main_asara(["serve", "--port", "8123"])
     assert [(a.host, a.port) for a in served] == [("127.0.0.1", 8123)]

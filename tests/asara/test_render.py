@@ -53,9 +53,16 @@ def random_cards(rng: np.random.Generator, n: int) -> tuple[int, ...]:
     return tuple(sorted(int(c) for c in rng.integers(N_CARD_COLOURS, size=n)))
 
 
-def places(state: State) -> list[list[Buyer | None]]:
+def places(state: State) -> list[list[Buyer | None] | list[Buyer]]:
     """Every place a buyer can lie: the spaces of each area, then the coloured building."""
     return [*state.spaces, state.coloured]
+
+
+def buyer(state: State, k: int, i: int) -> Buyer:
+    """The buyer in place i of places(state)[k] (one that `hidden_buyers` names)."""
+    b = places(state)[k][i]
+    assert b is not None
+    return b
 
 
 def hidden_buyers(state: State, viewer: int) -> list[tuple[int, int]]:
@@ -83,7 +90,7 @@ def resample_hidden(state: State, viewer: int, rng: np.random.Generator) -> Stat
     if not (acting and state.phase == Phase.GIFT_CARD):
         other.draw_pile = random_counts(rng, int(state.draw_pile.sum()), N_CARD_COLOURS)
     for k, i in hidden_buyers(other, viewer):  # State.copy copies these lists
-        b = places(other)[k][i]
+        b = buyer(other, k, i)
         places(other)[k][i] = Buyer(b.seat, random_cards(rng, len(b.cards)), False)
     for entry in other.lighted_stack:
         if entry[1] != viewer and not (acting and state.phase == Phase.GIFT_LIGHTS):
@@ -116,7 +123,7 @@ def test_R10_others_face_down_cards_and_hands_are_hidden_own_are_shown():
     viewer = 0
     state = next(s for s in states if hidden_buyers(s, viewer) and s.hands[viewer].sum() >= 2)
     k, i = hidden_buyers(state, viewer)[0]
-    owner, cards = places(state)[k][i].seat, places(state)[k][i].cards
+    owner, cards = buyer(state, k, i).seat, buyer(state, k, i).cards
 
     other = state.copy()
     swapped = tuple(sorted((c + 1) % N_CARD_COLOURS for c in cards))
@@ -162,7 +169,7 @@ def test_full_view_shows_every_hand_and_face_down_card():
     state = next(s for s in game_states(PRO_3P, 1) if hidden_buyers(s, 0))
     text = render_full(state)
     for k, i in hidden_buyers(state, 0):
-        b = places(state)[k][i]
+        b = buyer(state, k, i)
         assert f"P{b.seat} ({'+'.join(CARD_NAMES[c] for c in b.cards)})" in text
     for s in range(state.num_players):
         hand = ", ".join(f"{CARD_NAMES[c]} {n}" for c, n in enumerate(state.hands[s]) if n)
@@ -215,7 +222,7 @@ def test_R8_final_scoring_is_shown_at_game_end_only():
     states = game_states(PRO_3P, 4)
     assert all("final scoring" not in seen(s, 0) for s in states[:-1:25])
     end = states[-1]
-    assert end.is_over
+    assert end.is_over and end.final is not None
     lines = seen(end, 0).splitlines()
     start = next(i for i, line in enumerate(lines) if "final scoring" in line)
     for s, points in enumerate(end.final):

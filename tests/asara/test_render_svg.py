@@ -71,9 +71,9 @@ def test_every_tower_appears_with_its_parts_gold_and_lighted_windows(config):
         root = parse(svg_view(seat_view(state, 0)))
         drawn = {
             (
-                int(g.get("data-seat")),
+                int(g.attrib["data-seat"]),
                 COLOUR_NAMES.index(g.get("data-colour")),
-                int(g.get("data-index")),
+                int(g.attrib["data-index"]),
             ): g
             for g in by_class(root, "tower")
         }
@@ -104,7 +104,7 @@ def test_a_loaded_position_shows_its_towers_stacked_base_first():
     for g in by_class(root, "tower"):
         parts = by_class(g, "part")
         order = [PART_NAMES.index(e.get("data-part")) for e in parts]
-        ys = [float(e.get("y")) for e in parts]
+        ys = [float(e.attrib["y"]) for e in parts]
         assert order == sorted(order)  # drawn base first ...
         assert ys == sorted(ys, reverse=True)  # ... each tile above the one before
 
@@ -120,7 +120,9 @@ def test_the_board_shows_every_buyer_display_and_area_in_play(config):
         root = parse(svg_view(seat_view(state, 1)))
         spaces = by_class(root, "space")
         taken = {
-            (Area[e.get("data-area").upper()], int(e.get("data-space"))): int(e.get("data-seat"))
+            (Area[e.attrib["data-area"].upper()], int(e.attrib["data-space"])): int(
+                e.attrib["data-seat"]
+            )
             for e in spaces
             if e.get("data-taken") == "1"
         }
@@ -131,7 +133,7 @@ def test_the_board_shows_every_buyer_display_and_area_in_play(config):
             if b is not None
         }
         assert taken == expected
-        areas = {Area[e.get("data-area").upper()] for e in spaces}
+        areas = {Area[e.attrib["data-area"].upper()] for e in spaces}
         assert (Area.TENT in areas) == (Area.LIGHTS in areas) == config.pro
         assert (Area.GENIE in areas) == ("genie" in config.expansions)
         n_spaces = sum(len(SPACE_VALUES[a]) for a in areas)
@@ -142,7 +144,7 @@ def test_the_board_shows_every_buyer_display_and_area_in_play(config):
             )
             tiles = by_class(market, "tile")
             assert len(tiles) == state.displays[part].sum()
-            gold = [t for t in tiles if t.get("data-spot").endswith(",1")]
+            gold = [t for t in tiles if t.attrib["data-spot"].endswith(",1")]
             assert len(gold) == state.displays[part, :, 1].sum()
 
 
@@ -184,11 +186,12 @@ def test_final_scoring_table_appears_only_at_the_end(config):
     assert not by_class(parse(svg_full(states[-2])), "final")
     root = parse(svg_full(states[-1]))
     rows = by_class(root, "final-row")
-    assert len(rows) == config.num_players
+    final = states[-1].final
+    assert len(rows) == config.num_players and final is not None
     for row in rows:
-        seat = int(row.get("data-seat"))
+        seat = int(row.attrib["data-seat"])
         cells = ["".join(t.itertext()) for t in row]
-        assert cells[-2:] == [str(states[-1].final[seat]["total"]), str(states[-1].prestige[seat])]
+        assert cells[-2:] == [str(final[seat]["total"]), str(states[-1].prestige[seat])]
 
 
 # ------------------------------------------------------------------------ R10 and clicks

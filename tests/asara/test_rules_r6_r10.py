@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -53,12 +56,12 @@ def end_year(state: State) -> None:
     act(state, Group.PLACE_COLOURED, BLUE)
 
 
-def final(state: State, money=None) -> list[dict]:
+def final(state: State, money=None) -> list[dict[str, Any]]:
     money = [0] * state.num_players if money is None else money
     return scoring.final_scoring(state.towers, money, state.config.pro)
 
 
-def category(result: list[dict], name: str) -> list[int]:
+def category(result: list[dict[str, Any]], name: str) -> list[int]:
     return [r[name] for r in result]
 
 
@@ -215,7 +218,7 @@ def test_R6_4_after_year_4_final_scoring_and_game_over():
     # seat 0: year end 1 (tower); final brown 4 + tallest 8 + most towers 12 + 45 // 10 = 4
     # seat 1: year end 1 (Caliph); final 19 // 10 = 1
     assert s.prestige == [1 + 4 + 8 + 12 + 4, 1 + 1]
-    assert s.final[0]["total"] == 28 and s.final[1]["total"] == 1
+    assert s.final is not None and s.final[0]["total"] == 28 and s.final[1]["total"] == 1
     assert engine.winners(s) == [0]
 
 
@@ -278,7 +281,7 @@ def test_R7_1_recruit_draws_fewer_when_the_pile_is_short(left):
 
 
 # ------------------------------------------------------------------------------------- R7.2
-def lights_position(order: list[int], money: int = 20) -> State:
+def lights_position(order: Sequence[int], money: int = 20) -> State:
     """2-player pro game, seat 0 to move with two cards; the lighted stack in this order
     (top first, other windows given to seat 1)."""
     s = new(2, "pro")
@@ -647,7 +650,7 @@ def test_R8_4_gold_and_caliph_score_nothing_in_the_final_scoring():
     last_card_position(s)
     sound(s)
     end_year(s)
-    assert s.final[0] == s.final[1]
+    assert s.final is not None and s.final[0] == s.final[1]
     assert s.final[0]["total"] == 6 + 6 + 9 + 1  # red, tallest, most towers tied; Asari
     # the whole difference is the 4th year-end scoring: 3 gold + 1 Caliph
     assert s.prestige[0] - s.prestige[1] == 4
@@ -743,7 +746,7 @@ def test_R8_worked_example_through_the_end_of_the_game():
     last_card_position(s)
     sound(s)
     end_year(s)
-    assert s.is_over
+    assert s.is_over and s.final is not None
     for name, points in EXAMPLE.items():
         assert [s.final[p][name] for p in range(3)] == points, name
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import numpy as np
@@ -51,7 +52,9 @@ def test_the_json_schema_accepts_saved_positions_of_both_versions_and_refuses_a_
         validator.validate(broken)
 
 
-def _find(phase: str, variant: str | None = None, expansions: tuple = ()) -> dict:
+def _find(
+    phase: str, variant: str | None = None, expansions: tuple[Any, ...] = ()
+) -> dict[str, Any]:
     """A copy of the first saved position in `phase` (of the variant, with the expansions)."""
     for saved in positions():
         config = saved["config"]
@@ -63,7 +66,7 @@ def _find(phase: str, variant: str | None = None, expansions: tuple = ()) -> dic
     raise LookupError(phase)
 
 
-def _refused(saved: dict, message: str) -> CorruptStateError:
+def _refused(saved: dict[str, Any], message: str) -> CorruptStateError:
     with pytest.raises(CorruptStateError) as info:
         state_from_dict(saved)
     assert str(info.value).startswith(message), str(info.value)
@@ -124,7 +127,7 @@ def test_issue_13_bad_values_are_refused_naming_the_field(path, value, message):
     _refused(saved, message)
 
 
-def _first_tower(saved: dict) -> tuple:
+def _first_tower(saved: dict[str, Any]) -> tuple[Any, ...]:
     return next(
         ("towers", s, c, 0)
         for s, seat in enumerate(saved["towers"])
@@ -173,7 +176,7 @@ def test_issue_13_a_corrupt_save_is_refused_by_env_reset_naming_the_field():
         env.reset(options={"state": saved})
 
 
-def _version_1(saved: dict) -> dict:
+def _version_1(saved: dict[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in saved.items() if k not in GIFT_FIELDS}, "version": 1}
 
 

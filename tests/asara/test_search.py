@@ -4,10 +4,12 @@ deterministic given its seed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
-from agents.asara import FlatMCAgent, SearchAgent
+from agents.asara import FlatMCAgent
 from agents.asara.arena import act_in_env, play_batch, play_game
 from agents.asara.search import estimate
 from agents.registry import make_agent
@@ -23,7 +25,15 @@ from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.asara.hidden import r10_states
 
 
-def _late_choices(config: GameConfig, seed: int, n: int) -> list:
+def flatmc(spec: str, seed: int) -> FlatMCAgent:
+    """The registry's agent for a `flatmc:...` or `ismcts:...` spec, as the FlatMCAgent
+    it is (ISMCTSAgent is one too)."""
+    agent = make_agent("asara", spec, seed)
+    assert isinstance(agent, FlatMCAgent)
+    return agent
+
+
+def _late_choices(config: GameConfig, seed: int, n: int) -> list[Any]:
     """n states with more than one legal action from the last quarter of a random game
     (short playouts keep the tests fast)."""
     states = game_states(config, seed)
@@ -95,8 +105,8 @@ def test_a_single_legal_action_costs_nothing():
 
 
 def test_search_agents_refuse_observations_and_bad_settings():
-    agent = make_agent("asara", "flatmc:8", 0)
-    assert isinstance(agent, SearchAgent) and agent.sims == 8
+    agent = flatmc("flatmc:8", 0)
+    assert agent.sims == 8
     with pytest.raises(TypeError, match="needs its state"):
         agent.act_batch(np.zeros((1, 10), np.float32), np.ones((1, 10), bool))
     for bad in ("flatmc:sims=0", "flatmc:value=best", "flatmc:seconds=-1", "flatmc:depth=3"):
@@ -109,7 +119,7 @@ def test_search_agents_refuse_observations_and_bad_settings():
 
 def test_search_with_a_heuristic_playout_and_a_time_budget():
     state = _late_choices(GameConfig(num_players=2, variant="pro"), 71, 1)[0]
-    agent = make_agent("asara", "flatmc:seconds=0.05:playout=greedy:value=margin", 4)
+    agent = flatmc("flatmc:seconds=0.05:playout=greedy:value=margin", 4)
     assert agent.playout_name == "greedy" and agent.act_state(state) in legal_actions(state)
     assert agent.simulations >= len(legal_actions(state))
 
@@ -120,7 +130,7 @@ def test_search_agent_is_asked_through_the_core_in_the_arena():
     states = [s for seed in (81, 82) for s in _late_choices(config, seed, 2)]
     core = from_reference(states)
     seating = np.zeros((len(states), 3), np.int64)  # the search agent in every seat
-    agent = make_agent("asara", "flatmc:2", 0)
+    agent = flatmc("flatmc:2", 0)
     play_opponents(TURNS, core, np.full(len(states), -1), seating, [agent])  # to the end
     assert is_terminal(core).all() and agent.searches >= len(states)
 
@@ -131,20 +141,22 @@ def test_search_agent_finishes_a_saved_game_through_the_env():
     state = _late_choices(config, 91, 1)[0]
     env = asara_v0.env(num_players=2, variant="pro", expansions=("genie",))
     env.reset(options={"state": state_to_dict(state)})
-    agents = [make_agent("asara", "flatmc:2", 1), make_agent("asara", "greedy", 2)]
+    search = flatmc("flatmc:2", 1)
+    agents = [search, make_agent("asara", "greedy", 2)]
     for name in env.agent_iter():
         obs, _, termination, truncation, _ = env.last()
         seat = env.possible_agents.index(name)
         env.step(None if termination or truncation else act_in_env(agents[seat], env, obs))
-    assert state_from_dict(env.unwrapped.save_game()).is_over and agents[0].searches > 0
+    assert state_from_dict(env.unwrapped.save_game()).is_over and search.searches > 0
 
 
 @pytest.mark.slow
 def test_search_agent_plays_whole_games_in_the_arena_and_the_env():
     config = GameConfig(num_players=2)
-    agents = [make_agent("asara", "flatmc:1", 5), make_agent("asara", "random", 6)]
+    search = flatmc("flatmc:1", 5)
+    agents = [search, make_agent("asara", "random", 6)]
     prestige = play_batch(config, agents, np.array([[0, 1], [1, 0]]), np.array([8, 9]))
-    assert prestige.shape == (2, 2) and agents[0].searches > 0
+    assert prestige.shape == (2, 2) and search.searches > 0
     again = play_batch(
         config,
         [make_agent("asara", "flatmc:1", 5), make_agent("asara", "random", 6)],

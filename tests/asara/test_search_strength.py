@@ -12,6 +12,7 @@ batches (same budget per decision), which only makes the run shorter.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from agents.asara.arena import play_batch
 from agents.registry import make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.common.outcome import win_shares
+from tests.asara.test_search import flatmc
 from training.tournament import game_seeds, rotated_seating, sub_seed
 from training.tournament_stats import wilson_interval
 
@@ -27,14 +29,12 @@ GAMES = 100
 SEED = 17
 
 
-def heads_up(spec: str, opponent: str, games: int, seed: int) -> dict:
+def heads_up(spec: str, opponent: str, games: int, seed: int) -> dict[str, Any]:
     """The search agent `spec` against `opponent`: seats alternated, game g the reference
     game game_seeds(seed, 2, games)[g], all games in one batch."""
     config = GameConfig(num_players=2)
-    agents = [
-        make_agent("asara", spec + ":batch=4096", sub_seed(seed, 1)),
-        make_agent("asara", opponent, sub_seed(seed, 2)),
-    ]
+    search = flatmc(spec + ":batch=4096", sub_seed(seed, 1))
+    agents = [search, make_agent("asara", opponent, sub_seed(seed, 2))]
     seating = rotated_seating(games, 2)  # seats alternated
     start, cpu = time.perf_counter(), time.process_time()
     prestige = play_batch(config, agents, seating, game_seeds(seed, 2, games), batch_size=games)
@@ -49,8 +49,8 @@ def heads_up(spec: str, opponent: str, games: int, seed: int) -> dict:
         "win_rate": wins / games,
         "ci_low": low,
         "ci_high": high,
-        "searches": agents[0].searches,
-        "cpu_s_per_search": cpu / max(agents[0].searches, 1),
+        "searches": search.searches,
+        "cpu_s_per_search": cpu / max(search.searches, 1),
         "wall_s": wall,
     }
 

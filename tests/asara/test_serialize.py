@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -145,7 +146,7 @@ def test_every_saved_field_is_documented():
         assert f"| `{key}` |" in doc, f"docs/asara/state.md does not document {key!r}"
 
 
-def _mid_gift_save() -> dict:
+def _mid_gift_save() -> dict[str, Any]:
     """A saved 3-player pro + gifts game waiting on a gift purchase (R9.2)."""
     from asara_env.asara.phases import Phase
 

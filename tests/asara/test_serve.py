@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
@@ -28,13 +29,15 @@ def client() -> TestClient:
     return TestClient(create_app())
 
 
-def start(client: TestClient, **request) -> dict:
+def start(client: TestClient, **request) -> dict[str, Any]:
     response = client.post("/api/games", json=BASIC_2P | request)
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def move(client: TestClient, game: dict, action: int | None = None, **extra) -> dict:
+def move(
+    client: TestClient, game: dict[str, Any], action: int | None = None, **extra
+) -> dict[str, Any]:
     """Play `action` (the first legal move by default) and return the game."""
     action = game["moves"][0]["id"] if action is None else action
     body = {"action": action, "decision": game["decisions"]} | extra
@@ -43,7 +46,7 @@ def move(client: TestClient, game: dict, action: int | None = None, **extra) -> 
     return response.json()
 
 
-def play_out(client: TestClient, game: dict) -> dict:
+def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     while not game["over"]:
         game = move(client, game)
     return game

@@ -3,6 +3,8 @@ rules each heuristic follows, the arena's negotiation figures."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,9 @@ from asara_env.basari.phases import Phase
 NAMES = sorted(AGENTS)
 
 
-def positions(players: int, games: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
+def positions(
+    players: int, games: int = 3, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(obs [N, OBS], masks [N, A], states) of every deciding seat of random games (the
     uniform agent plays every seat), with each row's (state copy index, game, seat)."""
     config = BasariConfig(num_players=players)
@@ -45,11 +49,11 @@ def positions(players: int, games: int = 3, seed: int = 0) -> tuple[np.ndarray, 
 
 
 @pytest.fixture(scope="module", params=[2, 3, 4])
-def data(request: pytest.FixtureRequest) -> tuple:
+def data(request: pytest.FixtureRequest) -> tuple[Any, ...]:
     return (request.param, *positions(request.param))
 
 
-def test_view_decodes_the_core_state(data: tuple) -> None:
+def test_view_decodes_the_core_state(data: tuple[Any, ...]) -> None:
     players, obs, _, (snapshots, where) = data
     view = View.of(obs)
     for row in range(0, len(obs), 7):
@@ -62,7 +66,9 @@ def test_view_decodes_the_core_state(data: tuple) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_agent_acts_legally_and_batched_equals_single(data: tuple, name: str) -> None:
+def test_every_agent_acts_legally_and_batched_equals_single(
+    data: tuple[Any, ...], name: str
+) -> None:
     _, obs, masks, _ = data
     batched = make_agent("basari", name, 5).act_batch(obs, masks)
     rows = np.arange(0, len(obs), max(1, len(obs) // 120))  # about 120 single calls
@@ -75,7 +81,7 @@ def test_every_agent_acts_legally_and_batched_equals_single(data: tuple, name: s
 
 
 @pytest.mark.parametrize("name", ["points_first", "value"])
-def test_heuristics_decide_legally_without_the_safety_net(data: tuple, name: str) -> None:
+def test_heuristics_decide_legally_without_the_safety_net(data: tuple[Any, ...], name: str) -> None:
     _, obs, masks, _ = data
     agent = make_agent("basari", name, 1)
     out = agent.decide(View.of(obs), masks.astype(bool), np.random.default_rng(0).random(len(obs)))
@@ -83,7 +89,7 @@ def test_heuristics_decide_legally_without_the_safety_net(data: tuple, name: str
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_same_seed_same_actions_other_seed_other_actions(data: tuple, name: str) -> None:
+def test_same_seed_same_actions_other_seed_other_actions(data: tuple[Any, ...], name: str) -> None:
     _, obs, masks, _ = data
     a = make_agent("basari", name, 3).act_batch(obs, masks)
     b = make_agent("basari", name, 3).act_batch(obs, masks)
@@ -109,7 +115,7 @@ def test_bundle_table_follows_the_B8_order() -> None:
     assert (keys == core_bundle_key(BUNDLES)).all()
 
 
-def test_points_first_cards_and_barters(data: tuple) -> None:
+def test_points_first_cards_and_barters(data: tuple[Any, ...]) -> None:
     _, obs, masks, _ = data
     view = View.of(obs)
     lay = BasariConfig(num_players=2).actions

@@ -4,6 +4,7 @@ its generated docs."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -97,7 +98,7 @@ def test_E2_generated_docs_are_up_to_date() -> None:
         ({"board": [[1, 2]]}, "board must have shape"),
     ],
 )
-def test_config_refuses_bad_values_naming_the_field(kwargs: dict, message: str) -> None:
+def test_config_refuses_bad_values_naming_the_field(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         BasariConfig(**kwargs)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -31,14 +32,16 @@ INFO_KEYS = {
 }
 
 
-def random_actions(env, observations: dict, rng: np.random.Generator) -> dict:
+def random_actions(env, observations: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     return {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents}
 
 
 def play(env, seed: int, rng_seed: int = 0, steps: int | None = None):
     """Random legal play from reset(seed); returns the last step's results and the actions."""
     obs, infos = env.reset(seed=seed)
-    rng, history, out = np.random.default_rng(rng_seed), [], (obs, {}, {}, {}, infos)
+    rng = np.random.default_rng(rng_seed)
+    history: list[dict[str, Any]] = []
+    out: tuple[dict[str, Any], ...] = (obs, {}, {}, {}, infos)
     while env.agents and (steps is None or len(history) < steps):
         actions = random_actions(env, out[0], rng)
         history.append(actions)
@@ -137,7 +140,7 @@ def test_rewards_are_zero_until_the_end_then_the_outcome_scheme(reward):
     scores, key = infos["player_0"]["final_scores"], infos["player_0"]["ranking_score"]
     expected = e5_rewards(np.asarray(scores, float), np.asarray(key), reward)
     assert np.allclose([rewards[f"player_{i}"] for i in range(3)], expected)
-    core = env._core
+    core = env.core
     assert np.array_equal(key, ranking_score(core.score, core.gems)[0])
 
 
@@ -173,7 +176,7 @@ def test_reset_seed_is_deterministic_and_seeds_differ():
     assert a.game_seed == derived_seed(123, 1)
     for bad in (-1, 2**64, 1.5, "7", True):
         with pytest.raises(ValueError, match="seed"):
-            a.reset(seed=bad)
+            a.reset(seed=cast(Any, bad))
 
 
 def test_saving_and_restoring_a_game_continues_it_exactly():
@@ -209,7 +212,7 @@ def test_global_state_is_in_its_space_and_holds_the_pending_bundle():
     while env.agents:
         state = env.state()
         assert env.state_space.contains(state)
-        core = env._core
+        core = env.core
         if core.pending[0].any():
             seen_pending = True
             assert np.allclose(state[-4:], core.pending[0] / 25)  # `pending` is last
@@ -224,14 +227,16 @@ def test_render_shows_board_players_cards_and_each_offer():
     env.step({a: lay.start(i) for i, a in enumerate(env.agents)})
     obs, *_ = env.step({a: lay.card(1) for a in env.agents[:2]} | {"player_2": lay.card(0)})
     text = env.render()
+    assert text is not None
     assert "cards: player_0 Points, player_1 Points, player_2 Die" in text
     assert "barter for Points" in text and "archway" in text and "player_2" in text
-    opener = env._core.opener[0]
+    opener = env.core.opener[0]
     agent = f"player_{opener}"
     noop = dict.fromkeys(env.agents, 0)
     env.step({**noop, agent: lay.add(3)})
     env.step({**noop, agent: lay.submit})
     text = env.render()
+    assert text is not None
     assert f"{agent} offers 1 blue" in text and "standing offer" in text
 
 
@@ -246,7 +251,7 @@ def test_a_deep_copy_continues_identically_and_independently():
         twin_obs, *_ = twin.step(actions)
         assert all(np.array_equal(obs[a]["observation"], twin_obs[a]["observation"]) for a in obs)
     assert twin.save_game() == env.save_game() and not twin.agents
-    assert twin._core.score is not env._core.score
+    assert twin.core.score is not env.core.score
 
 
 # ------------------------------------------------------------------------------ penalize
@@ -283,7 +288,7 @@ def _aec(players: int = 3, **kw):
     return env
 
 
-def _aec_snapshot(env) -> tuple:
+def _aec_snapshot(env) -> tuple[Any, ...]:
     return (
         env.unwrapped.save_game(),
         env.agent_selection,
@@ -346,7 +351,8 @@ def test_aec_dead_agents_step_none_and_any_other_action_is_refused_changing_noth
 def test_aec_rewards_reach_every_agent_through_last():
     env = basari_v0.env(num_players=3, reward="rank")
     env.reset(seed=8)
-    rng, seen = np.random.default_rng(1), {}
+    rng = np.random.default_rng(1)
+    seen: dict[str, float] = {}
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         seen[agent] = seen.get(agent, 0.0) + reward

@@ -4,6 +4,8 @@ appears in an observation; the bundle being built is seen by its builder only.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from asara_env.basari.phases import Phase
 from tests.basari.games import closing_weights, sample
 
 
-def _observations(env) -> dict:
+def _observations(env) -> dict[str, Any]:
     return {a: env.observe(a)["observation"].copy() for a in env.possible_agents}
 
 

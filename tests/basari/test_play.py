@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ class Person:
         return str(self.rng.randint(1, int(move.group(1))))
 
 
-class Screen(list):
+class Screen(list[str]):
     def __call__(self, text: str = "") -> None:
         self.append(str(text))
 
@@ -93,7 +94,7 @@ def test_quitting_ends_the_game() -> None:
         ((3, "value", 3), "seat must be in 0..2"),
     ],
 )
-def test_bad_requests_name_what_is_wrong(args: tuple, message: str) -> None:
+def test_bad_requests_name_what_is_wrong(args: tuple[Any, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         lineup(*args)
 
@@ -102,7 +103,7 @@ def test_one_opponent_name_fills_every_other_seat() -> None:
     assert lineup(4, "points_first", 1) == ["points_first", None, "points_first", "points_first"]
 
 
-def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture) -> None:
+def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "3", "--opponents", "nobody"]) == 2
     assert "unknown agent(s) ['nobody']" in capsys.readouterr().err
     assert main(["play", "--seed", "-1"]) == 2

@@ -5,6 +5,7 @@ unchanged, determinism and counter-based chance (E4)."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -209,7 +210,9 @@ def test_illegal_joint_actions_are_refused_naming_the_seat_and_action() -> None:
 
 
 # ----------------------------------------------------------------------- determinism, chance
-def _trajectory(config: BasariConfig, seed: int, policy_seed: int) -> tuple[list, dict]:
+def _trajectory(
+    config: BasariConfig, seed: int, policy_seed: int
+) -> tuple[list[Any], dict[str, Any]]:
     rng = np.random.default_rng(policy_seed)
     joints, last = [], None
     for _, joint, after in random_game(config, seed, rng):
@@ -238,7 +241,7 @@ def test_E4_different_seeds_give_different_games() -> None:
 def test_E4_the_dice_do_not_depend_on_decisions() -> None:
     """Two games from one seed with different choices see the same movement dice on every
     (round, turn) both reach, and every roll is the counter-based draw."""
-    rolls: list[dict] = []
+    rolls: list[dict[str, Any]] = []
     for policy in (1, 2):
         rng = np.random.default_rng(policy)
         seen = {}

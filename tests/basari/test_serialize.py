@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from asara_env.common.errors import CorruptStateError
 from tests.basari.helpers import CONFIGS, random_game
 
 
-def _mid_barter() -> dict:
+def _mid_barter() -> dict[str, Any]:
     rng = np.random.default_rng(0)
     for before, _, _ in random_game(BasariConfig(4), 3, rng):
         if before.phase == 2 and before.offer_by >= 0 and before.pending.any():
@@ -54,7 +55,7 @@ def test_a_loaded_game_plays_on_identically() -> None:
         assert all(legal_actions(a, s).any() for s in range(4))  # no dead end after loading
 
 
-def _corrupt(path: str, value: object) -> dict:
+def _corrupt(path: str, value: object) -> dict[str, Any]:
     d = _mid_barter()
     *parents, last = path.split(".")
     node = d

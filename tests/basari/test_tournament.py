@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +16,9 @@ from training.basari import tournament as BT
 from training.tournament_stats import wilson_interval
 
 
-def test_cli_writes_every_table_and_the_plot(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_cli_writes_every_table_and_the_plot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out"
     argv = ["--players", "2", "3", "--games", "6", "--chunk-size", "4", "--no-progress"]
     assert BT.main([*argv, "--out", str(out)]) == 0
@@ -72,7 +75,7 @@ def test_bad_arguments_are_refused() -> None:
         BT.parse_args(["--games", "0"])
 
 
-def lower_bound(summary: list[dict], players: int, agent: str) -> tuple[float, float]:
+def lower_bound(summary: list[dict[str, Any]], players: int, agent: str) -> tuple[float, float]:
     row = next(r for r in summary if r["players"] == players and r["agent"] == agent)
     return row["ci_low"], row["ci_high"]
 

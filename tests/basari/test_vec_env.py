@@ -3,6 +3,8 @@ start archway and barter steps), games restart with their results, seeds reprodu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ from asara_env.basari.phases import Phase  # noqa: E402
 from training.basari.vec_env import BasariVecEnv  # noqa: E402
 
 
-def run(env: BasariVecEnv, steps: int, seed: int) -> tuple[list, list, list]:
+def run(env: BasariVecEnv, steps: int, seed: int) -> tuple[list[Any], list[Any], list[Any]]:
     rng = np.random.default_rng(seed)
     obs_log, reward_log, infos_log = [env.reset()], [], []
     for _ in range(steps):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -156,7 +157,9 @@ def test_both_games_play_the_one_random_agent() -> None:
         ("policy:model=a/b.zip", ("policy", {"model": "a/b.zip"}, None)),
     ],
 )
-def test_the_grammar_takes_a_name_and_colon_separated_options(spec: str, parts: tuple) -> None:
+def test_the_grammar_takes_a_name_and_colon_separated_options(
+    spec: str, parts: tuple[Any, ...]
+) -> None:
     assert parse_spec(spec) == parts
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import pickle
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -34,7 +35,7 @@ def make(game: str, **kw):
     return FACTORIES[game](num_players=2, **kw)
 
 
-def snapshot(env) -> tuple:
+def snapshot(env) -> tuple[Any, ...]:
     return (
         env.unwrapped.save_game(),
         env.agent_selection,

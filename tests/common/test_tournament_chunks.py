@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from training.asara import tournament as AT
 from training.basari import tournament as BT
 
 
-def arrays(results: list[T.Played]) -> list[tuple]:
+def arrays(results: list[T.Played]) -> list[tuple[Any, ...]]:
     return [(r.players, r.seeds.tolist(), r.seating.tolist(), r.scores.tolist()) for r in results]
 
 

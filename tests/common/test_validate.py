@@ -4,6 +4,8 @@ accepted exactly when it is valid, else refused with a ValueError naming the arg
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,30 +118,36 @@ def test_arguments_are_accepted_exactly_when_valid_else_refused_naming_them(entr
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda: GameConfig(expansions=None), "expansions must be one expansion or a sequence"),
-        (lambda: GameConfig(expansions="gift"), "expansions: unknown expansion 'gift'"),
-        (lambda: GameConfig(expansions=["gifts", "gifts"]), "expansions names one expansion"),
+        (
+            lambda: GameConfig(expansions=cast(Any, None)),
+            "expansions must be one expansion or a sequence",
+        ),
+        (lambda: GameConfig(expansions=cast(Any, "gift")), "expansions: unknown expansion 'gift'"),
+        (
+            lambda: GameConfig(expansions=cast(Any, ["gifts", "gifts"])),
+            "expansions names one expansion",
+        ),
         (lambda: init(GameConfig(), 2, seeds=-1), "seeds must be an int from 0 to 2\\*\\*64 - 1"),
         (lambda: init(GameConfig(), 2, seeds=1.5), "seeds must be an int"),
-        (lambda: init(GameConfig(), 2, seeds="7"), "seeds must be an int"),
+        (lambda: init(GameConfig(), 2, seeds=cast(Any, "7")), "seeds must be an int"),
         (lambda: init(GameConfig(), 2, seeds=True), "seeds must be an int"),
         (lambda: init(GameConfig(), 2, seeds=2**64), "seeds must be an int"),
         (lambda: init(GameConfig(), 2, seeds=[1, -1]), "seeds must hold seeds from 0"),
         (lambda: init(GameConfig(), 2, seeds=[1]), "seeds must hold 2 seeds, got 1"),
         (lambda: init(GameConfig(), 2, seeds=np.array([1.0, 2.0])), "seeds must be a one-dim"),
-        (lambda: init(GameConfig(), "2"), "batch must be an int from 1"),
+        (lambda: init(GameConfig(), cast(Any, "2")), "batch must be an int from 1"),
         (lambda: init(GameConfig(), 0), "batch must be an int from 1"),
-        (lambda: init("config", 1), "config must be a GameConfig"),
-        (lambda: AsaraGymEnv(seat=1.5), "seat must be an int from 0 to 1, got 1.5"),
-        (lambda: AsaraGymEnv().reset(options="x"), "reset options must be a dict"),
+        (lambda: init(cast(Any, "config"), 1), "config must be a GameConfig"),
+        (lambda: AsaraGymEnv(seat=cast(Any, 1.5)), "seat must be an int from 0 to 1, got 1.5"),
+        (lambda: AsaraGymEnv().reset(options=cast(Any, "x")), "reset options must be a dict"),
         (lambda: AsaraGymEnv().reset(seed=-1), "seed must be an int from 0"),
         (lambda: AsaraGymEnv().reset(options={"game_seed": -2}), "options\\['game_seed'\\]"),
         (lambda: AsaraGymEnv().reset(options={"seat": 2}), "options\\['seat'\\] must be"),
-        (lambda: raw_env().reset(options="x"), "reset options must be a dict"),
+        (lambda: raw_env().reset(options=cast(Any, "x")), "reset options must be a dict"),
         (lambda: engine.new_game(GameConfig(), -1), "seed must be an int from 0 to 2"),
-        (lambda: engine.new_game("pro", 1), "config must be a GameConfig"),
+        (lambda: engine.new_game(cast(Any, "pro"), 1), "config must be a GameConfig"),
         (lambda: GameRecord(GameConfig(), 1, [803]), "actions\\[0\\] must be an int from 0"),
-        (lambda: GameRecord(GameConfig(), 1, "12"), "actions must be a list"),
+        (lambda: GameRecord(GameConfig(), 1, cast(Any, "12")), "actions must be a list"),
     ],
 )
 def test_issue_13_bad_configurations_and_seeds_are_refused_naming_the_argument(call, words):
@@ -149,7 +157,7 @@ def test_issue_13_bad_configurations_and_seeds_are_refused_naming_the_argument(c
 
 def test_numpy_integers_are_accepted_and_mean_the_same_as_python_ints():
     config = GameConfig(num_players=np.int64(3), start_seat=np.int8(2), expansions=("gifts",))
-    assert config == GameConfig(num_players=3, start_seat=2, expansions="gifts")
+    assert config == GameConfig(num_players=3, start_seat=2, expansions=cast(Any, "gifts"))
     assert config.to_dict()["num_players"].__class__ is int
     a, b = init(config, np.int32(2), seeds=np.uint64(7)), init(config, 2, seeds=7)
     assert all(np.array_equal(getattr(a, f), getattr(b, f)) for f in ARRAY_FIELDS)

@@ -11,6 +11,7 @@ in the core. So a rule broken in either engine fails a test named after its id.
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import cast
 
 import numpy as np
 import pytest
@@ -55,7 +56,8 @@ def core_new_game(config: GameConfig | None = None, seed=None) -> State:
     """new_game set up by the core (a Generator seed stays with the reference engine)."""
     if isinstance(seed, np.random.Generator):
         return _reference_new_game(config, seed)
-    seed = np.random.SeedSequence().entropy % 2**63 if seed is None else seed
+    if seed is None:
+        seed = cast(int, np.random.SeedSequence().entropy) % 2**63  # an int when unseeded
     return TrackedGame.new(config or GameConfig(), int(seed)).reference()
 
 

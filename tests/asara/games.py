@@ -14,7 +14,11 @@ from tests.asara.players import choose
 CONFIGS = [GameConfig(num_players=p, variant=v) for p in (2, 3, 4) for v in ("basic", "pro")]
 IDS = [f"{c.num_players}p-{c.variant}" for c in CONFIGS]
 # every combination of expansions (R9; the Genie needs pro), for 2/3/4 players
-EXPANSIONS = [("basic", ("gifts",)), ("pro", ("genie",)), ("pro", ("gifts",))]
+EXPANSIONS: list[tuple[str, tuple[str, ...]]] = [
+    ("basic", ("gifts",)),
+    ("pro", ("genie",)),
+    ("pro", ("gifts",)),
+]
 EXPANSIONS += [("pro", ("genie", "gifts"))]
 EXPANSION_CONFIGS = [
     GameConfig(num_players=p, variant=v, expansions=e) for p in (2, 3, 4) for v, e in EXPANSIONS

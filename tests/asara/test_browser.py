@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -31,7 +32,7 @@ MAX_CLICKS = 600  # a 2-player game asks the person for far fewer decisions
 
 
 @pytest.fixture(scope="module")
-def server() -> str:
+def server() -> Iterator[str]:
     with running() as url:
         yield url
 

@@ -93,7 +93,8 @@ def builds_by_brute_force(state: State, seat: int, n: int) -> set[tuple[Any, ...
 def _apply_assignment(towers, units, choice):
     """The final configuration, or None if the assignment breaks a building rule."""
     cols = [[(t.parts.copy(), t.lit_plain, t.lit_gold) for t in col] for col in towers]
-    new_towers = [dict() for _ in cols]  # colour -> {slot: [parts, lit_plain, lit_gold]}
+    # colour -> {slot: [parts, lit_plain, lit_gold]}
+    new_towers: list[dict[int, dict[int, list[Any]]]] = [{} for _ in cols]
     for unit, dest in zip(units, choice):
         if dest is None:
             continue
@@ -144,12 +145,12 @@ def random_build_position(rng: np.random.Generator) -> tuple[State, int]:
     for _ in range(int(rng.integers(2, 7))):
         colour = int(rng.choice(colours))
         part = int(rng.choice([BASE, TURRET, WINDOW, Part.TRUNK, BASE, TURRET]))
-        gold = int(rng.random() < 0.25)
+        gilded = int(rng.random() < 0.25)
         try:
             if rng.random() < 0.2:
                 give_lighted(state, 0, colour)
             else:
-                give_tile(state, 0, part, colour, gold)
+                give_tile(state, 0, part, colour, gilded)
         except AssertionError:
             pass  # none of that kind left
     sound(state)

@@ -75,6 +75,7 @@ def test_cached_legal_mask_is_the_reference_legal_actions():
 def test_final_scoring_is_carried_both_ways():
     state = game_states(GameConfig(num_players=2, variant="basic"), 9)[-1]
     core = from_reference([state])
+    assert state.final is not None
     assert core.final[0].sum(axis=1).tolist() == [d["total"] for d in state.final]
     assert to_reference(core, 0).final == state.final
 

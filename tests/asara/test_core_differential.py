@@ -61,6 +61,7 @@ def lockstep(config: GameConfig, batch: int, seed: int, observed: int = 0) -> in
                 assert core.prestige[i].tolist() == ref.prestige, f"game {i}: prestige"
                 assert core.money[i].tolist() == ref.money, f"game {i}: money"
     for i, ref in enumerate(refs):
+        assert ref.final is not None, f"game {i}: not over"
         expected = [[points[k] for k in FINAL_KEYS] for points in ref.final]
         assert core.final[i].tolist() == expected, f"game {i}: final scoring"
     return compared

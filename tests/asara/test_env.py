@@ -106,7 +106,7 @@ def test_a_game_through_the_aec_api_matches_the_reference(config, reward):
         engine.step(ref, action)
         if ref.is_over:
             final_infos = dict(env.infos)
-    assert ref.is_over and env.agents == []
+    assert ref.is_over and ref.final is not None and env.agents == []
     want = terminal_rewards(np.array([ref.prestige]), reward)[0]
     assert [seen[a] for a in env.possible_agents] == pytest.approx(want.tolist())
     winners = engine.winners(ref)

@@ -105,10 +105,12 @@ def test_stepping_a_finished_game_or_a_bad_seat_option_is_a_clear_error():
 
 def test_registered_with_gymnasium_and_its_spaces_are_finite():
     env = gymnasium.make("asara_env/Asara-v0", num_players=3, variant="pro")
-    assert np.isfinite(env.observation_space.high).all()
+    space, unwrapped = env.observation_space, env.unwrapped
+    assert isinstance(space, gymnasium.spaces.Box) and isinstance(unwrapped, AsaraGymEnv)
+    assert np.isfinite(space.high).all()
     obs, info = env.reset(seed=0)
-    assert env.observation_space.contains(obs)
-    assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
+    assert space.contains(obs)
+    assert np.array_equal(info["action_mask"].astype(bool), unwrapped.action_masks())
 
 
 def test_by_default_an_illegal_action_ends_the_game_with_minus_one_and_a_warning():

@@ -76,7 +76,8 @@ def test_a_whole_game_ends_with_the_final_scoring_and_its_record_replays_to_it(c
     response = client.get(f"/api/games/{game['id']}/record")
     assert "attachment" in response.headers["content-disposition"]
     state = replay(GameRecord.from_dict(response.json()))
-    assert state.is_over and [r["prestige"] for r in final["rows"]] == state.prestige
+    assert state.is_over and state.final is not None
+    assert [r["prestige"] for r in final["rows"]] == state.prestige
     assert [r["total"] for r in final["rows"]] == [f["total"] for f in state.final]
     assert game["seed"] == 5 and len(response.json()["actions"]) == game["decisions"]
 

@@ -59,7 +59,9 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, 
             assert np.array_equal(obs[0], mine["observation"])
             assert np.array_equal(vec.action_masks()[0], mine["action_mask"].astype(bool))
             action = int(rng.choice(np.flatnonzero(mine["action_mask"])))
-            obs, rewards, dones, infos = vec.step(np.array([action]))
+            stepped, rewards, dones, infos = vec.step(np.array([action]))
+            assert isinstance(stepped, np.ndarray)  # a Box space: one array per slot
+            obs = stepped
             env.step(action)
             opponents_move(env, learner, twin)
             if dones[0]:

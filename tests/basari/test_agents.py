@@ -10,6 +10,7 @@ import pytest
 
 from agents.basari import AGENTS
 from agents.basari.arena import NegotiationStats, play_batch
+from agents.basari.baselines import BasariAgent
 from agents.basari.valuation import BUNDLES, bundle_key, gems_taken
 from agents.basari.view import View
 from agents.registry import make_agent
@@ -84,6 +85,7 @@ def test_every_agent_acts_legally_and_batched_equals_single(
 def test_heuristics_decide_legally_without_the_safety_net(data: tuple[Any, ...], name: str) -> None:
     _, obs, masks, _ = data
     agent = make_agent("basari", name, 1)
+    assert isinstance(agent, BasariAgent)
     out = agent.decide(View.of(obs), masks.astype(bool), np.random.default_rng(0).random(len(obs)))
     assert masks[np.arange(len(obs)), out].all()
 

@@ -64,7 +64,7 @@ def test_fields_keep_their_declared_dtypes_and_shapes_and_masks_are_never_empty(
             assert arr.shape == (48, *field_shape(config, name)), name
         mask = legal_action_mask(state)
         assert mask.any(axis=2).all(), "a seat without a legal action"
-        acting = mask[:, :, 1:].any(axis=2)
+        acting = np.asarray(mask[:, :, 1:].any(axis=2))
         barter = state.phase == Phase.BARTER
         assert (acting[barter].sum(axis=1) == 1).all(), "a barter has exactly one actor"
         assert (mask[~acting][:, 0]).all(), "a seat without a decision has NOOP"

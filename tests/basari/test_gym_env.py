@@ -169,8 +169,11 @@ def test_bad_reset_arguments_are_refused_naming_them(kw, match):
 
 def test_registered_with_gymnasium_and_its_spaces_are_finite():
     env = gymnasium.make("asara_env/Basari-v0", num_players=3, render_mode="ansi")
-    assert np.isfinite(env.observation_space.high).all()
+    space, unwrapped = env.observation_space, env.unwrapped
+    assert isinstance(space, gymnasium.spaces.Box) and isinstance(unwrapped, BasariGymEnv)
+    assert np.isfinite(space.high).all()
     obs, info = env.reset(seed=0)
-    assert env.observation_space.contains(obs)
-    assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
-    assert "player_0" in env.render()
+    assert space.contains(obs)
+    assert np.array_equal(info["action_mask"].astype(bool), unwrapped.action_masks())
+    text = env.render()
+    assert isinstance(text, str) and "player_0" in text

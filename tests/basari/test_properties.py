@@ -134,7 +134,7 @@ def _barter_position(rng: np.random.Generator, big: bool) -> State:
     top = 12 if big else 3
     gems = rng.integers(0, top + 1, (3, 4))
     gems[2] = 0
-    state = position(3, start=[0, 0, 0], progress=[4, 4, 4], score=[5, 0, 0], gems=gems)
+    state = position(3, start=[0, 0, 0], progress=[4, 4, 4], score=[5, 0, 0], gems=gems.tolist())
     play(state, [CARD[POINTS], CARD[POINTS], CARD[GEMS]])
     if rng.random() < 0.7 and state.gems[0].any():  # a standing offer by the opener
         x = np.array([rng.integers(0, h + 1) for h in state.gems[0]])
@@ -218,6 +218,7 @@ def _trajectory(
     for _, joint, after in random_game(config, seed, rng):
         joints.append(joint)
         last = after
+    assert last is not None
     return joints, state_to_dict(last)
 
 
@@ -241,7 +242,7 @@ def test_E4_different_seeds_give_different_games() -> None:
 def test_E4_the_dice_do_not_depend_on_decisions() -> None:
     """Two games from one seed with different choices see the same movement dice on every
     (round, turn) both reach, and every roll is the counter-based draw."""
-    rolls: list[dict[str, Any]] = []
+    rolls: list[dict[tuple[int, int], tuple[int, ...]]] = []
     for policy in (1, 2):
         rng = np.random.default_rng(policy)
         seen = {}
@@ -273,7 +274,7 @@ def test_E4_draws_are_vectorised_and_uniform() -> None:
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "3", None])
-def test_E4_an_unusable_seed_is_refused(seed: object) -> None:
+def test_E4_an_unusable_seed_is_refused(seed: Any) -> None:
     with pytest.raises(ValueError, match="seed must be an int"):
         new_game(BasariConfig(3), seed)
 

@@ -69,7 +69,7 @@ def test_opponents_are_drawn_by_weight() -> None:
         env.set_opponents(["random", "value"], [1.0])
 
 
-def test_a_policy_snapshot_plays_the_opponent_seats() -> None:
+def test_a_policy_snapshot_plays_the_opponent_seats(monkeypatch: pytest.MonkeyPatch) -> None:
     env = BasariVecEnv(6, 2, ("random",), seed=1)
     snapshot = PolicyAgent(tiny_model(env), seed=5)
     asked = []
@@ -81,7 +81,7 @@ def test_a_policy_snapshot_plays_the_opponent_seats() -> None:
         asked.append(len(masks))
         return actions
 
-    snapshot.act_batch = spy
+    monkeypatch.setattr(snapshot, "act_batch", spy)
     env.set_opponents(["random", snapshot], [0.0, 1.0])
     assert play(env, 50) > 0
     assert sum(asked) > 0 and (env.seat_agent[env.seat_agent >= 0] == 1).all()

@@ -17,7 +17,9 @@ from training.basari.vec_env import BasariVecEnv  # noqa: E402
 
 def run(env: BasariVecEnv, steps: int, seed: int) -> tuple[list[Any], list[Any], list[Any]]:
     rng = np.random.default_rng(seed)
-    obs_log, reward_log, infos_log = [env.reset()], [], []
+    obs_log: list[Any] = [env.reset()]
+    reward_log: list[Any] = []
+    infos_log: list[Any] = []
     for _ in range(steps):
         masks = env.action_masks()
         assert masks[:, 1:].any(axis=1).all(), "the learner was asked without a decision"

@@ -7,10 +7,11 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 
 from agents.base import Agent, RandomAgent, ScoringAgent, check_batch, pick_best, uniform
 from agents.models import MODELS, model_path
@@ -230,7 +231,7 @@ def test_every_bad_spec_is_one_line_naming_what_is_wrong(game: str, spec: str, p
 
 def test_a_game_that_is_not_a_name_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="game must be a game's name"):
-        make_agent(["asara"], "random")
+        make_agent(cast(Any, ["asara"]), "random")
 
 
 def test_specs_are_checked_per_game() -> None:
@@ -289,8 +290,10 @@ def test_the_shipped_models_play_by_name_and_by_path_in_both_games(game: str, na
     agent = make_agent(game, name, 3)
     assert isinstance(agent, PolicyAgent) and agent.name == name
     policy = agent.model.policy
-    _, masks = random_batch(6, policy.action_space.n)
-    obs = np.random.default_rng(1).random((6, policy.observation_space.shape[0]), np.float32)
+    actions, observations = policy.action_space, policy.observation_space
+    assert isinstance(actions, spaces.Discrete) and isinstance(observations, spaces.Box)
+    _, masks = random_batch(6, int(actions.n))
+    obs = np.random.default_rng(1).random((6, observations.shape[0]), np.float32)
     chosen = agent.act_batch(obs, masks)
     assert masks[np.arange(6), chosen].all()
     path = model_path(game, name)

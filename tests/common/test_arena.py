@@ -33,7 +33,8 @@ def fake_chunk(agents: Sequence[str], seating: np.ndarray, seeds: np.ndarray) ->
 
 class Bar:
     def __init__(self) -> None:
-        self.done, self.closed = [], False
+        self.done: list[int] = []
+        self.closed = False
 
     def update(self, n: int) -> None:
         self.done.append(n)

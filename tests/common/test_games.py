@@ -139,7 +139,8 @@ def test_the_package_face_keeps_its_public_names():
     assert callable(asara_env.env) and callable(asara_env.raw_env)
     assert asara_env.asara_v0.env is asara_env.env
     assert callable(basari_v0.parallel_env)
-    assert issubclass(IllegalActionError, ValueError) and asara_env.CorruptStateError
+    assert issubclass(IllegalActionError, ValueError)
+    assert issubclass(asara_env.CorruptStateError, ValueError)
     assert asara_env.GAMES is GAMES and asara_env.make is games.make
     assert {"make", "GAMES", "env", "basari_v0"} <= set(dir(asara_env))
     with pytest.raises(AttributeError, match="has no attribute 'chess'"):

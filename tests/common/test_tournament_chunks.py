@@ -82,7 +82,8 @@ def local_ray():
 
 
 def test_ray_plays_the_same_asara_games_as_a_local_run(local_ray):
-    names, settings = ["random", "greedy", "towers"], {"games": 5, "seed": 5, "chunk_size": 4}
+    names = ["random", "greedy", "towers"]
+    settings: dict[str, Any] = {"games": 5, "seed": 5, "chunk_size": 4}
     local = T.run_tournament("asara", names, [2, 3], **settings)
     remote = T.run_tournament("asara", names, [2, 3], **settings, use_ray=True)
     assert arrays(remote) == arrays(local)

@@ -258,6 +258,20 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+class SweepIdle:
+    """ASGI middleware: every request first evicts the stores' idle items, so memory falls
+    back once players leave, whatever they request."""
+
+    def __init__(self, app: Any, stores: tuple[Store[Any], ...]) -> None:
+        self.app, self.stores = app, stores
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "http":
+            for store in self.stores:
+                store.sweep()
+        await self.app(scope, receive, send)
+
+
 # ------------------------------------------------------------------------ held things
 T = TypeVar("T")
 
@@ -292,6 +306,11 @@ class Store(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def held(self) -> set[str]:
+        """The ids held now (for the server's own use and tests: no endpoint shows them)."""
+        with self._lock:
+            return set(self._items)
 
     def add(self, item: T) -> tuple[str, str]:
         """Hold `item`; its new (id, token). The id is not secret (the page shows it)."""
@@ -621,9 +640,10 @@ def create_app(  # noqa: C901
 
     app = FastAPI(title="ASARA", description=__doc__)
     app.router.route_class = StrictJSONRoute
-    app.add_middleware(BodyLimit, limit=max_body)
     games: Store[Game] = Store("game", max_games, idle_seconds, clock, save)
     replays: Store[GameRecord] = Store("replay", max_games, idle_seconds, clock)
+    app.add_middleware(SweepIdle, stores=(games, replays))
+    app.add_middleware(BodyLimit, limit=max_body)  # the outermost: nothing runs for a 413
     app.state.games, app.state.replays = games, replays
     Token = Header(None, alias=TOKEN_HEADER, description="the token given at creation")
 

@@ -48,13 +48,13 @@ requests that need the `X-Game-Token` header:
 | request | answer |
 |---|---|
 | `GET /api/options` | agent names, models, variants, expansions |
-| `POST /api/games` `{players, variant, expansions, opponents, seat, seed}` | 201, the game with its `token` (only here) |
-| `GET /api/games/{id}` (token) | the game: `svg`, `moves` (with `id`, `name`, `spots`), `log`, `final` |
-| `POST /api/games/{id}/moves` `{action, decision}` (token) | the game after the move and the replies |
-| `GET /api/games/{id}/record` (token) | the game record (`GameRecord`), a JSON download, at the end |
-| `GET /api/games/{id}/replay.svg?seconds=0.7` (token) | the whole game, animated (SVG), at the end |
+| `POST /api/games` `{players, variant, expansions, opponents, seat, seed}` | 201, game + `token` |
+| `GET /api/games/{id}` (token) | the game: `svg`, `moves` (`id`, `name`, `spots`), `log`, `final` |
+| `POST /api/games/{id}/moves` `{action, decision}` (token) | the game after the move, replies |
+| `GET /api/games/{id}/record` (token) | the game record (`GameRecord`), JSON, at the end |
+| `GET /api/games/{id}/replay.svg?seconds=0.7` (token) | the whole game animated (SVG), at the end |
 | `GET /api/games/{id}/frames/{k}` (token) | position k as the person's seat saw it (SVG) |
-| `POST /api/replays` (a game record) | 201, `{id, token, frames, config}`: a saved game to step through |
+| `POST /api/replays` (a game record) | 201, `{id, token, frames, config}`: a game to step through |
 | `GET /api/replays/{id}/frames/{k}` (token) | the position after k decisions in full (SVG) |
 
 Opponents play with seeds derived from the game's seed (`derived_seed(seed, 1000 + seat)`,
@@ -76,7 +76,7 @@ import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -88,6 +88,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.asara import AGENTS
 from agents.asara.arena import AsaraAgent
@@ -165,7 +166,9 @@ def strict_json(body: bytes) -> Any:
         loc, value = todo.pop()
         if isinstance(value, _Refused):
             message = f"Input should be a finite number: {value.text} is {value.why}"
-            errors.append({"type": "finite_number", "loc": loc, "msg": message, "input": value.text})
+            errors.append(
+                {"type": "finite_number", "loc": loc, "msg": message, "input": value.text}
+            )
         elif isinstance(value, dict):
             todo.extend(((*loc, key), item) for key, item in value.items())
         elif isinstance(value, list):
@@ -186,14 +189,16 @@ class StrictJSONRequest(Request):
 
 def _is_json(request: Request) -> bool:
     kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
 
 
 class StrictJSONRoute(APIRoute):
     """Routes whose JSON bodies are parsed strictly before FastAPI sees them (its own body
     parsing turns any error but an HTTPException into a 400 naming nothing)."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict_handler(request: Request) -> Response:
@@ -215,10 +220,10 @@ class BodyLimit:
     """ASGI middleware: a request whose body is over `limit` bytes gets 413, from its
     Content-Length before anything is read, or as soon as the bytes read pass the limit."""
 
-    def __init__(self, app: Any, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -229,7 +234,7 @@ class BodyLimit:
             return
         received, started = 0, False
 
-        async def limited_receive() -> dict:
+        async def limited_receive() -> Message:
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
@@ -238,7 +243,7 @@ class BodyLimit:
                     raise BodyTooLarge(self.limit)
             return message
 
-        async def watched_send(message: dict) -> None:
+        async def watched_send(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
             await send(message)
@@ -250,7 +255,7 @@ class BodyLimit:
                 raise
             await self.refuse(send)
 
-    async def refuse(self, send: Callable) -> None:
+    async def refuse(self, send: Send) -> None:
         body = json.dumps({"detail": BodyTooLarge(self.limit).detail}).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(body)).encode()))
@@ -262,10 +267,10 @@ class SweepIdle:
     """ASGI middleware: every request first evicts the stores' idle items, so memory falls
     back once players leave, whatever they request."""
 
-    def __init__(self, app: Any, stores: tuple[Store[Any], ...]) -> None:
+    def __init__(self, app: ASGIApp, stores: tuple[Store[Any], ...]) -> None:
         self.app, self.stores = app, stores
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             for store in self.stores:
                 store.sweep()
@@ -298,7 +303,9 @@ class Store(Generic[T]):
         evicted: Callable[[T], None] | None = None,
     ) -> None:
         if limit < 1 or not idle > 0:
-            raise ValueError(f"a store holds at least 1 item for a positive time, got {limit}, {idle}")
+            raise ValueError(
+                f"a store holds at least 1 item for a positive time, got {limit}, {idle}"
+            )
         self.what, self.limit, self.idle, self.clock = what, limit, idle, clock
         self.evicted = evicted
         self._items: OrderedDict[str, Held[T]] = OrderedDict()

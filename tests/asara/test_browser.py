@@ -163,7 +163,9 @@ def test_bad_input_gets_a_message_and_an_illegal_move_is_refused(page):
         return [r.status, (await r.json()).detail];
     }"""
     game_id = page.get_attribute("#board", "data-game-id")
-    token = page.evaluate("id => JSON.parse(localStorage.getItem('asara-games'))[id].token", game_id)
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('asara-games'))[id].token", game_id
+    )
     for wrong in (None, token[::-1]):  # the game is its creator's only: no token, no game
         answer = page.evaluate(send, [game_id, illegal, before, wrong])
         assert answer[0] == 404 and f"no game with id '{game_id}'" in answer[1]

@@ -291,8 +291,9 @@ class Held(Generic[T]):
 class Store(Generic[T]):
     """At most `limit` items, each under a short id and opened only with its secret token.
     Adding to a full store evicts the least recently used item; an item unused for
-    `idle` seconds (by `clock`) is evicted at the next request to the store. `evicted(item)`
-    is called for each item evicted, outside the store's lock. Thread-safe."""
+    `idle` seconds (by `clock`, monotonic) is evicted at the next `add`, `get` or `sweep`
+    (the app sweeps at every request). `evicted(item)` is called for each item evicted,
+    outside the store's lock. Thread-safe."""
 
     def __init__(
         self,

@@ -145,7 +145,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> None:
-    from .serve import serve  # FastAPI and uvicorn load only for this command
+    from apps.serve import serve  # FastAPI and uvicorn load only for this command
 
     serve(args)
 

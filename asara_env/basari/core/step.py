@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.basari.actions import ActionLayout, BarterChoice
+from asara_env.basari.actions import (
+    BARTER_ACCEPT,
+    BARTER_ADD,
+    BARTER_FORFEIT,
+    BARTER_SUBMIT,
+    ActionLayout,
+)
 from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core import rules
 from asara_env.basari.core.mask import write_mask
@@ -93,11 +99,11 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[ru
     full[rows] = choice
     np.add(
         state.pending,
-        full[:, None] - BarterChoice.ADD == COLOURS,
+        full[:, None] - BARTER_ADD == COLOURS,
         out=state.pending,
         casting="unsafe",
     )
-    sub = full == BarterChoice.SUBMIT
+    sub = full == BARTER_SUBMIT
     if sub.any():
         actor = state.to_act
         np.copyto(state.offer, state.pending, where=sub[:, None])
@@ -105,18 +111,16 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[ru
         state.offers += sub
         state.offer_by[:] = np.where(sub, actor, state.offer_by)
         state.to_act[:] = np.where(sub, state.opener + state.responder - actor, actor)
-    acc = np.flatnonzero(full == BarterChoice.ACCEPT)
+    acc = np.flatnonzero(full == BARTER_ACCEPT)
     if acc.size:  # B7.5: the offerer gives the offer and carries out the card
         taker, giver = state.to_act[acc], state.offer_by[acc]
         state.gems[acc, giver] -= state.offer[acc]
         state.gems[acc, taker] += state.offer[acc]
-    done = np.flatnonzero((full == BarterChoice.ACCEPT) | (full == BarterChoice.FORFEIT))
+    done = np.flatnonzero((full == BARTER_ACCEPT) | (full == BARTER_FORFEIT))
     if not done.size:
         return []
     # FORFEIT (B7.2): the other party carries out the card
-    winner = np.where(
-        full[done] == BarterChoice.ACCEPT, state.offer_by[done], state.responder[done]
-    )
+    winner = np.where(full[done] == BARTER_ACCEPT, state.offer_by[done], state.responder[done])
     return [rules.finish_barter(state, done, winner)]
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 
 from apps.asara.options import add_expansions_argument, check_rules
+from apps.command import run_main
 from asara_env.asara.config import GameConfig
 from training import run
 from training.imitation import Samples
@@ -120,6 +121,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return run.parse_args(SPEC, argv)
 
 
+@run_main("asara-train")
 def main(argv: list[str] | None = None) -> None:
     """`asara-train`."""
     train(parse_args(argv))

@@ -500,18 +500,14 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     )
     add_ray_arguments(parser, "play the games as Ray tasks")
     args = parser.parse_args(argv)
-    if len(args.agents) > 1:
-        print(
-            f"{command.prog}: note: space-separated --agents is deprecated; use commas",
-            file=sys.stderr,
-        )
+    spaced = len(args.agents) > 1
     args.agents = [e for group in args.agents for e in group]
     if not args.agents:
         parser.error("argument --agents: no agents given")
     args.game = command.tournament.make_game(parser, args)
     labels = [e.label for e in args.agents]
     if len(set(labels)) < len(labels):
-        parser.error(f"an agent label is given twice in {labels}")
+        parser.error(f"argument --agents: an agent label is given twice in {labels}")
     check_ray(parser, args)
     args.settings = {
         "agents": [[e.label, e.spec] for e in args.agents],
@@ -523,6 +519,11 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     problem = resume_problem(args.out, args.settings)
     if problem and not args.force:
         parser.error(problem)
+    if spaced:  # after every check: a usage error stays one line
+        print(
+            f"{command.prog}: note: space-separated --agents is deprecated; use commas",
+            file=sys.stderr,
+        )
     return args
 
 

@@ -473,7 +473,7 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     args = p.parse_args(argv)
     spec.check(p, args)
     if args.resume is not None:
-        _check_checkpoint(p, args.resume)
+        _check_checkpoint(p, spec, args)
     if args.out is None:
         folder = args.resume.parent if args.resume is not None else None
         if folder is not None and folder.name == "checkpoints":
@@ -501,13 +501,27 @@ def _check_out(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error(problem)
 
 
-def _check_checkpoint(parser: argparse.ArgumentParser, path: Path) -> None:
-    """A usage error unless `path` holds a saved MaskablePPO model."""
+def _check_checkpoint(
+    parser: argparse.ArgumentParser, spec: GameSpec, args: argparse.Namespace
+) -> None:
+    """A usage error unless --resume holds a saved MaskablePPO model of this game and
+    player count (its observation and action spaces those of the learner's env)."""
+    path = args.resume
     try:
-        MaskablePPO.load(path, device="cpu")
+        model = MaskablePPO.load(path, device="cpu")
     except Exception as e:  # any failure to read it: the file is not a checkpoint
         text = " ".join(str(e).split())
         parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({text})")
+    names, weights = args.opponents
+    probe = spec.make_env(argparse.Namespace(**{**vars(args), "envs": 1}), names, weights, 0)
+    want = (probe.observation_space.shape, getattr(probe.action_space, "n", None))
+    have = (model.observation_space.shape, getattr(model.action_space, "n", None))
+    if want != have:
+        parser.error(
+            f"argument --resume: {path} plays observations {have[0]} and {have[1]} actions; "
+            f"{spec.name} at {args.players} players has {want[0]} and {want[1]}: a model of "
+            "another game or player count?"
+        )
 
 
 def game_spec(game: str) -> GameSpec:

@@ -102,7 +102,7 @@ LADDER = ladder_command.LadderCommand(
         "greedy",
         "tall",
         "towers",
-        "model_2p=policy:model=models/asara_2p.zip",
+        "model_2p=ppo_2p",  # the shipped model, found from any folder
         f"flatmc16={SEARCH}:sims=16",
         f"flatmc64={SEARCH}:sims=64",
         f"flatmc128={SEARCH}:sims=128",

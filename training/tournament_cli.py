@@ -50,7 +50,7 @@ class TournamentCommand:
     agent_names: list[str]  # the names an agent spec may start with (for --help)
     default_agents: list[str]
     default_games: int
-    default_out: Path
+    default_out: Path  # a run's default folder is <default_out>/<game>-<time>, new each run
     player_counts: tuple[int, ...]
     add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
     # the games of those options (their rules checked: parser.error if they do not go together)
@@ -116,14 +116,15 @@ def parse_command_args(
         help="games per chunk, played together by freshly seeded agents (one Ray task); "
         "the results depend on it",
     )
-    add_out_arguments(parser, f"results/{command.game}-<time>, new for every run")
+    stem = command.default_out / command.game
+    add_out_arguments(parser, f"{stem}-<time>, new for every run")
     add_ray_arguments(parser, "play the chunks as Ray tasks (same results)")
     args = parser.parse_args(argv)
     args.game = command.make_game(parser, args)
     check_ray(parser, args)
     args.players = sorted(set(args.players))
     if args.out is None:
-        args.out = fresh_dir(f"results/{command.game}")
+        args.out = fresh_dir(str(stem))
     args.settings = {
         "agents": args.agents,
         "players": args.players,

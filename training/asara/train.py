@@ -95,7 +95,6 @@ SPEC = run.GameSpec(
         "reward": "win",
         "steps": 1_000_000,
         "envs": 64,
-        "out": "runs/latest",
         "eval_every": 100_000,
         "eval_opponents": ["towers", "greedy"],
         "checkpoint_every": 200_000,

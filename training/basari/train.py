@@ -125,7 +125,6 @@ SPEC = run.GameSpec(
         "reward": "rank",
         "steps": 200_000,
         "envs": 64,
-        "out": "runs/basari",
         "eval_every": 50_000,
         "eval_opponents": ["points_first", "value"],
         "checkpoint_every": 50_000,

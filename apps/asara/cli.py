@@ -134,7 +134,7 @@ def play_options(args: argparse.Namespace) -> dict:
         "opponents": opponents,
         "seat": args.seat,
         "seed": args.seed,
-        "record_path": args.save,
+        "record_path": None if args.save is None else str(args.save),
         "layout": args.layout,
     }
 

@@ -96,6 +96,8 @@ from agents.models import MODELS as SHIPPED
 from agents.registry import make_agent
 from apps.asara.options import add_serve_arguments
 from apps.asara.play import AGENT_SEED_OFFSET, move_head
+from apps.command import parser as command_parser
+from apps.command import run_main
 from asara_env.asara.actions import (
     NUM_ACTIONS,
     describe_action,
@@ -795,9 +797,10 @@ def serve(args: argparse.Namespace) -> None:
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 
+@run_main("asara-serve")
 def main(argv: list[str] | None = None) -> None:
     """`asara-serve` (also `asara serve`): run the web page on a local port."""
-    parser = argparse.ArgumentParser(prog="asara-serve", description="Play ASARA in a browser.")
+    parser = command_parser("asara-serve", "Play ASARA in a browser.")
     add_serve_arguments(parser)
     serve(parser.parse_args(argv))
 

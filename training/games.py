@@ -56,7 +56,9 @@ def game_module(game: str, module: str) -> ModuleType:
 def split_game(prog: str, description: str, argv: list[str] | None) -> tuple[str, list[str]]:
     """(game, the game's own arguments) of a shared command `python -m training.X GAME ...`;
     a missing or unknown game is a usage error (exit status 2, one line)."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    from apps.command import parser as command_parser
+
+    parser = command_parser(prog, description)
     parser.add_argument(
         "game", choices=training_games(), help="the game; its own flags follow (GAME --help)"
     )

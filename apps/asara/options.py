@@ -68,7 +68,10 @@ def positive_float(text: str) -> float:
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The web page's address and limits (`asara serve`, `asara-serve`)."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    from apps.command import bounded_int
+
+    port = bounded_int(0, 65535, "a port number")
+    parser.add_argument("--port", type=port, default=8000, help="port to listen on (0: any)")
     parser.add_argument(
         "--max-games",
         type=positive_int,

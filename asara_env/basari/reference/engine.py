@@ -27,7 +27,7 @@ from asara_env.common.errors import IllegalActionError
 def new_game(config: BasariConfig | None = None, seed: int = 0) -> State:
     """A new game (B3). With start_mode "random" the start archways are drawn (C4) and the
     first movement is made; otherwise the game waits in SETUP."""
-    config = BasariConfig() if config is None else config
+    config = BasariConfig() if config is None else BasariConfig.check(config)
     state = State.initial(config, check_seed(seed))
     if config.start_mode == "random":
         seats = np.arange(config.num_players)

@@ -135,7 +135,7 @@ def test_records_replay_to_the_same_state() -> None:
 
 
 def test_a_bad_record_is_refused() -> None:
-    record = GameRecord(BasariConfig(3), 1, [[1, 1, 1], [29, 29, 99]])
+    record = GameRecord(BasariConfig(3), 1, [[1, 1, 1], [29, 29, 38]])
     with pytest.raises(CorruptStateError, match="record action #1.*seat 2"):
         replay(record)
     with pytest.raises(CorruptStateError, match="malformed"):

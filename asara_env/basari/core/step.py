@@ -25,9 +25,14 @@ def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:
 
 def check_actions(state: BasariState, actions: object) -> np.ndarray:
     """`actions` as int64[B, P] if every one is legal, else IllegalActionError naming the
-    first bad game, seat and action (nothing changes)."""
-    acts = np.asarray(actions)
+    first bad game, seat and action as given (an unsigned 2**64 - 1 is not -1; nothing
+    changes). Only an int array (or nested lists of ints) of shape [B, P] is accepted:
+    sets, dicts, floats, bools and strings are refused."""
     shape = state.legal.shape[:2]
+    try:
+        acts = np.asarray(actions)
+    except (ValueError, TypeError, OverflowError):  # ragged lists and the like
+        acts = np.empty(0, object)
     if acts.shape != shape or acts.dtype.kind not in "iu":
         raise IllegalActionError(
             -1,
@@ -36,8 +41,7 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
             "-",
             f"actions must be ints of shape {shape}, got {acts.dtype} {acts.shape}",
         )
-    acts = acts.astype(np.int64)
-    bad = illegal_seats(state, acts)
+    bad = illegal_seats(state, acts)  # in the given dtype: nothing wraps
     if bad.any():
         game, seat = (int(i) for i in np.argwhere(bad)[0])
         a = int(acts[game, seat])
@@ -52,7 +56,7 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
             else (f"game {game}: action ids are 0..{n - 1}")
         )
         raise IllegalActionError(seat, a, name, phase, why)
-    return acts
+    return acts.astype(np.int64)
 
 
 def step(state: BasariState, actions: object) -> None:

@@ -3,6 +3,8 @@ its decisions and every automatic consequence up to its next decision point (E1)
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from asara_env.basari.actions import ActionLayout, BarterChoice
@@ -13,6 +15,7 @@ from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import tables
 from asara_env.basari.phases import Phase
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.validate import is_int
 
 
 def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:
@@ -29,6 +32,8 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
     changes). Only an int array (or nested lists of ints) of shape [B, P] is accepted:
     sets, dicts, floats, bools and strings are refused."""
     shape = state.legal.shape[:2]
+    if isinstance(actions, (list, tuple)):
+        actions = _from_lists(state, actions)
     try:
         acts = np.asarray(actions)
     except (ValueError, TypeError, OverflowError):  # ragged lists and the like
@@ -57,6 +62,32 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
         )
         raise IllegalActionError(seat, a, name, phase, why)
     return acts.astype(np.int64)
+
+
+def _from_lists(state: BasariState, actions: list[Any] | tuple[Any, ...]) -> object:
+    """Nested lists of ids as an int64 array, every id checked as given: a bool, float or
+    string inside the lists (which numpy would convert) or an int outside int64 is an
+    IllegalActionError naming the game and seat; rows of another form are left to the
+    shape check."""
+    n = state.legal.shape[2]
+    rows = []
+    for game, row in enumerate(actions):
+        if not isinstance(row, (list, tuple)):
+            return actions
+        for seat, a in enumerate(row):
+            phase = Phase(int(state.phase[game])).name if game < state.batch else "-"
+            if not is_int(a):
+                why = f"game {game}: an action id must be an int, got {type(a).__name__}"
+                raise IllegalActionError(seat, a, "?", phase, why)
+            if not 0 <= a < n:
+                raise IllegalActionError(
+                    seat, a, "?", phase, f"game {game}: action ids are 0..{n - 1}"
+                )
+        rows.append([int(a) for a in row])
+    try:
+        return np.array(rows, np.int64)
+    except ValueError:  # ragged: refused by the shape check
+        return actions
 
 
 def step(state: BasariState, actions: object) -> None:

@@ -54,7 +54,7 @@ def check_actions(state: State, actions: Sequence[object]) -> list[int]:
             state.phase.name,
             f"need a list of one id per seat, got {type(actions).__name__}",
         )
-    joint = list(cast("Sequence[object]", actions))
+    joint = list(actions)
     if len(joint) != p:
         raise IllegalActionError(
             -1, actions, "-", state.phase.name, f"need {p} actions (one per seat), got {len(joint)}"

@@ -13,10 +13,11 @@ The names a spec of `game` may start with (`agent_names(game)`):
 - `policy:model=PATH`, any saved MaskablePPO model (`deterministic=false` samples).
 
 A game's table is imported when the game is first named (importlib), so importing the
-registry loads no game. A spec is checked in full before anything is built, and one that
-names no agent is refused with a one-line ValueError naming what is wrong: the game, the
-agent (with the known ones), the option (with the ones the agent takes) or the value
-(the type or range it must have).
+registry loads no game. A game defined outside agents/ gives its table with
+`register_game(name, table)` (and takes it back with `unregister_game(name)`). A spec is
+checked in full before anything is built, and one that names no agent is refused with a
+one-line ValueError naming what is wrong: the game, the agent (with the known ones), the
+option (with the ones the agent takes) or the value (the type or range it must have).
 """
 
 from __future__ import annotations
@@ -168,9 +169,33 @@ def parse_spec(spec: str) -> Spec:
     return Spec(name, options, bare)
 
 
+_REGISTERED: dict[str, GameAgents] = {}  # games whose table lives outside agents/
+
+
+def register_game(game: str, table: GameAgents) -> None:
+    """Give game `game` the agents `table` without a package `agents/<game>/` (a game
+    defined elsewhere, e.g. a test's: `tests/toygame/`); `unregister_game` undoes it."""
+    if not isinstance(table, GameAgents):
+        raise TypeError(f"table must be a GameAgents, got {type(table).__name__}")
+    if game in games() and _REGISTERED.get(game) is not table:
+        raise ValueError(f"game {game!r} already has agents")
+    _REGISTERED[game] = table
+    _table.cache_clear()
+    _kinds_of.cache_clear()
+
+
+def unregister_game(game: str) -> None:
+    """Forget the table `register_game` gave game `game`."""
+    del _REGISTERED[game]
+    _table.cache_clear()
+    _kinds_of.cache_clear()
+
+
 def games() -> list[str]:
-    """The games with agents: the packages of agents/ (a game's agents are `agents/<game>/`)."""
-    return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.ispkg)
+    """The games with agents: the packages of agents/ (a game's agents are `agents/<game>/`)
+    and the games given a table by `register_game`."""
+    here = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.ispkg]
+    return sorted({*here, *_REGISTERED})
 
 
 def game_agents(game: str) -> GameAgents:
@@ -185,6 +210,8 @@ def game_agents(game: str) -> GameAgents:
 
 @cache
 def _table(game: str) -> GameAgents:
+    if game in _REGISTERED:
+        return _REGISTERED[game]
     table = importlib.import_module(f"agents.{game}").GAME_AGENTS
     if not isinstance(table, GameAgents):
         raise TypeError(f"agents.{game}.GAME_AGENTS must be a GameAgents, not {type(table)}")

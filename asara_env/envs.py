@@ -43,6 +43,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from asara_env.common.errors import CorruptStateError
 from asara_env.common.opponents import Actor, TurnBased, play_opponents
 from asara_env.common.seeding import derived_seed
 from asara_env.common.validate import check_choice, check_int, check_seed, check_type
@@ -108,6 +109,21 @@ class EpisodeSeeds:
         """Later resets without a seed play `derived_seed(base, 1)`, … (after loading a
         game seeded `base`)."""
         self.base, self.episode = base, 0
+
+
+def game_to_load(saved: object) -> dict[str, Any]:
+    """`saved`, the argument of a `load_game`, if it is a dict (a saved game, checked in
+    full when loaded); anything else (None included: it would start a new game) is a
+    CorruptStateError, before anything changes."""
+    if not isinstance(saved, dict):
+        raise CorruptStateError(f"a saved game is a dict, got {short_repr(saved)}", "(top)")
+    return saved
+
+
+def short_repr(value: object, limit: int = 60) -> str:
+    """repr(value), cut to `limit` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def saved_state(seed: object, options: object) -> dict[str, Any] | None:
@@ -209,7 +225,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def load_game(self, saved: dict[str, Any]) -> None:
         """Continue the saved game `saved` (counts as the reset the wrapper asks for)."""
-        self.reset(options={"state": saved})
+        self.reset(options={"state": game_to_load(saved)})
 
 
 class Simultaneous(Protocol):
@@ -324,7 +340,7 @@ class SimultaneousAEC(DeepCopyable, AECEnv, EzPickle):
 
     def load_game(self, saved: dict[str, Any]) -> None:
         """Continue the saved game `saved` (a `save_game()` dict; validated)."""
-        self.reset(options={"state": saved})
+        self.reset(options={"state": game_to_load(saved)})
 
     def close(self) -> None:
         self.env.close()
@@ -478,7 +494,8 @@ class OpponentsEnv(gym.Env):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Continue the saved game `saved` with the learner in `seat` (default: the fixed
         seat, else drawn); returns what `reset` returns."""
-        return self.reset(options={"state": saved, **({} if seat is None else {"seat": seat})})
+        state = game_to_load(saved)
+        return self.reset(options={"state": state, **({} if seat is None else {"seat": seat})})
 
     def close(self) -> None:
         self.game.close()

@@ -12,8 +12,10 @@ opponent the others, the model's seat rotated through every seat (game g: seat g
 `training.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
 games stepped together. Prints the model's win rate (a win shared by k winners counts
 1/k) with a 95% Wilson interval and its mean points, with a progress bar on stderr
-(`--quiet`: none); `--out` also writes evaluation_<P>p.json and a bar plot. The game's
-rules are its own flags (ASARA: `--variant`, `--expansions`; BASARI: `--start-mode`).
+(`--quiet`: none); `--out` also writes evaluation_<P>p.json and a bar plot, atomically;
+if those files exist already the command is refused before any game (`--force` replaces
+them). The game's rules are its own flags (ASARA: `--variant`, `--expansions`; BASARI:
+`--start-mode`).
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from apps import command as cli
 from asara_env.common.outcome import win_shares
 
+from .outputs import atomic_open, atomic_write_text
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
-from .tournament_cli import TournamentCommand, agent_list, non_negative, positive
+from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
 
 BATCH = 256  # games stepped together: the agents draw their numbers in this order
@@ -149,7 +153,8 @@ def plot(rows: Rows, players: int, png: Path) -> None:
     ax.set_title(f"{players} players: the model against {copies} of each")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(png, dpi=100)
+    with atomic_open(png, "wb") as f:
+        fig.savefig(f, dpi=100, format="png")
     plt.close(fig)
 
 
@@ -160,6 +165,10 @@ def load_model(command: EvaluateCommand, text: str, players: int) -> tuple[Any, 
     path = command.shipped_model(text) or Path(text)
     if not path.is_file():
         raise ValueError(f"no model at {text} (a shipped model's name or a .zip file)")
+    import zipfile
+
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{text} is not a saved MaskablePPO model (not a .zip file)")
     from sb3_contrib import MaskablePPO
 
     try:
@@ -182,23 +191,32 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
     `args.model` the loaded model (its file in `args.model_path`): every check is made
     before a game is played."""
     description = "Evaluate a saved model against opponents, seats rotated."
-    p = argparse.ArgumentParser(prog=command.prog, description=description)
+    p = cli.parser(command.prog, description)
     p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
     counts = command.tournament.player_counts
     p.add_argument("--players", type=int, default=command.default_players, choices=counts)
     command.tournament.add_rules(p)
-    p.add_argument("--games", type=positive, default=command.default_games)
+    p.add_argument("--games", type=GAMES, default=command.default_games)
     p.add_argument(
         "--opponents",
         type=agent_list(command.tournament),
         default=list(command.opponents),
         help=f"comma-separated agents (default: {','.join(command.opponents)})",
     )
-    p.add_argument("--seed", type=non_negative, default=2026)
-    p.add_argument("--out", type=Path, help="directory for evaluation_<P>p.json and the plot")
+    p.add_argument("--seed", type=cli.seed, default=2026)
+    p.add_argument(
+        "--out", type=cli.writable_dir, help="folder for evaluation_<P>p.json and the plot"
+    )
+    p.add_argument("--force", action="store_true", help="replace the files of an earlier --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     args.game = command.tournament.make_game(p, args)
+    taken = [f for f in output_files(args) if f.exists()]
+    if taken and not args.force:
+        p.error(
+            f"argument --out: {args.out} already holds {taken[0].name}; replace it with "
+            "--force, or name a new --out"
+        )
     try:
         args.model, args.model_path = load_model(command, args.model, args.players)
     except ValueError as e:
@@ -223,10 +241,18 @@ def run_command(command: EvaluateCommand, argv: list[str] | None = None) -> int:
     print(table(rows))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / f"evaluation_{args.players}p.json").write_text(json.dumps(rows, indent=1))
-        plot(rows, args.players, args.out / f"evaluation_{args.players}p.png")
+        json_path, png = output_files(args)
+        atomic_write_text(json_path, json.dumps(rows, indent=1))
+        plot(rows, args.players, png)
         print(f"written to {args.out}/")
     return 0
+
+
+def output_files(args: argparse.Namespace) -> list[Path]:
+    """The files `--out` receives (none without it)."""
+    if args.out is None:
+        return []
+    return [args.out / f"evaluation_{args.players}p.{ext}" for ext in ("json", "png")]
 
 
 def game_evaluation(game: str) -> EvaluateCommand:
@@ -243,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
 
     game, rest = split_game("python -m training.evaluate", "Evaluate a saved model.", argv)
     return run_command(game_evaluation(game), rest)
+
+
+main = cli.run_main("python -m training.evaluate")(main)
 
 
 if __name__ == "__main__":

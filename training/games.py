@@ -3,8 +3,10 @@
 `imitation`, `tournament`, `evaluate`).
 
 The shared modules beside this one import no game: a shared command names its game first
-(`python -m training.tournament_cli basari --games 600`), and the game's module is imported
-then, here. A new game is a new package with those modules; nothing here changes.
+(`python -m training.tournament_cli basari --games 600`), and the game's module is
+imported then, here. A new game is a new package with those modules; nothing here changes.
+A game whose package lives elsewhere (a test's game) names it with `register_game(game,
+package)`.
 """
 
 from __future__ import annotations
@@ -18,9 +20,28 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 
 
+_PACKAGES: dict[str, str] = {}  # game -> its training package outside training/
+
+
+def register_game(game: str, package: str) -> None:
+    """Find game `game`'s training modules (`tournament`, ...) in `package` (a dotted
+    import name, e.g. a test's "tests.toygame") instead of `training.<game>`;
+    `unregister_game` undoes it."""
+    if game in training_games() and _PACKAGES.get(game) != package:
+        raise ValueError(f"game {game!r} already has a training package")
+    _PACKAGES[game] = package
+
+
+def unregister_game(game: str) -> None:
+    """Forget the package `register_game` gave game `game`."""
+    del _PACKAGES[game]
+
+
 def training_games() -> list[str]:
-    """The games with a training package: the sub-packages of training/, sorted."""
-    return sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if m.ispkg)
+    """The games with a training package: the sub-packages of training/ and the games
+    given a package by `register_game`, sorted."""
+    here = [m.name for m in pkgutil.iter_modules([str(HERE)]) if m.ispkg]
+    return sorted({*here, *_PACKAGES})
 
 
 def game_module(game: str, module: str) -> ModuleType:
@@ -28,13 +49,16 @@ def game_module(game: str, module: str) -> ModuleType:
     game."""
     if game not in training_games():
         raise ValueError(f"unknown game {game!r}; games: {training_games()}")
-    return importlib.import_module(f"training.{game}.{module}")
+    package = _PACKAGES.get(game, f"training.{game}")
+    return importlib.import_module(f"{package}.{module}")
 
 
 def split_game(prog: str, description: str, argv: list[str] | None) -> tuple[str, list[str]]:
     """(game, the game's own arguments) of a shared command `python -m training.X GAME ...`;
     a missing or unknown game is a usage error (exit status 2, one line)."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    from apps.command import parser as command_parser
+
+    parser = command_parser(prog, description)
     parser.add_argument(
         "game", choices=training_games(), help="the game; its own flags follow (GAME --help)"
     )

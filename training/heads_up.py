@@ -9,7 +9,9 @@ of `chunk` games, each chunk one batch of the game's `TournamentGame.play` (the 
 searches of a chunk share core batches) with fresh agents seeded `sub_seed(seed, 1, c)`
 and `sub_seed(seed, 2, c)` for chunk c: a chunk's result depends only on the settings and
 its index. Each finished chunk is appended to `--log` as one JSON line; a rerun with the
-same log plays only the missing chunks (resume; other settings in the log are refused).
+same log plays only the missing chunks (resume; a log of other settings is refused
+before any game, unless `--force` moves it aside to `<log>.old-<n>`). The log's folder
+must exist and be writable; lines are flushed to disk as chunks finish.
 The summary (wins with shared wins split, the win rate and its 95% Wilson interval, CPU
 time per searched decision) is printed and returned.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,10 +28,12 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from apps import command as cli
 from asara_env.common.outcome import win_shares
 
+from .outputs import append_line, aside_path, atomic_write_text
 from .tournament import TournamentGame, game_seeds, sub_seed, tournament_game
-from .tournament_cli import TournamentCommand, agent_spec, game_command, non_negative, positive
+from .tournament_cli import GAMES, TournamentCommand, agent_spec, game_command
 from .tournament_stats import wilson_interval
 
 Settings = dict[str, Any]  # spec, opponent, games, seed, chunk, the game's rules
@@ -100,8 +105,7 @@ def heads_up(
     for c in tqdm(todo, desc=f"{spec} vs {opponent}", unit="chunk", disable=not progress):
         chunks.append(_chunk(game, settings, c))
         if log is not None:
-            with open(log, "a") as f:
-                f.write(json.dumps(chunks[-1]) + "\n")
+            append_line(Path(log), json.dumps(chunks[-1]))
         if progress:
             tqdm.write(json.dumps(summary(settings, chunks)))
     return summary(settings, chunks)
@@ -135,8 +139,15 @@ def log_problem(log: str | Path | None, settings: Settings) -> str:
     if path is None or not path.exists() or path.stat().st_size == 0:
         return ""
     first = path.read_text().splitlines()[0]
-    if not same_settings(json.loads(first)["settings"], settings):
-        return f"{log} holds another match: {first}; use another --log"
+    try:
+        saved = json.loads(first)["settings"]
+    except (ValueError, KeyError, TypeError):
+        saved = None
+    if saved is None or not same_settings(saved, settings):
+        return (
+            f"argument --log: {log} holds another match: {first[:200]}; replace it with "
+            f"--force (moved to {aside_path(path)}), or name another --log"
+        )
     return ""
 
 
@@ -149,32 +160,47 @@ def _read_log(log: str | Path | None, settings: Settings) -> list[dict[str, Any]
         raise ValueError(problem)
     path = Path(log)
     if not path.exists() or path.stat().st_size == 0:
-        path.write_text(json.dumps({"settings": settings}) + "\n")
+        atomic_write_text(path, json.dumps({"settings": settings}) + "\n")
         return []
-    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
+    chunks = []
+    for line in path.read_text().splitlines()[1:]:
+        try:
+            chunks.append(json.loads(line))
+        except ValueError:  # empty, or cut short by a kill
+            continue
+    return chunks
 
 
 def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of a heads-up match of `command`'s game; `args.game` is the
     `TournamentGame`."""
-    parser = argparse.ArgumentParser(
-        prog=f"python -m training.heads_up {command.game}",
-        description="Heads-up strength of one agent against another, resumable.",
+    parser = cli.parser(
+        f"python -m training.heads_up {command.game}",
+        "Heads-up strength of one agent against another, resumable.",
     )
     spec = agent_spec(command)
     parser.add_argument("spec", type=spec, help="the agent measured (an agent spec)")
     parser.add_argument("opponent", type=spec, help="its opponent (an agent spec)")
-    parser.add_argument("--games", type=positive, default=100)
-    parser.add_argument("--seed", type=non_negative, default=17)
-    parser.add_argument("--chunk", type=positive, default=10, help="games per batch (and line)")
+    parser.add_argument("--games", type=GAMES, default=100)
+    parser.add_argument("--seed", type=cli.seed, default=17)
+    parser.add_argument("--chunk", type=GAMES, default=10, help="games per batch (and line)")
     command.add_rules(parser)
-    parser.add_argument("--log", help="JSON-lines file: appended per chunk, resumed from")
+    parser.add_argument(
+        "--log", type=cli.writable_file, help="JSON-lines file: appended per chunk, resumed from"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="move a --log of another match aside first"
+    )
     args = parser.parse_args(argv)
     args.game = command.make_game(parser, args)
     settings = settings_of(args.game, args.spec, args.opponent, args.games, args.seed, args.chunk)
     problem = log_problem(args.log, settings)
-    if problem:
+    if problem and not args.force:
         parser.error(problem)
+    if problem:
+        moved = aside_path(args.log)
+        args.log.rename(moved)
+        print(f"--force: the old {args.log} is now {moved}", file=sys.stderr)
     return args
 
 
@@ -189,6 +215,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     print(json.dumps(result))
     return result
+
+
+main = cli.run_main("python -m training.heads_up")(main)
 
 
 if __name__ == "__main__":

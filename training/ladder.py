@@ -17,10 +17,17 @@ fresh agents seeded `sub_seed(seed, P, 1, k, g)` (agent k, game g), so a game's 
 depends only on the settings and its index: games can be played in any order, resumed, or
 spread over a Ray cluster (`--ray`, `--address`), with identical results.
 
-Resuming: `--out` holds `games.jsonl`, one line per finished game, appended as games
-finish, and `settings.json` (the agents, player counts, games, seed and the game's rules);
-a new run with the same settings reads them back and plays only the missing games
-(different settings are refused).
+Resuming: `--out` (default `results/<game>-ladder`) holds `games.jsonl`, one line per
+finished game, appended (and flushed to disk) as games finish, and `settings.json` (the
+agents, player counts, games, seed and the game's rules); a new run with the same settings
+reads them back and plays only the missing games. A folder of a ladder with other
+settings, or one holding anything else, is refused before any game, naming the ways on:
+the same settings, `--force` (the old folder is moved aside to `<out>.old-<n>`), or a new
+`--out`. Ctrl-C stops after the last finished game (all kept: rerun to resume). The tables
+are written atomically.
+
+`--agents` takes a comma-separated list (`--agents random,towers,greedy`); the older
+space-separated form is still accepted, with a deprecation note on stderr.
 
 Results, from all games of all player counts:
 - OpenSkill Plackett-Luce ratings (the tournament's `rate_games`, games in seed order);
@@ -48,16 +55,12 @@ from typing import Any
 
 import numpy as np
 
+from apps import command as cli
 from asara_env.common.outcome import win_shares
 
+from .outputs import append_line, atomic_open, atomic_write_text, out_problem, prepare_out_dir
 from .tournament import Played, Rows, TournamentGame, game_seeds, schedule, sub_seed
-from .tournament_cli import (
-    TournamentCommand,
-    add_ray_arguments,
-    check_ray,
-    non_negative,
-    positive,
-)
+from .tournament_cli import GAMES, TournamentCommand, add_ray_arguments, check_ray
 from .tournament_report import text_table, write_csv
 from .tournament_stats import rate_games, wilson_interval
 
@@ -93,7 +96,7 @@ class LadderCommand:
     default_agents: list[str]  # label=spec entries
     default_players: list[int] = field(default_factory=lambda: [2, 3])
     default_games: int = 56
-    default_out: Path = Path("results/ladder")
+    default_out: Path | None = None  # None: results/<game>-ladder
 
 
 # ---------------------------------------------------------------------------- one game
@@ -177,7 +180,12 @@ def read_games(path: Path) -> Rows:
     """The finished games recorded in a games.jsonl file (none if it does not exist)."""
     if not path.exists():
         return []
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:  # empty, or the last line of a run killed while writing it
+            continue
     for row in rows:  # ladders written before the scores had one name for every game
         if "prestige" in row:
             row["scores"] = row.pop("prestige")
@@ -187,22 +195,25 @@ def read_games(path: Path) -> Rows:
 def resume_problem(out: Path, settings: Settings) -> str:
     """What stops a ladder with `settings` from resuming in `out` ('' if nothing)."""
     saved = out / "settings.json"
-    if saved.exists():
+    if not saved.exists():
+        return out_problem(out, "something other than a ladder")
+    try:
         before = json.loads(saved.read_text())
-        if before != settings:
-            return (
-                f"{out} holds a ladder with other settings ({before}); "
-                "use another --out or the same settings to resume"
-            )
+    except ValueError:
+        before = None
+    if before != json.loads(json.dumps(settings)):
+        return out_problem(out, f"a ladder with other settings ({before})", "the same settings")
     return ""
 
 
-def _check_resume(out: Path, settings: Settings) -> None:
+def _check_resume(out: Path, settings: Settings, force: bool = False) -> None:
     problem = resume_problem(out, settings)
-    if problem:
+    if problem and not force:
         raise ValueError(problem)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
+    moved = prepare_out_dir(out, force and bool(problem))
+    if moved is not None:
+        print(f"--force: the old {out} is now {moved}", flush=True)
+    atomic_write_text(out / "settings.json", json.dumps(settings, indent=1) + "\n")
 
 
 def run_ladder(
@@ -212,20 +223,27 @@ def run_ladder(
     use_ray: bool = False,
     address: str | None = None,
     progress: bool = True,
+    force: bool = False,
 ) -> Rows:
     """Play every planned game not yet in out/games.jsonl (appending each as it finishes);
-    return all games' rows sorted by player count and game."""
-    _check_resume(out, settings)
+    return all games' rows sorted by player count and game. `force`: a folder of other
+    settings is moved aside first (else ValueError)."""
+    _check_resume(out, settings, force)
     path = out / "games.jsonl"
     done = {(r["players"], r["game"]) for r in read_games(path)}
     todo = [g for g in planned_games(settings) if (g[0], g[1]) not in done]
     bar = _bar(progress, len(done) + len(todo), len(done))
-    with open(path, "a") as f:
+    finished, total = len(done), len(done) + len(todo)
+    try:
         for row in _games(game, settings, todo, use_ray, address):
-            f.write(json.dumps(row) + "\n")
-            f.flush()
+            append_line(path, json.dumps(row))
+            finished += 1
             if bar is not None:
                 bar.update(1)
+    except KeyboardInterrupt:
+        raise cli.Interrupted(
+            f"{finished} of {total} games are in {path}; run the same command again to resume"
+        ) from None
     if bar is not None:
         bar.close()
     return sorted(read_games(path), key=lambda r: (r["players"], r["game"]))
@@ -371,7 +389,8 @@ def plot_ladder(path: Path, table: Rows, ratings: Rows, title: str) -> None:
     right.set_xlabel("OpenSkill Plackett-Luce mu (+- 3 sigma)")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, dpi=120, format="png")
     plt.close(fig)
 
 
@@ -426,7 +445,7 @@ def write_outputs(
     write_csv(out / "ladder.csv", table, list(table[0]))
     write_csv(out / "ratings.csv", ratings, list(ratings[0]))
     document = {"settings": settings, "ladder": table, "ratings": ratings, "games": rows}
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
+    atomic_write_text(out / "results.json", json.dumps(document, indent=1) + "\n")
     players = "+".join(str(p) for p in settings["players"])
     title = f"{game.title}; {players} players; {len(rows)} games"
     plot_ladder(out / "ladder.png", table, ratings, title)
@@ -439,38 +458,56 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     `args.settings` what the games depend on (settings.json)."""
     check = command.tournament.check_agent
 
-    def entry(text: str) -> Entry:
+    def entries(text: str) -> list[Entry]:
         try:
-            return parse_entry(text, check)
+            return [parse_entry(t, check) for t in text.split(",") if t.strip()]
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
 
-    parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
+    parser = cli.parser(command.prog, command.description)
     parser.add_argument(
         "--agents",
-        type=entry,
+        type=entries,
         nargs="+",
-        default=[parse_entry(e, check) for e in command.default_agents],
-        help="label=spec or spec, space-separated (default: "
-        + " ".join(command.default_agents)
-        + ")",
+        default=[[parse_entry(e, check) for e in command.default_agents]],
+        help="label=spec or spec, comma-separated (space-separated still accepted, "
+        "deprecated) (default: " + ",".join(command.default_agents) + ")",
     )
     counts = command.tournament.player_counts
     parser.add_argument(
         "--players", type=int, nargs="+", choices=counts, default=command.default_players
     )
     parser.add_argument(
-        "--games", type=positive, default=command.default_games, help="games per player count"
+        "--games",
+        type=GAMES,
+        default=command.default_games,
+        help="games per player count (rounded up to a multiple of it: every agent in every "
+        "seat equally often)",
     )
-    parser.add_argument("--seed", type=non_negative, default=0)
+    parser.add_argument("--seed", type=cli.seed, default=0)
     command.tournament.add_rules(parser)
-    parser.add_argument("--out", type=Path, default=command.default_out)
+    default_out = command.default_out or Path(f"results/{command.tournament.game}-ladder")
+    parser.add_argument(
+        "--out",
+        type=cli.writable_dir,
+        default=default_out,
+        help="the ladder's folder; a rerun with the same settings resumes it",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="if --out holds something else, move it aside to <out>.old-<n> first",
+    )
     add_ray_arguments(parser, "play the games as Ray tasks")
     args = parser.parse_args(argv)
+    spaced = len(args.agents) > 1
+    args.agents = [e for group in args.agents for e in group]
+    if not args.agents:
+        parser.error("argument --agents: no agents given")
     args.game = command.tournament.make_game(parser, args)
     labels = [e.label for e in args.agents]
     if len(set(labels)) < len(labels):
-        parser.error(f"an agent label is given twice in {labels}")
+        parser.error(f"argument --agents: an agent label is given twice in {labels}")
     check_ray(parser, args)
     args.settings = {
         "agents": [[e.label, e.spec] for e in args.agents],
@@ -480,8 +517,13 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
         **args.game.rules,
     }
     problem = resume_problem(args.out, args.settings)
-    if problem:
+    if problem and not args.force:
         parser.error(problem)
+    if spaced:  # after every check: a usage error stays one line
+        print(
+            f"{command.prog}: note: space-separated --agents is deprecated; use commas",
+            file=sys.stderr,
+        )
     return args
 
 
@@ -490,7 +532,13 @@ def run_command(command: LadderCommand, argv: list[str] | None = None) -> int:
     args = parse_args(command, argv)
     start = time.perf_counter()
     rows = run_ladder(
-        args.game, args.settings, args.out, args.ray, args.address, not args.no_progress
+        args.game,
+        args.settings,
+        args.out,
+        args.ray,
+        args.address,
+        not args.no_progress,
+        args.force,
     )
     table, _ = write_outputs(args.game, args.out, args.settings, rows)
     print(args.game.title, f"- {len(rows)} games")
@@ -513,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
 
     game, rest = split_game("python -m training.ladder", "Place agents on one scale.", argv)
     return run_command(game_ladder(game), rest)
+
+
+main = cli.run_main("python -m training.ladder")(main)
 
 
 if __name__ == "__main__":

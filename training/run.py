@@ -17,11 +17,19 @@ A run trains MaskablePPO with one learner seat against opponents drawn by weight
   interval, mean points); rows in `eval.csv` and TensorBoard (`tb/`), and at the end
   `learning_curve.png`.
 - Checkpoints every `--checkpoint-every` steps in `checkpoints/`; the final model in
-  `final.zip`; `--resume PATH.zip` continues a checkpoint for `--steps` more learner steps
-  with its own hyper-parameters, on new games (league snapshots start afresh).
+  `final.zip`; `--resume PATH` (a checkpoint .zip, or a run folder: its newest model)
+  continues it for `--steps` MORE learner steps (additional, not total) with its own
+  hyper-parameters, on new games (league snapshots start afresh).
+- Output folder: `--out` (default `runs/<game>-<players>p-<YYYYmmdd-HHMMSS>`, new for every
+  run). A folder that already holds something is refused before any work, unless the run
+  continues it (`--resume` of that folder or of a checkpoint in it) or `--force` is given
+  (the old folder is then moved aside to `<out>.old-<n>`, never deleted). Every file is
+  written atomically (a temporary file renamed over it); Ctrl-C saves the model so far as
+  `interrupted.zip` (continue with `--resume OUT`).
 - Hyper-parameters: the game's `hyper` defaults, each a flag (`--learning-rate`, ...).
-- `run.json`: the arguments, wall time, rates, the final evaluation and the step count,
-  plus what the game's `finish` hook adds (BASARI: every baseline at 2, 3, 4 players).
+- `run.json`: the arguments as typed values (`args`) and the defaults they came from
+  (`defaults`), wall time, rates, the final evaluation and the step count, plus what the
+  game's `finish` hook adds (BASARI: every baseline at 2, 3, 4 players).
 """
 
 from __future__ import annotations
@@ -41,11 +49,29 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
+from apps import command
 from asara_env.common.seeding import derived_seed
 
 from .imitation import Samples, clone
+from .outputs import (
+    atomic_open,
+    atomic_save,
+    atomic_write_text,
+    fresh_dir,
+    out_problem,
+    prepare_out_dir,
+)
 from .sb3_vec_env import BatchedVecEnv, Opponent
-from .tournament_cli import existing_file, non_negative, non_negative_float, positive
+
+MAX_STEPS = 10**12  # learner steps of one run
+MAX_ENVS = 4096  # games stepped at once
+MAX_GAMES = 10**7  # games of an evaluation or of behaviour cloning
+HYPER_TYPES: dict[str, Callable[[str], Any]] = {  # bounds of the hyper-parameter flags
+    "learning_rate": command.bounded_float(0.0, 1.0, open_low=True),
+    "gamma": command.bounded_float(0.0, 1.0),
+    "gae_lambda": command.bounded_float(0.0, 1.0),
+    "clip_range": command.bounded_float(0.0, None, open_low=True),
+}
 
 Row = dict[str, Any]
 
@@ -114,10 +140,11 @@ class WinRateCallback(BaseCallback):
             r["steps"] = self.num_timesteps
             self.logger.record(f"eval/win_rate_vs_{name}", r["win_rate"])
             rows.append(r)
-        new = not self.path.exists()
-        with self.path.open("a", newline="") as f:
+        before = self.path.read_text() if self.path.exists() else ""
+        with atomic_open(self.path, "w", newline="") as f:  # the old rows and the new ones
+            f.write(before)
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            if new:
+            if not before:
                 writer.writeheader()
             writer.writerows(rows)
         summary = ", ".join(f"{r['opponent']} {r['win_rate']:.3f}" for r in rows)
@@ -164,6 +191,15 @@ class LeagueCallback(BaseCallback):
         return True
 
 
+class AtomicCheckpoints(CheckpointCallback):
+    """SB3's `CheckpointCallback`, each model written atomically."""
+
+    def _on_step(self) -> bool:
+        if self.n_calls % self.save_freq == 0:
+            atomic_save(self.model, Path(self._checkpoint_path(extension="zip")))
+        return True
+
+
 def plot_learning_curve(csv_path: Path, png: Path) -> None:
     """Win rate (with 95% interval) against each evaluation opponent over training steps."""
     import matplotlib
@@ -185,7 +221,8 @@ def plot_learning_curve(csv_path: Path, png: Path) -> None:
     ax.set_ylim(0, 1)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(png, dpi=100)
+    with atomic_open(png, "wb") as f:
+        fig.savefig(f, dpi=100, format="png")
     plt.close(fig)
 
 
@@ -202,7 +239,7 @@ def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str]
             if name not in agents:
                 raise argparse.ArgumentTypeError(f"unknown agent {name!r}; known: {sorted(agents)}")
             names.append(name)
-            weights.append(non_negative_float(weight) if weight else 1.0)
+            weights.append(command.non_negative_float(weight) if weight else 1.0)
         if not sum(weights) > 0:
             raise argparse.ArgumentTypeError(f"the weights of {text!r} sum to 0")
         return names, weights
@@ -240,7 +277,7 @@ def build_model(
     if args.bc_expert:
         samples = spec.collect(args, args.bc_expert, args.bc_games, args.seed + 1)
         history = clone(model, samples, args.bc_epochs, seed=args.seed)
-        (args.out / "bc.json").write_text(json.dumps(history, indent=1))
+        atomic_write_text(args.out / "bc.json", json.dumps(history, indent=1))
         print(
             f"behaviour cloning of {args.bc_expert}: {len(samples)} decisions, "
             f"accuracy {history[-1]['accuracy']:.3f}",
@@ -252,7 +289,9 @@ def build_model(
 def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     """One training run (see the module docstring); returns the trained model."""
     began = time.perf_counter()
-    args.out.mkdir(parents=True, exist_ok=True)
+    moved = prepare_out_dir(args.out, args.force and not continues(args))
+    if moved is not None:
+        print(f"--force: the old {args.out} is now {moved}", flush=True)
     names, weights = args.opponents
     previous = resumed(args)
     done = previous.num_timesteps if previous is not None else 0
@@ -274,19 +313,27 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
         spec.policy_agent,
     )
     every = max(args.checkpoint_every // args.envs, 1)
-    checkpoints = CheckpointCallback(every, str(args.out / "checkpoints"), "model")
+    checkpoints = AtomicCheckpoints(every, str(args.out / "checkpoints"), "model")
     start = time.perf_counter()
-    model.learn(
-        args.steps,
-        callback=CallbackList([checkpoints, league, evaluator]),
-        progress_bar=not args.no_progress,
-        reset_num_timesteps=not args.resume,
-        tb_log_name="ppo",
-    )
+    try:
+        model.learn(
+            args.steps,
+            callback=CallbackList([checkpoints, league, evaluator]),
+            progress_bar=not args.no_progress,
+            reset_num_timesteps=not args.resume,
+            tb_log_name="ppo",
+        )
+    except KeyboardInterrupt:
+        atomic_save(model, args.out / "interrupted.zip")
+        raise command.Interrupted(
+            f"the model after {model.num_timesteps} steps is in {args.out / 'interrupted.zip'}; "
+            f"continue it with --resume {args.out}"
+        ) from None
     seconds = time.perf_counter() - start
-    model.save(args.out / "final.zip")
+    atomic_save(model, args.out / "final.zip")
     info = {
-        "args": {k: str(v) for k, v in vars(args).items()},
+        "args": typed_args(args),
+        "defaults": args._defaults,
         "seconds": seconds,  # model.learn only
         "setup_seconds": setup_seconds,  # the environment and model, behaviour cloning
         "learner_steps_per_second": args.steps / seconds,
@@ -297,7 +344,7 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     if spec.finish is not None:
         info.update(spec.finish(model, args, info))
     info["wall_seconds"] = time.perf_counter() - began  # everything but the plot
-    (args.out / "run.json").write_text(json.dumps(info, indent=1))
+    atomic_write_text(args.out / "run.json", json.dumps(info, indent=1))
     plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png")
     rate = env.decisions / seconds
     print(f"done: {args.steps} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
@@ -305,57 +352,176 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     return model
 
 
+def typed_args(args: argparse.Namespace) -> Row:
+    """The arguments as JSON values that load back into the command: ints as ints, paths
+    as strings, `--opponents` as its name:weight text."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Path):
+            return str(value)
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+
+    typed = {k: plain(v) for k, v in vars(args).items() if not k.startswith("_")}
+    names, weights = args.opponents
+    typed["opponents"] = ",".join(f"{n}:{w:g}" for n, w in zip(names, weights))
+    return typed
+
+
+def eval_opponents_parser(agents: Collection[str]) -> Callable[[str], list[str]]:
+    """A parser of 'a,b' -> ['a', 'b'], names checked against `agents`."""
+
+    def parse(text: str) -> list[str]:
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        unknown = [n for n in names if n not in agents]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(f"unknown agents {unknown}; known: {sorted(agents)}")
+        return names
+
+    return parse
+
+
+def resume_path(text: str) -> Path:
+    """An argparse type: a checkpoint .zip, or a run folder (its newest model: final.zip,
+    interrupted.zip or a checkpoint, the most recently written)."""
+    path = Path(text)
+    if path.is_dir():
+        models = [path / "final.zip", path / "interrupted.zip"]
+        models += list((path / "checkpoints").glob("*.zip"))
+        found = [m for m in models if m.is_file()]
+        if not found:
+            raise argparse.ArgumentTypeError(f"the folder {text} holds no model to continue")
+        path = max(found, key=lambda m: m.stat().st_mtime)
+    return command.existing_file(str(path))
+
+
+def continues(args: argparse.Namespace) -> bool:
+    """Whether the run continues the run of its --out (the resumed model lies in it)."""
+    if args.resume is None:
+        return False
+    return args.out.resolve() in args.resume.resolve().parents
+
+
 def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namespace:
     """The shared flags (defaults from `spec.defaults`), the game's own, the hyper-
-    parameters; unknown agents are refused."""
+    parameters; every value checked (bounds, agents, checkpoint, output folder) before any
+    work, a bad one a usage error naming its flag."""
     d = spec.defaults
-    p = argparse.ArgumentParser(prog=spec.name, description=spec.description)
+    game = spec.name.split("-")[0]
+    p = command.parser(spec.name, spec.description)
     p.add_argument("--players", type=int, default=d["players"], choices=(2, 3, 4))
     spec.add_arguments(p)
     p.add_argument(
         "--opponents",
         type=opponents_parser(spec.opponents),
         default=d["opponents"],
-        help=f"name:weight pairs among {sorted(spec.opponents)} (default {d['opponents']})",
+        help=f"name:weight pairs, comma-separated, among {sorted(spec.opponents)}",
     )
     p.add_argument("--reward", default=d["reward"], choices=("win", "rank", "margin"))
-    p.add_argument("--steps", type=positive, default=d["steps"], help="learner decisions to train")
-    p.add_argument("--envs", type=positive, default=d["envs"], help="games played at once")
-    p.add_argument("--seed", type=non_negative, default=0)
-    p.add_argument("--out", type=Path, default=Path(d["out"]))
-    p.add_argument("--resume", type=existing_file, help="a checkpoint .zip to continue")
-    p.add_argument("--bc-expert", choices=sorted(spec.opponents), help="clone this agent first")
-    p.add_argument("--bc-games", type=positive, default=2000)
-    p.add_argument("--bc-epochs", type=positive, default=10)
-    p.add_argument("--snapshot-every", type=non_negative, default=0, help="0 = no league")
-    p.add_argument("--snapshot-weight", type=non_negative_float, default=0.5)
-    p.add_argument("--max-snapshots", type=positive, default=5)
-    p.add_argument("--eval-every", type=positive, default=d["eval_every"])
-    p.add_argument("--eval-games", type=positive, default=200, help="games per curve point")
+    steps = command.bounded_int(1, MAX_STEPS, "a positive int")
     p.add_argument(
-        "--eval-opponents", type=lambda s: s.split(","), default=list(d["eval_opponents"])
+        "--steps",
+        type=steps,
+        default=d["steps"],
+        help="learner decisions to train in this run; with --resume, steps MORE than the "
+        "checkpoint has (additional, not total)",
     )
-    p.add_argument("--checkpoint-every", type=positive, default=d["checkpoint_every"])
+    envs = command.bounded_int(1, MAX_ENVS, "a positive int")
+    p.add_argument("--envs", type=envs, default=d["envs"], help="games played at once")
+    p.add_argument("--seed", type=command.seed, default=0)
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"the run's folder (default: runs/{game}-<players>p-<time>, new for every run; "
+        "with --resume FOLDER: that folder); a folder holding another run is refused",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="if --out holds a run, move it aside to <out>.old-<n> and start afresh",
+    )
+    p.add_argument(
+        "--resume",
+        type=resume_path,
+        help="continue a checkpoint .zip or a run folder (its newest model) for --steps more "
+        "steps; into --out when the model lies in it",
+    )
+    games = command.bounded_int(1, MAX_GAMES, "a positive int")
+    p.add_argument("--bc-expert", choices=sorted(spec.opponents), help="clone this agent first")
+    p.add_argument("--bc-games", type=games, default=2000)
+    p.add_argument("--bc-epochs", type=command.bounded_int(1, 10**6, "a positive int"), default=10)
+    p.add_argument("--snapshot-every", type=command.non_negative, default=0, help="0 = no league")
+    p.add_argument("--snapshot-weight", type=command.non_negative_float, default=0.5)
+    p.add_argument("--max-snapshots", type=command.positive, default=5)
+    p.add_argument("--eval-every", type=command.positive, default=d["eval_every"])
+    p.add_argument("--eval-games", type=games, default=200, help="games per curve point")
+    p.add_argument(
+        "--eval-opponents",
+        type=eval_opponents_parser(spec.opponents),
+        default=list(d["eval_opponents"]),
+        help="comma-separated",
+    )
+    p.add_argument("--checkpoint-every", type=command.positive, default=d["checkpoint_every"])
     p.add_argument("--no-progress", action="store_true")
     for name, value in spec.hyper.items():
-        kind = positive if isinstance(value, int) else non_negative_float
-        p.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value)
+        kind = command.positive if isinstance(value, int) else command.non_negative_float
+        p.add_argument(
+            f"--{name.replace('_', '-')}", type=HYPER_TYPES.get(name, kind), default=value
+        )
     args = p.parse_args(argv)
-    unknown = [o for o in args.eval_opponents if o not in spec.opponents]
-    if unknown:
-        p.error(f"unknown --eval-opponents {unknown}; known: {sorted(spec.opponents)}")
     spec.check(p, args)
     if args.resume is not None:
-        _check_checkpoint(p, args.resume)
+        _check_checkpoint(p, spec, args)
+    if args.out is None:
+        folder = args.resume.parent if args.resume is not None else None
+        if folder is not None and folder.name == "checkpoints":
+            folder = folder.parent
+        args.out = folder or fresh_dir(f"runs/{game}-{args.players}p")
+    _check_out(p, args)
+    args._defaults = {k: p.get_default(k) for k in vars(args) if not k.startswith("_")}
+    args._defaults["out"] = f"runs/{game}-<players>p-<time>"
     return args
 
 
-def _check_checkpoint(parser: argparse.ArgumentParser, path: Path) -> None:
-    """A usage error unless `path` holds a saved MaskablePPO model."""
+def _check_out(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error if --out cannot be written, or holds another run (see the module
+    docstring for the ways on)."""
     try:
-        MaskablePPO.load(path, device="cpu")
+        command.writable_dir(str(args.out))
+    except argparse.ArgumentTypeError as e:
+        parser.error(f"argument --out: {e}")
+    if continues(args):
+        if args.force:
+            parser.error(f"argument --force: --resume continues {args.out}; nothing to replace")
+        return
+    problem = out_problem(args.out, "a training run", f"--resume {args.out}")
+    if problem and not args.force:
+        parser.error(problem)
+
+
+def _check_checkpoint(
+    parser: argparse.ArgumentParser, spec: GameSpec, args: argparse.Namespace
+) -> None:
+    """A usage error unless --resume holds a saved MaskablePPO model of this game and
+    player count (its observation and action spaces those of the learner's env)."""
+    path = args.resume
+    try:
+        model = MaskablePPO.load(path, device="cpu")
     except Exception as e:  # any failure to read it: the file is not a checkpoint
-        parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({e})")
+        text = " ".join(str(e).split())
+        parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({text})")
+    names, weights = args.opponents
+    probe = spec.make_env(argparse.Namespace(**{**vars(args), "envs": 1}), names, weights, 0)
+    want = (probe.observation_space.shape, getattr(probe.action_space, "n", None))
+    have = (model.observation_space.shape, getattr(model.action_space, "n", None))
+    if want != have:
+        parser.error(
+            f"argument --resume: {path} plays observations {have[0]} and {have[1]} actions; "
+            f"{spec.name} at {args.players} players has {want[0]} and {want[1]}: a model of "
+            "another game or player count?"
+        )
 
 
 def game_spec(game: str) -> GameSpec:
@@ -374,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     spec = game_spec(game)
     train(spec, parse_args(spec, rest))
     return 0
+
+
+main = command.run_main("python -m training.run")(main)
 
 
 if __name__ == "__main__":

@@ -6,16 +6,32 @@
 
 ASARA's rules flags are `--variant` and `--expansions`, BASARI's `--start-mode`
 (`python -m training.tournament_cli GAME --help`).
+
+Output: `--out` (default `results/<game>-<YYYYmmdd-HHMMSS>`, new for every run) receives
+games.csv, summary.csv, ratings.csv, results.json and win_rates.png, each written
+atomically. A folder whose results.json holds a tournament of other settings is refused
+before any game (`--force` replaces those files; the same settings give the same results,
+so they are simply written again).
+
+Seats: `--games N` is rounded up to a multiple of P at P players (every agent then sits in
+every seat equally often); agents play equally many games when the games also fill whole
+rounds of lineups (with K >= P agents a round is C(K, P) lineups x P games). `--help`
+says it; e.g. `--games 200` with 4 agents at 3 players plays 201 games, 67 lineups: one
+agent sits 153 seats, the others 150.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from apps import command as cli
+
+from .outputs import fresh_dir
 from .tournament import CHUNK_SIZE, TournamentGame, run_tournament
 from .tournament_report import report, write_report
 
@@ -34,7 +50,7 @@ class TournamentCommand:
     agent_names: list[str]  # the names an agent spec may start with (for --help)
     default_agents: list[str]
     default_games: int
-    default_out: Path
+    default_out: Path  # a run's default folder is <default_out>/<game>-<time>, new each run
     player_counts: tuple[int, ...]
     add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
     # the games of those options (their rules checked: parser.error if they do not go together)
@@ -68,44 +84,12 @@ def agent_list(command: TournamentCommand) -> Callable[[str], list[str]]:
     return parse
 
 
-def positive(text: str) -> int:
-    """An argparse type: an int of at least 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative(text: str) -> int:
-    """An argparse type: an int of at least 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative int, got {value}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """An argparse type: a finite number of at least 0."""
-    value = float(text)
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
-    return value
-
-
-def existing_file(text: str) -> Path:
-    """An argparse type: the path of a file that exists."""
-    path = Path(text)
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"no file at {text}")
-    return path
-
-
 def parse_command_args(
     command: TournamentCommand, argv: list[str] | None = None
 ) -> argparse.Namespace:
     """The arguments of `command`'s tournament; `args.game` is the `TournamentGame` and
     `args.settings` what the results depend on (written into results.json)."""
-    parser = argparse.ArgumentParser(prog=command.prog, description=command.description)
+    parser = cli.parser(command.prog, command.description)
     parser.add_argument(
         "--agents",
         type=agent_list(command),
@@ -116,23 +100,31 @@ def parse_command_args(
     counts = command.player_counts
     parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
     parser.add_argument(
-        "--games", type=positive, default=command.default_games, help="games per player count"
+        "--games",
+        type=GAMES,
+        default=command.default_games,
+        help="games per player count, rounded up to a multiple of the player count P so "
+        "that every agent sits in every seat equally often (agents play equally many games "
+        "when the games also fill whole rounds of C(K, P) lineups x P games)",
     )
-    parser.add_argument("--seed", type=non_negative, default=0)
+    parser.add_argument("--seed", type=cli.seed, default=0)
     command.add_rules(parser)
     parser.add_argument(
         "--chunk-size",
-        type=positive,
+        type=GAMES,
         default=CHUNK_SIZE,
         help="games per chunk, played together by freshly seeded agents (one Ray task); "
-        "the results depend on it (default: %(default)s)",
+        "the results depend on it",
     )
-    parser.add_argument("--out", type=Path, default=command.default_out)
+    stem = command.default_out / command.game
+    add_out_arguments(parser, f"{stem}-<time>, new for every run")
     add_ray_arguments(parser, "play the chunks as Ray tasks (same results)")
     args = parser.parse_args(argv)
     args.game = command.make_game(parser, args)
     check_ray(parser, args)
     args.players = sorted(set(args.players))
+    if args.out is None:
+        args.out = fresh_dir(str(stem))
     args.settings = {
         "agents": args.agents,
         "players": args.players,
@@ -142,7 +134,40 @@ def parse_command_args(
         **args.game.rules,
         "chunk_size": args.chunk_size,
     }
+    problem = results_problem(args.out, args.settings)
+    if problem and not args.force:
+        parser.error(problem)
     return args
+
+
+GAMES = cli.bounded_int(1, 10**8, "a positive int")
+
+
+def add_out_arguments(parser: argparse.ArgumentParser, default: str) -> None:
+    """--out (a writable folder) and --force."""
+    parser.add_argument(
+        "--out", type=cli.writable_dir, default=None, help=f"output folder (default: {default})"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace the results of other settings in --out"
+    )
+
+
+def results_problem(out: Path, settings: dict[str, object]) -> str:
+    """'' unless `out` holds the results of a tournament with other settings."""
+    path = out / "results.json"
+    if not path.is_file():
+        return ""
+    try:
+        before = json.loads(path.read_text()).get("settings")
+    except (ValueError, AttributeError):
+        before = None
+    if before == json.loads(json.dumps(settings)):
+        return ""  # the same settings: the same results, written again
+    return (
+        f"argument --out: {out} already holds the results of a tournament with other "
+        "settings; replace them with --force, or name a new --out"
+    )
 
 
 def add_ray_arguments(parser: argparse.ArgumentParser, ray_help: str) -> None:
@@ -180,6 +205,7 @@ def run_command(command: TournamentCommand, argv: list[str] | None = None) -> in
         address=args.address,
     )
     done = report(args.game, args.agents, results)
+    args.out.mkdir(parents=True, exist_ok=True)
     write_report(args.out, args.settings, done)
     print(done.title)
     print(done.text)
@@ -201,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
 
     game, rest = split_game("python -m training.tournament_cli", "Play a game's agents.", argv)
     return run_command(game_command(game), rest)
+
+
+main = cli.run_main("python -m training.tournament_cli")(main)
 
 
 if __name__ == "__main__":

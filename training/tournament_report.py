@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .outputs import atomic_open, atomic_write_text
 from .tournament import Played, Rows, TournamentGame
 from .tournament_stats import game_columns, rate_games, rules_columns, summarize
 
@@ -66,7 +67,7 @@ def flat_game_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_csv(path: Path, rows: Rows, fields: list[str]) -> None:
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -101,7 +102,8 @@ def plot_win_rates(path: Path, summary: Rows, title: str | None = None) -> None:
         ax.set_title(title)
     ax.legend(loc="upper left", bbox_to_anchor=(1, 1))
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, dpi=120, format="png")
     plt.close(fig)
 
 
@@ -203,5 +205,5 @@ def write_report(out: Path, settings: dict[str, Any], report: Report) -> None:
         "ratings": report.ratings,
         "games": report.games,
     }
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n")
+    atomic_write_text(out / "results.json", json.dumps(document, indent=1) + "\n")
     plot_win_rates(out / "win_rates.png", report.summary, report.title)

@@ -21,6 +21,7 @@ import numpy as np
 
 from agents.base import RandomAgent
 from agents.registry import agent_names
+from apps import command
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
@@ -51,20 +52,27 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
     add_expansions_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save-record", help="write the game record (JSON) to this path")
-    parser.add_argument("--save-state", help="write the final state (JSON) to this path")
+    parser.add_argument("--seed", type=command.seed, default=0)
+    parser.add_argument(
+        "--save-record", type=command.writable_file, help="write the game record (JSON) here"
+    )
+    parser.add_argument(
+        "--save-state", type=command.writable_file, help="write the final state (JSON) here"
+    )
 
 
-def run_random(args: argparse.Namespace) -> None:
-    """Play the random game `args` asks for, print its table and save what was asked."""
+def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Play the random game `args` asks for, print its table and save what was asked
+    (atomically)."""
+    from training.outputs import atomic_write_text
+
     try:
         config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
     except ValueError as e:
-        raise SystemExit(f"asara random: error: {e}") from e
+        parser.error(str(e))
     state, record = play_random_game(config, args.seed)
     rules = args.variant + "".join(f" + {e}" for e in config.expansions)
     print(
@@ -73,24 +81,23 @@ def run_random(args: argparse.Namespace) -> None:
     )
     print(scoring_table(state))
     if args.save_record:
-        with open(args.save_record, "w") as f:
-            json.dump(record.to_dict(), f)
+        atomic_write_text(args.save_record, json.dumps(record.to_dict()))
     if args.save_state:
-        with open(args.save_state, "w") as f:
-            json.dump(state_to_dict(state), f)
+        atomic_write_text(args.save_state, json.dumps(state_to_dict(state)))
 
 
+@command.run_main("asara-play-random")
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command.parser("asara-play-random", __doc__.splitlines()[0])
     add_random_arguments(parser)
-    run_random(parser.parse_args(argv))
+    run_random(parser.parse_args(argv), parser)
 
 
 DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by default
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
     parser.add_argument(
         "--opponents",
         help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "
@@ -98,9 +105,18 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--variant", choices=VARIANTS, default="basic")
     add_expansions_argument(parser)
-    parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts)")
-    parser.add_argument("--seed", type=int, help="the game's seed (default: a random one)")
-    parser.add_argument("--save", help="write the game record (JSON) to this path")
+    parser.add_argument(
+        "--seat",
+        type=command.bounded_int(0, 3, "a seat number"),
+        default=0,
+        help="your seat (0 starts)",
+    )
+    parser.add_argument("--seed", type=command.seed, help="the game's seed (default: a random one)")
+    parser.add_argument(
+        "--save",
+        type=command.writable_file,
+        help="write the game record (JSON) to this path (checked before the game)",
+    )
     parser.add_argument(
         "--layout",
         choices=("compact", "full"),
@@ -120,7 +136,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
         "opponents": opponents,
         "seat": args.seat,
         "seed": args.seed,
-        "record_path": args.save,
+        "record_path": None if args.save is None else str(args.save),
         "layout": args.layout,
     }
 
@@ -138,12 +154,8 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
             options["expansions"],
         )
     except ValueError as exc:
-        parser.error(str(exc))
-    try:
-        play(**options)
-    except KeyboardInterrupt:
-        print("\ninterrupted")
-        raise SystemExit(130) from None
+        command.lineup_error(parser, str(exc))
+    play(**options)  # Ctrl-C: `run_main` ends it with one line, exit status 130
 
 
 def run_serve(args: argparse.Namespace) -> None:
@@ -154,20 +166,27 @@ def run_serve(args: argparse.Namespace) -> None:
 
 def asara_parser() -> argparse.ArgumentParser:
     """The `asara` command line; each subcommand's `run(args)` is in its defaults."""
-    parser = argparse.ArgumentParser(prog="asara", description="The board game ASARA.")
+    parser = command.parser("asara", "The board game ASARA.")
     commands = parser.add_subparsers(dest="command", required=True)
-    play = commands.add_parser("play", help="play against agents in the terminal")
+    play = commands.add_parser(
+        "play", help="play against agents in the terminal", formatter_class=command.Formatter
+    )
     add_play_arguments(play)
     play.set_defaults(run=lambda args: run_play(args, play))
-    web = commands.add_parser("serve", help="play in a browser: a local web page")
+    web = commands.add_parser(
+        "serve", help="play in a browser: a local web page", formatter_class=command.Formatter
+    )
     add_serve_arguments(web)
     web.set_defaults(run=run_serve)
-    random = commands.add_parser("random", help="one seeded game between random players")
+    random = commands.add_parser(
+        "random", help="one seeded game between random players", formatter_class=command.Formatter
+    )
     add_random_arguments(random)
-    random.set_defaults(run=run_random)
+    random.set_defaults(run=lambda args: run_random(args, random))
     return parser
 
 
+@command.run_main("asara")
 def main_asara(argv: list[str] | None = None) -> None:
     """The `asara` console script: `asara play ...` or `asara random ...`."""
     args = asara_parser().parse_args(argv)

@@ -29,6 +29,7 @@ import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -428,11 +429,22 @@ def final_text(state: State, names: Sequence[str | None], seat: int, width: int)
 
 def save_record(console: Console, record: GameRecord, path: str | None) -> None:
     """Write the record as JSON to `path`, or where the person says if they want it."""
-    if path is None:
-        if not console.confirm("Save the game record?"):
-            return
-        default = f"asara-{record.seed}.json"
-        path = console.ask(f"File name [{default}]: ") or default
-    with open(path, "w") as f:
-        json.dump(record.to_dict(), f)
+    from training.outputs import atomic_write_text
+
+    asked = path is None
+    while True:
+        if path is None:
+            if not console.confirm("Save the game record?"):
+                return
+            default = f"asara-{record.seed}.json"
+            path = console.ask(f"File name [{default}]: ") or default
+        try:
+            atomic_write_text(Path(path), json.dumps(record.to_dict()))
+        except OSError as e:  # an unwritable place: say so, and ask again if we asked
+            console.print(f"Could not save to {path}: {e.strerror or e}.")
+            if not asked:
+                return
+            path = None
+            continue
+        break
     console.print(f"Game record saved to {path} (replay it with asara_env.asara.reference.record).")

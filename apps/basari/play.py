@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from agents.registry import agent_names, make_agent, unknown_agents_error
+from apps import command
 from apps.console import Console
 from asara_env import basari_v0
 from asara_env.basari.actions import describe_action
@@ -156,30 +157,31 @@ def show_moves(console: Console, legal: list[int], n_archways: int) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="basari", description="BASARI in the terminal.")
+    """The arguments of `basari`; a bad lineup is a usage error (exit status 2)."""
+    parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("play", help="play against agents")
-    p.add_argument("--players", type=int, default=3)
+    p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
     p.add_argument(
         "--opponents",
         default="value",
         help=f"comma-separated, one per other seat or one for all; {agent_names('basari')}",
     )
-    p.add_argument("--seat", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seat", type=command.bounded_int(0, 3, "a seat number"), default=0)
+    p.add_argument("--seed", type=command.seed, default=0)
     p.add_argument("--start-mode", choices=("choose", "random"), default="choose")
-    return parser.parse_args(argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         lineup(args.players, args.opponents, args.seat)
-        if args.seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {args.seed}")
     except ValueError as e:
-        print(f"basari play: {e}", file=sys.stderr)
-        return 2
+        command.lineup_error(p, str(e))
+    return args
+
+
+@command.run_main("basari")
+def main(argv: list[str] | None = None) -> int:
+    """`basari play ...`; Ctrl-C ends with one line (exit status 130)."""
+    args = parse_args(argv)
     play(args.players, args.opponents, args.seat, args.seed, args.start_mode)
     return 0
 

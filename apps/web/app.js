@@ -6,20 +6,70 @@ const $ = (id) => document.getElementById(id);
 let options = null; // GET /api/options
 let game = null; // the game shown: GET /api/games/{id}
 let busy = false; // a move is on its way: no second one
-let replay = null; // {url: frame URL prefix, frames: count, back: game id or null}
+let replay = null; // {url: frame URL prefix, frames: count, back: game id or null, token}
 let timer = null; // the replay's play timer
 
+// ------------------------------------------------------------------ this browser's games
+// The server lists no games and opens one only with the token it gave its creator (the
+// X-Game-Token header): this browser keeps its games' ids, tokens and labels here.
+const STORE = "asara-games";
+
+function myGames() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepGame(id, fields) {
+  const games = myGames();
+  games[id] = { ...games[id], ...fields };
+  localStorage.setItem(STORE, JSON.stringify(games));
+}
+
+function forgetGame(id) {
+  const games = myGames();
+  delete games[id];
+  localStorage.setItem(STORE, JSON.stringify(games));
+}
+
+function tokenOf(id) {
+  return (myGames()[id] || {}).token;
+}
+
 // ------------------------------------------------------------------ talking to the server
-async function api(method, path, body) {
+async function request(method, path, body, token) {
   const init = { method, headers: {} };
+  if (token) init.headers["X-Game-Token"] = token;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  return fetch(path, init);
+}
+
+async function api(method, path, body, token) {
+  const response = await request(method, path, body, token);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(errorText(data, response.status));
   return data;
+}
+
+async function download(path, name, token) {
+  // a link cannot send a header: fetch the file with the token, then save it
+  const response = await request("GET", path, undefined, token);
+  if (!response.ok) {
+    return showError(errorText(await response.json().catch(() => ({})), response.status));
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 function errorText(data, status) {
@@ -97,7 +147,9 @@ async function startGame(event) {
 
 // ------------------------------------------------------------------ the game
 function showGame(g) {
+  if (g.token) keepGame(g.id, { token: g.token }); // given once, when the game is created
   game = g;
+  keepGame(g.id, { label: gameLabel(g) });
   history.replaceState(null, "", `#${g.id}`);
   show("game");
   const board = $("board");
@@ -108,12 +160,14 @@ function showGame(g) {
   showMoves(g);
   showLog(g);
   showFinal(g);
-  $("download").href = `/api/games/${g.id}/record`;
-  $("download").download = `asara-${g.seed}.json`;
   $("download").hidden = !g.over; // the record tells every hidden card: only at the end
-  $("download-replay").href = `/api/games/${g.id}/replay.svg`;
   $("download-replay").hidden = !g.over;
   refreshGames();
+}
+
+function gameLabel(g) {
+  const state = g.over ? `over, seed ${g.seed}` : `decision ${g.decisions}`;
+  return `${g.id}: ${g.config.num_players}p ${g.config.variant}, ${state}`;
 }
 
 function statusText(g) {
@@ -222,7 +276,8 @@ async function play(action) {
   busy = true;
   document.querySelectorAll(".move").forEach((b) => (b.disabled = true));
   try {
-    showGame(await api("POST", `/api/games/${game.id}/moves`, { action, decision: game.decisions }));
+    const body = { action, decision: game.decisions };
+    showGame(await api("POST", `/api/games/${game.id}/moves`, body, tokenOf(game.id)));
     showError("");
   } catch (error) {
     showError(error.message);
@@ -248,23 +303,24 @@ function boardClick(event) {
   }
 }
 
-async function refreshGames() {
-  const games = await api("GET", "/api/games");
+function refreshGames() {
+  const games = Object.entries(myGames());
   const select = $("games");
   select.innerHTML = "";
   select.add(new Option(`your games (${games.length})…`, ""));
-  for (const g of games) {
-    const state = g.over ? `over, seed ${g.seed}` : `decision ${g.decisions}`;
-    select.add(new Option(`${g.id}: ${g.config.num_players}p ${g.config.variant}, ${state}`, g.id));
-  }
+  for (const [id, g] of games) select.add(new Option(g.label || id, id));
   select.value = game ? game.id : "";
 }
 
 async function openGame(id) {
+  const token = tokenOf(id);
   try {
-    showGame(await api("GET", `/api/games/${id}`));
+    if (!token) throw new Error(`game ${id} is not one of this browser's games`);
+    showGame(await api("GET", `/api/games/${id}`, undefined, token));
     showError("");
   } catch (error) {
+    if (token) forgetGame(id); // gone: the server evicted it after a long idle time
+    refreshGames();
     showError(error.message);
   }
 }
@@ -274,15 +330,15 @@ async function showFrame(k) {
   const frame = Math.max(0, Math.min(k, replay.frames - 1));
   $("frame").value = frame;
   $("frame-label").textContent = `position ${frame} of ${replay.frames - 1}`;
-  const response = await fetch(`${replay.url}/${frame}`);
+  const response = await request("GET", `${replay.url}/${frame}`, undefined, replay.token);
   if (!response.ok) return showError(errorText(await response.json(), response.status));
   $("replay-board").innerHTML = await response.text();
   $("replay-board").dataset.frame = frame;
 }
 
-function openReplay(url, frames, back) {
+function openReplay(url, frames, back, token) {
   stopTimer();
-  replay = { url, frames, back };
+  replay = { url, frames, back, token };
   $("frame").max = frames - 1;
   $("back").hidden = back === null;
   show("replayer");
@@ -321,7 +377,7 @@ async function uploadReplay(event) {
   try {
     const loaded = await api("POST", "/api/replays", record);
     showError("");
-    openReplay(`/api/replays/${loaded.id}/frames`, loaded.frames, null);
+    openReplay(`/api/replays/${loaded.id}/frames`, loaded.frames, null, loaded.token);
   } catch (error) {
     showError(error.message);
   }
@@ -344,8 +400,16 @@ async function init() {
   });
   $("games").addEventListener("change", () => $("games").value && openGame($("games").value));
   $("replay").addEventListener("click", () =>
-    openReplay(`/api/games/${game.id}/frames`, game.decisions + 1, game.id),
+    openReplay(`/api/games/${game.id}/frames`, game.decisions + 1, game.id, tokenOf(game.id)),
   );
+  $("download").addEventListener("click", (event) => {
+    event.preventDefault();
+    download(`/api/games/${game.id}/record`, `asara-${game.seed}.json`, tokenOf(game.id));
+  });
+  $("download-replay").addEventListener("click", (event) => {
+    event.preventDefault();
+    download(`/api/games/${game.id}/replay.svg`, `asara-${game.seed}-replay.svg`, tokenOf(game.id));
+  });
   $("replay-file").addEventListener("change", uploadReplay);
   const step = (frame) => () => {
     stopTimer();
@@ -363,7 +427,7 @@ async function init() {
   });
   const id = location.hash.slice(1);
   if (id) await openGame(id);
-  else await refreshGames();
+  else refreshGames();
   document.body.dataset.ready = "1";
 }
 

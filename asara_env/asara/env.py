@@ -75,6 +75,7 @@ from asara_env.envs import (
     Illegal,
     OrderEnforcing,
     check_env_choices,
+    game_to_load,
     masked_spaces,
     penalty_rewards,
     raise_or_warn,
@@ -306,7 +307,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
 
     def load_game(self, saved: dict[str, Any]) -> None:
         """Continue the saved game `saved` (a `save_game()` dict; validated)."""
-        self.reset(options={"state": saved})
+        self.reset(options={"state": game_to_load(saved)})
 
     def full_view(self) -> str:
         """The whole game drawn as text, hidden information included (for debugging)."""

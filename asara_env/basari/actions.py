@@ -54,6 +54,9 @@ class BarterChoice(IntEnum):
 
 
 N_BARTER_IDS = BarterChoice.SUBMIT + 1  # the barter block: ACCEPT .. SUBMIT, 7 ids
+# the same ids as plain ints, for the core's hot paths (numpy compares an IntEnum member
+# several times slower than an int)
+BARTER_ACCEPT, BARTER_FORFEIT, BARTER_ADD, BARTER_SUBMIT = (int(c) for c in BarterChoice)
 
 
 @dataclass(frozen=True)

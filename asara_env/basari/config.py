@@ -37,12 +37,13 @@ class BasariConfig:
     def __post_init__(self) -> None:
         n = self.num_players
         if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise ValueError(f"num_players must be an int, got {type(n).__name__}")
+            raise ValueError(f"num_players must be an int, got {n!r}")
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n}")
         object.__setattr__(self, "num_players", int(n))
-        if self.start_mode not in START_MODES:
-            raise ValueError(f"start_mode must be one of {START_MODES}, got {self.start_mode!r}")
+        mode = self.start_mode
+        if not isinstance(mode, str) or mode not in START_MODES:
+            raise ValueError(f"start_mode must be one of {START_MODES}, got {mode!r}")
         object.__setattr__(self, "board", validate_board(self.board, "board"))
 
     @property
@@ -79,6 +80,13 @@ class BasariConfig:
             "start_mode": self.start_mode,
             "board": self.board.tolist(),
         }
+
+    @staticmethod
+    def check(config: object, name: str = "config") -> BasariConfig:
+        """`config` if it is a BasariConfig, else a TypeError naming `name`."""
+        if not isinstance(config, BasariConfig):
+            raise TypeError(f"{name} must be a BasariConfig, got {config!r:.60}")
+        return config
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BasariConfig:

@@ -126,6 +126,17 @@ MAJORITY_BONUS.setflags(write=False)
 # ---------------------------------------------------------------------------- the board (B2)
 BOARD_COLUMNS = ("points", "red", "yellow", "green", "blue")
 MAX_ARCHWAYS = 1000  # a sanity bound for user boards
+MAX_ARCHWAY_POINTS = 1000  # a sanity bound for a user board's archway points
+# Bounds of the unbounded quantities of a saved game, so that nothing can wrap in the core's
+# dtypes: a game adds at most ROUNDS * MAX_ARCHWAYS turns of at most MAX_ARCHWAY_POINTS +
+# DIE_ACTION_BASE points and a few bonuses (about 3 million) to a score, far below the core's
+# int32, and `ranking_score` (score * 101**5 + tie-breaks) stays far below int64.
+MAX_SCORE = 100_000_000
+# archways moved in a round: below n_archways before the turn, plus two die rolls
+MAX_PROGRESS = MAX_ARCHWAYS - 1 + 2 * DIE_FACES
+# every offer of a barter is higher (B8) than the last, so a barter has at most one offer per
+# non-empty bundle of at most GEMS_PER_COLOUR gems of each colour
+MAX_OFFERS = (GEMS_PER_COLOUR + 1) ** N_COLOURS - 1
 
 
 def _default_board() -> NDArray[np.int64]:
@@ -143,11 +154,12 @@ def _default_board() -> NDArray[np.int64]:
 
 def validate_board(board: ArrayLike, name: str = "board") -> NDArray[np.int64]:
     """`board` as a read-only int64[n, 5] array (points, R, Y, G, B per archway), or a
-    ValueError naming what is wrong: the shape, a non-integer or negative entry, an archway
-    giving more gems of a colour than the game has."""
+    ValueError naming what is wrong and showing the value given: the shape, an entry that is
+    not an integer (floats only when whole and finite; no bools), or one out of its range
+    (points 0..MAX_ARCHWAY_POINTS, gems 0..GEMS_PER_COLOUR per colour)."""
     try:
         arr = np.asarray(board)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         raise ValueError(f"{name} must be an array of integers [n_archways, 5]: {exc}") from exc
     if arr.ndim != 2 or arr.shape[1] != len(BOARD_COLUMNS):
         raise ValueError(
@@ -156,21 +168,30 @@ def validate_board(board: ArrayLike, name: str = "board") -> NDArray[np.int64]:
         )
     if not 1 <= arr.shape[0] <= MAX_ARCHWAYS:
         raise ValueError(f"{name} must have 1..{MAX_ARCHWAYS} archways, got {arr.shape[0]}")
-    whole_floats = np.issubdtype(arr.dtype, np.floating) and bool(np.all(arr == np.round(arr)))
-    is_int = arr.dtype != bool and np.issubdtype(arr.dtype, np.integer)
-    if not (is_int or whole_floats):
-        raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
-    out = np.array(arr, np.int64)
-    bad = np.argwhere(out < 0)
-    if bad.size:
-        k, col = bad[0]
-        raise ValueError(f"{name}[{k}].{BOARD_COLUMNS[col]} must be >= 0, got {out[k, col]}")
-    bad = np.argwhere(out[:, 1:] > GEMS_PER_COLOUR)
-    if bad.size:
-        k, c = bad[0]
-        raise ValueError(
-            f"{name}[{k}].{COLOUR_NAMES[c]} must be <= {GEMS_PER_COLOUR}, got {out[k, 1 + c]}"
-        )
+    highs = np.array((MAX_ARCHWAY_POINTS,) + (GEMS_PER_COLOUR,) * N_COLOURS)
+    if isinstance(board, np.ndarray) and arr.dtype.kind in "iu":  # checked at once
+        out_of_range = np.argwhere((arr < 0) | (arr > highs))
+        if out_of_range.size:
+            k, col = out_of_range[0]
+            where = f"{name}[{k}].{BOARD_COLUMNS[col]}"
+            raise ValueError(f"{where} must be from 0 to {highs[col]}, got {arr[k, col].item()!r}")
+        out = np.array(arr, np.int64)
+        out.setflags(write=False)
+        return out
+    source = board if isinstance(board, (list, tuple)) else arr
+    rows: list[list[int]] = []
+    for k, row in enumerate(source):  # the values as given (Python or numpy scalars)
+        rows.append([])
+        for col, given in enumerate(row):
+            value = given.item() if isinstance(given, np.generic) else given
+            where = f"{name}[{k}].{BOARD_COLUMNS[col]}"
+            whole = isinstance(value, float) and np.isfinite(value) and value == int(value)
+            if isinstance(value, bool) or not (isinstance(value, int) or whole):
+                raise ValueError(f"{where} must be an integer, got {value!r}")
+            if not 0 <= value <= highs[col]:
+                raise ValueError(f"{where} must be from 0 to {highs[col]}, got {value!r}")
+            rows[-1].append(int(value))
+    out = np.array(rows, np.int64)
     out.setflags(write=False)
     return out
 

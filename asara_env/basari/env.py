@@ -90,6 +90,7 @@ from asara_env.envs import (
     SimultaneousAEC,
     StepResults,
     check_env_choices,
+    game_to_load,
     masked_spaces,
     penalty_rewards,
     raise_or_warn,
@@ -204,8 +205,9 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
 
     def load_game(self, saved: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """Continue the saved game `saved` (a `save_game()` dict; validated); returns what
-        `reset` returns."""
-        return self.reset(options={"state": saved})
+        `reset` returns. Anything but a dict (None included) is a CorruptStateError and
+        changes nothing."""
+        return self.reset(options={"state": game_to_load(saved)})
 
     # ---------------------------------------------------------------------------- acting
     def step(self, actions: dict[str, Any]) -> StepResults:

@@ -156,15 +156,21 @@ def test_bad_input_gets_a_message_and_an_illegal_move_is_refused(page):
         for b in page.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.action)")
     }
     illegal = next(a for a in range(803) if a not in legal)
-    answer = page.evaluate(
-        """async ([id, action, decision]) => {
-            const r = await fetch(`/api/games/${id}/moves`, {method: "POST",
-                headers: {"Content-Type": "application/json"},
-                body: JSON.stringify({action, decision})});
-            return [r.status, (await r.json()).detail];
-        }""",
-        [page.get_attribute("#board", "data-game-id"), illegal, before],
+    send = """async ([id, action, decision, token]) => {
+        const headers = {"Content-Type": "application/json"};
+        if (token !== null) headers["X-Game-Token"] = token;
+        const r = await fetch(`/api/games/${id}/moves`, {method: "POST", headers,
+            body: JSON.stringify({action, decision})});
+        return [r.status, (await r.json()).detail];
+    }"""
+    game_id = page.get_attribute("#board", "data-game-id")
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('asara-games'))[id].token", game_id
     )
+    for wrong in (None, token[::-1]):  # the game is its creator's only: no token, no game
+        answer = page.evaluate(send, [game_id, illegal, before, wrong])
+        assert answer[0] == 404 and f"no game with id '{game_id}'" in answer[1]
+    answer = page.evaluate(send, [game_id, illegal, before, token])
     assert answer[0] == 409 and "illegal move" in answer[1]
     page.reload()
     page.wait_for_selector("#board svg")

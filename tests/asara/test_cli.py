@@ -54,6 +54,8 @@ def test_R9_a_random_game_with_the_expansions_replays_from_its_record(tmp_path, 
     assert replay(record).is_over
 
 
-def test_R9_the_genie_without_the_professional_variant_is_refused():
-    with pytest.raises(SystemExit, match="needs the professional variant"):
+def test_R9_the_genie_without_the_professional_variant_is_refused(capsys):
+    with pytest.raises(SystemExit) as exc:
         cli.main(["--expansions", "genie"])
+    assert exc.value.code == 2
+    assert "needs the professional variant" in capsys.readouterr().err

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 import asara_env
 import asara_env.asara.core.observation
@@ -52,16 +51,6 @@ def play(env, rng: np.random.Generator, limit: int = 10_000) -> dict[str, float]
 
 
 # ------------------------------------------------------------------------------ PettingZoo
-@pytest.mark.parametrize("kw", KW, ids=IDS)
-def test_pettingzoo_api_test(kw):
-    with warnings.catch_warnings():  # dict observations: PettingZoo warns as for chess
-        warnings.simplefilter("ignore", UserWarning)
-        api_test(make(**kw), num_cycles=400)
-
-
-@pytest.mark.parametrize("kw", KW, ids=IDS)
-def test_pettingzoo_seed_test(kw):
-    seed_test(lambda: make(**kw), num_cycles=400)
 
 
 def test_factories_and_versioned_module():

@@ -30,20 +30,36 @@ def client() -> TestClient:
 
 
 def start(client: TestClient, **request) -> dict[str, Any]:
+    """A new game, with the token its creator alone is given."""
     response = client.post("/api/games", json=BASIC_2P | request)
     assert response.status_code == 201, response.text
     return response.json()
 
 
+def auth(game: dict[str, Any]) -> dict[str, Any]:
+    """The headers that open `game`: its creator's token."""
+    return {"X-Game-Token": game["token"]}
+
+
+def get(client: TestClient, game: dict[str, Any], path: str = ""):
+    return client.get(f"/api/games/{game['id']}{path}", headers=auth(game))
+
+
 def move(
     client: TestClient, game: dict[str, Any], action: int | None = None, **extra
 ) -> dict[str, Any]:
-    """Play `action` (the first legal move by default) and return the game."""
+    """Play `action` (the first legal move by default) and return the game (with its
+    token, as `start` gave it)."""
     action = game["moves"][0]["id"] if action is None else action
     body = {"action": action, "decision": game["decisions"]} | extra
-    response = client.post(f"/api/games/{game['id']}/moves", json=body)
+    response = client.post(f"/api/games/{game['id']}/moves", json=body, headers=auth(game))
     assert response.status_code == 200, response.text
-    return response.json()
+    return response.json() | {"token": game["token"]}
+
+
+def shown(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The game as `GET /api/games/{id}` shows it, with its token."""
+    return get(client, game).json() | {"token": game["token"]}
 
 
 def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -66,14 +82,14 @@ def test_a_whole_game_ends_with_the_final_scoring_and_its_record_replays_to_it(c
     game = start(client, seat=1)
     assert game["your_turn"] and game["moves"] and game["svg"].startswith("<svg")
     assert game["seed"] is None  # R10: the seed tells every card
-    assert client.get(f"/api/games/{game['id']}/record").status_code == 409
+    assert get(client, game, "/record").status_code == 409
     game = play_out(client, game)
     assert game["moves"] == [] and not game["your_turn"]
     final = game["final"]
     assert [row["player"] for row in final["rows"]] == ["P0 (random)", "P1 (you)"]
     kinds = [entry["kind"] for entry in game["log"]]
     assert kinds.count("year") == 4 and kinds[-1] == "final"
-    response = client.get(f"/api/games/{game['id']}/record")
+    response = get(client, game, "/record")
     assert "attachment" in response.headers["content-disposition"]
     state = replay(GameRecord.from_dict(response.json()))
     assert state.is_over and state.final is not None
@@ -90,7 +106,7 @@ def test_the_opponents_moves_and_the_year_end_scoring_are_logged(client):
     assert [e["text"].split(" scoring")[0] for e in year_ends] == [
         f"end of year {y}" for y in (1, 2, 3, 4)
     ]
-    record = GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
+    record = GameRecord.from_dict(get(client, game, "/record").json())
     for entry in year_ends:  # R6.2: the towers, gold, lighted windows and the Caliph
         n = entry["decision"]
         before = replay(GameRecord(record.config, record.seed, record.actions[: n - 1]))
@@ -112,11 +128,11 @@ def test_several_games_at_once_stay_apart(client):
     a = start(client)
     b = start(client, players=3, variant="pro", opponents=["greedy", "random"], seed=9)
     a2 = move(client, a)
-    assert client.get(f"/api/games/{b['id']}").json() == b
-    assert client.get(f"/api/games/{a['id']}").json()["decisions"] == a2["decisions"]
-    listed = {g["id"]: g for g in client.get("/api/games").json()}
-    assert set(listed) == {a["id"], b["id"]}
-    assert listed[b["id"]]["config"]["num_players"] == 3
+    assert shown(client, b) == b
+    assert get(client, a).json()["decisions"] == a2["decisions"]
+    assert a["token"] != b["token"] and "token" not in get(client, a2).json()  # only once
+    assert client.app.state.games.held() == {a["id"], b["id"]}
+    assert client.get("/api/games").status_code == 405  # no endpoint lists the games
 
 
 @pytest.mark.parametrize(
@@ -137,11 +153,10 @@ def test_several_games_at_once_stay_apart(client):
 def test_a_bad_new_game_request_gets_a_4xx_naming_the_problem(
     client, request_change, status, message
 ):
-    before = client.get("/api/games").json()
     response = client.post("/api/games", json=BASIC_2P | request_change)
     assert response.status_code == status
     assert message in str(response.json()["detail"])
-    assert client.get("/api/games").json() == before
+    assert len(client.app.state.games) == 0
 
 
 def test_an_illegal_move_is_refused_and_the_game_goes_on(client):
@@ -157,39 +172,39 @@ def test_an_illegal_move_is_refused_and_the_game_goes_on(client):
         ({"action": game["moves"][0]["id"], "decision": game["decisions"] - 1}, 409, "stale move"),
     ]
     for body, status, message in cases:
-        response = client.post(url, json=body)
+        response = client.post(url, json=body, headers=auth(game))
         assert response.status_code == status, body
         assert message in str(response.json()["detail"])
-        assert client.get(f"/api/games/{game['id']}").json() == game
+        assert shown(client, game) == game
     assert move(client, game)["decisions"] > game["decisions"]
 
 
 def test_unknown_ids_and_frames_get_404(client):
     game = start(client)
-    assert client.get("/api/games/nope").status_code == 404
-    assert "no game with id 'nope'" in client.post("/api/games/nope/moves", json={"action": 0}).text
+    assert client.get("/api/games/nope", headers=auth(game)).status_code == 404
+    response = client.post("/api/games/nope/moves", json={"action": 0}, headers=auth(game))
+    assert "no game with id 'nope'" in response.text
     frames = game["decisions"] + 1
-    assert client.get(f"/api/games/{game['id']}/frames/{frames}").status_code == 404
-    assert client.get("/api/replays/nope/frames/0").status_code == 404
+    assert get(client, game, f"/frames/{frames}").status_code == 404
+    assert client.get("/api/replays/nope/frames/0", headers=auth(game)).status_code == 404
 
 
 def test_a_finished_game_downloads_as_an_animated_picture(client):
     game = start(client)
-    assert client.get(f"/api/games/{game['id']}/replay.svg").status_code == 409  # R10
+    assert get(client, game, "/replay.svg").status_code == 409  # R10
     game = play_out(client, game)
-    response = client.get(f"/api/games/{game['id']}/replay.svg?seconds=0.2")
+    response = get(client, game, "/replay.svg?seconds=0.2")
     assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
     root = ET.fromstring(response.text)
     frames = [g for g in root if g.get("class") == "frame"]
     assert len(frames) == game["decisions"] + 1
-    assert client.get(f"/api/games/{game['id']}/replay.svg?seconds=0").status_code == 422
+    for seconds in ("0", "nan", "inf"):
+        assert get(client, game, f"/replay.svg?seconds={seconds}").status_code == 422
 
 
 def test_the_games_frames_show_each_position_as_the_persons_seat_saw_it(client):
     game = move(client, start(client, seat=1))
-    frames = [
-        client.get(f"/api/games/{game['id']}/frames/{k}") for k in range(game["decisions"] + 1)
-    ]
+    frames = [get(client, game, f"/frames/{k}") for k in range(game["decisions"] + 1)]
     assert all(f.headers["content-type"].startswith("image/svg+xml") for f in frames)
     assert frames[-1].text == game["svg"]
     assert "as seen by P1 (you)" in frames[0].text
@@ -198,10 +213,12 @@ def test_the_games_frames_show_each_position_as_the_persons_seat_saw_it(client):
 
 def test_a_saved_game_uploads_for_replay_and_a_corrupt_one_is_refused(client):
     game = play_out(client, start(client))
-    record = client.get(f"/api/games/{game['id']}/record").json()
+    record = get(client, game, "/record").json()
     loaded = client.post("/api/replays", json=record)
     assert loaded.status_code == 201 and loaded.json()["frames"] == len(record["actions"]) + 1
-    last = client.get(f"/api/replays/{loaded.json()['id']}/frames/{len(record['actions'])}")
+    url = f"/api/replays/{loaded.json()['id']}/frames/{len(record['actions'])}"
+    assert client.get(url).status_code == 404  # the replay too is its uploader's only
+    last = client.get(url, headers=auth(loaded.json()))
     assert "full view" in last.text and "final scoring" in last.text
     bad = record | {"actions": record["actions"][:3] + [NUM_ACTIONS - 1]}
     response = client.post("/api/replays", json=bad)
@@ -270,7 +287,7 @@ def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):
         seed=12,
     )
     game = play_out(client, game)
-    record = client.get(f"/api/games/{game['id']}/record").json()
+    record = get(client, game, "/record").json()
     hidden_groups = {Group.PLACE_COLOURED, Group.LIGHTS_KEEP, Group.GIFT_CARD}
     checked = 0
     for entry in game["log"]:

@@ -68,16 +68,6 @@ def _masked_sampling_env(num_players: int):
     return env
 
 
-@pytest.mark.parametrize("players", PLAYERS)
-def test_pettingzoo_parallel_api(players):
-    parallel_api_test(basari_v0.parallel_env(num_players=players), num_cycles=1000)
-
-
-@pytest.mark.parametrize("players", PLAYERS)
-def test_pettingzoo_aec_api(players):
-    api_test(basari_v0.env(num_players=players, start_mode="random"), num_cycles=1000)
-
-
 @pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
 @pytest.mark.parametrize("players", PLAYERS)
 def test_pettingzoo_api_tests_under_both_illegal_action_policies(players, illegal_action):

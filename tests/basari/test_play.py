@@ -104,10 +104,14 @@ def test_one_opponent_name_fills_every_other_seat() -> None:
 
 
 def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--players", "3", "--opponents", "nobody"]) == 2
-    assert "unknown agent(s) ['nobody']" in capsys.readouterr().err
-    assert main(["play", "--seed", "-1"]) == 2
-    assert "seed must be a non-negative int" in capsys.readouterr().err
+    for argv, message in (
+        (["play", "--players", "3", "--opponents", "nobody"], "unknown agent(s) ['nobody']"),
+        (["play", "--seed", "-1"], "--seed: must be a non-negative int"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
 
 
 def test_the_shipped_model_plays_as_an_opponent() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from apps.command import run_main
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core.observation import OBS_DIM
@@ -77,6 +78,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return shared.parse_args(COMMAND, argv)
 
 
+@run_main("asara-evaluate")
 def main(argv: list[str] | None = None) -> int:
     """`asara-evaluate`."""
     return shared.run_command(COMMAND, argv)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from apps.asara.options import add_expansions_argument, check_rules
+from apps.command import run_main
 from asara_env.asara.config import VARIANTS, GameConfig
 from training import ladder as ladder_command
 from training.tournament import TournamentGame
@@ -101,7 +102,7 @@ LADDER = ladder_command.LadderCommand(
         "greedy",
         "tall",
         "towers",
-        "model_2p=policy:model=models/asara_2p.zip",
+        "model_2p=ppo_2p",  # the shipped model, found from any folder
         f"flatmc16={SEARCH}:sims=16",
         f"flatmc64={SEARCH}:sims=64",
         f"flatmc128={SEARCH}:sims=128",
@@ -115,11 +116,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parse_command_args(COMMAND, argv)
 
 
+@run_main("asara-tournament")
 def main(argv: list[str] | None = None) -> int:
     """`asara-tournament`."""
     return run_command(COMMAND, argv)
 
 
+@run_main("asara-ladder")
 def ladder(argv: list[str] | None = None) -> int:
     """`asara-ladder` (training/ladder.py)."""
     return ladder_command.run_command(LADDER, argv)

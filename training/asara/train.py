@@ -31,6 +31,7 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 
 from apps.asara.options import add_expansions_argument, check_rules
+from apps.command import run_main
 from asara_env.asara.config import GameConfig
 from training import run
 from training.imitation import Samples
@@ -94,7 +95,6 @@ SPEC = run.GameSpec(
         "reward": "win",
         "steps": 1_000_000,
         "envs": 64,
-        "out": "runs/latest",
         "eval_every": 100_000,
         "eval_opponents": ["towers", "greedy"],
         "checkpoint_every": 200_000,
@@ -120,6 +120,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return run.parse_args(SPEC, argv)
 
 
+@run_main("asara-train")
 def main(argv: list[str] | None = None) -> None:
     """`asara-train`."""
     train(parse_args(argv))

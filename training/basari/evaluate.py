@@ -16,6 +16,7 @@ import argparse
 import sys
 from typing import Any
 
+from apps.command import run_main
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from training import evaluate as shared
@@ -61,6 +62,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return shared.parse_args(COMMAND, argv)
 
 
+@run_main("basari-evaluate")
 def main(argv: list[str] | None = None) -> int:
     """`basari-evaluate`."""
     return shared.run_command(COMMAND, argv)

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from apps.command import run_main
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 from training import ladder as ladder_command
@@ -173,7 +174,7 @@ COMMAND = TournamentCommand(
     agent_names=spec_names(),
     default_agents=list(DEFAULT_AGENTS),
     default_games=600,
-    default_out=Path("results/basari"),
+    default_out=Path("results"),
     player_counts=PLAYER_COUNTS,
     add_rules=_start_mode_option,
     make_game=lambda parser, args: game(args.start_mode),
@@ -194,11 +195,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parse_command_args(COMMAND, argv)
 
 
+@run_main("basari-tournament")
 def main(argv: list[str] | None = None) -> int:
     """`basari-tournament`."""
     return run_command(COMMAND, argv)
 
 
+@run_main("basari-ladder")
 def ladder(argv: list[str] | None = None) -> int:
     """`basari-ladder` (training/ladder.py)."""
     return ladder_command.run_command(LADDER, argv)

@@ -28,11 +28,12 @@ from typing import Any
 import torch
 from tqdm import tqdm
 
+from apps.command import bounded_int, run_main
 from asara_env.basari.config import BasariConfig
 from training import run
 from training.imitation import Samples
+from training.outputs import atomic_write_text
 from training.policy import Log1pFeatures
-from training.tournament_cli import positive
 
 from . import baselines, policy_agent
 from .evaluate import evaluate
@@ -91,7 +92,7 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
         "num_timesteps": info["num_timesteps"],
         "eval": results,
     }
-    (args.out / "eval.json").write_text(json.dumps(report, indent=1) + "\n")
+    atomic_write_text(args.out / "eval.json", json.dumps(report, indent=1) + "\n")
     for r in results:
         print(
             f"{r['players']}p vs {r['players'] - 1}x {r['opponent']:<12} win rate "
@@ -102,8 +103,9 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--final-games", type=positive, default=400, help="games per final table")
-    p.add_argument("--final-players", type=int, nargs="+", default=[2, 3, 4])
+    games = bounded_int(1, run.MAX_GAMES, "a positive int")
+    p.add_argument("--final-games", type=games, default=400, help="games per final table")
+    p.add_argument("--final-players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
 
 
 def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -123,7 +125,6 @@ SPEC = run.GameSpec(
         "reward": "rank",
         "steps": 200_000,
         "envs": 64,
-        "out": "runs/basari",
         "eval_every": 50_000,
         "eval_opponents": ["points_first", "value"],
         "checkpoint_every": 50_000,
@@ -149,6 +150,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return run.parse_args(SPEC, argv)
 
 
+@run_main("basari-train")
 def main(argv: list[str] | None = None) -> int:
     """`basari-train`."""
     train(parse_args(argv))

@@ -13,9 +13,12 @@ from it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import fields, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +27,7 @@ from asara_env.asara.actions import TARGETS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import (
     GIFT_SLOTS,
+    MAX_LIGHTS_DRAWN,
     MAX_PLAYERS,
     MAX_TOWERS_PER_COLOUR,
     MIN_PLAYERS,
@@ -146,317 +150,331 @@ def observation_markdown() -> str:
 
 
 # ------------------------------------------------------------------------------ vectorised
-# `observe` builds one float32 "source" row per game holding every count the observation
-# may show (SOURCE), gathers the observation from it with one index table per viewer
-# (a count of an absent seat or a one-hot position gathers the source's constant 0), then
-# sets the ones of the one-hot slices (HOT).
+# `observe` writes each game's observation as int8 into an image (every value it shows but
+# money and prestige stays within -1..45), one numpy operation per table of the layout:
+#  - a player table is gathered in relative seat order by one `take` over the batch's
+#    (game, seat) rows: row b * P + (viewer + r) % P is relative seat r of game b;
+#  - a run of adjacent one-hots, and the 15 features of a space, are one row of a `_Rows`
+#    table made once for every combination of the values (and the viewer) they show,
+#    picked by the mixed-radix code of those values;
+# then it casts the image into the float32 output in one copy and writes money and
+# prestige. The image is a scratch buffer of the thread, written whole by every call, for
+# up to _CHUNK games at a time (so that it stays in the cache while it is written).
 
 
-@dataclass(frozen=True)
-class Seen:
-    """What one call of `observe` computes once and several source fields read."""
+class _Rows:
+    """A run of observation entries that depends on a few small values only: its row for
+    every combination of the values, made once, and a batch's rows picked by one `take`.
 
-    viewer: np.ndarray | int  # int, or int[B, 1] when the games' viewers differ
-    flat_viewer: np.ndarray | int  # int, or int[B]
-    face_down: np.ndarray  # bool[B, space] a buyer lies face down there
-    own_cards: np.ndarray  # int8[B, space, card colour] the viewer's face-down cards
-    drawing: np.ndarray  # bool[B] the viewer is keeping drawn lighted windows
+    Value v of a digit of size n is in -1..n-1 (-1: none); `rows` holds the combinations
+    in mixed-radix order of the digits v + 1 (the last digit fastest); `wrapped` holds the
+    same rows in the order of the digits v mod (n + 1), that of numpy's "wrap" mode."""
+
+    def __init__(self, sizes: tuple[int, ...], row: Callable[..., list[int]]) -> None:
+        self.dims = tuple(n + 1 for n in sizes)
+        assert math.prod(self.dims) <= np.iinfo(np.int16).max  # codes are int16
+        grid = itertools.product(*(range(-1, n) for n in sizes))
+        self.rows = np.array([row(*values) for values in grid], np.int8)
+        values = np.indices(self.dims).reshape(len(sizes), -1) - 1
+        self.wrapped = np.empty_like(self.rows)
+        self.wrapped[np.ravel_multi_index(values, self.dims, mode="wrap")] = self.rows
+        self.offset = int(np.ravel_multi_index([1] * len(sizes), self.dims))  # all v + 1
+
+    def pick(self, first: np.ndarray, *others: np.ndarray | int) -> NDArray[np.int8]:
+        """int8[*shape, width]: the row of each game's values (arrays that broadcast to the
+        first's shape; the viewer, last, may be an int). The codes are in range, so `take`
+        runs in its fastest ("clip") mode."""
+        if not others:
+            return self.rows.take(first + 1, axis=0, mode="clip")
+        if first.size < _FEW:  # one numpy call
+            code = np.ravel_multi_index((first, *others), self.dims, mode="wrap")
+            return self.wrapped.take(code, axis=0, mode="clip")
+        code = first.astype(np.int16)  # a few calls, each much faster on many values
+        for values, radix in zip(others, self.dims[1:]):
+            code *= radix
+            code += values
+        code += self.offset
+        return self.rows.take(code, axis=0, mode="clip")
 
 
-Reader = Callable[[CoreState, Seen], np.ndarray]
+_FEW = 256  # values of a digit below which `_Rows.pick` computes codes in one numpy call
+_CHUNK = 1024  # games observed at once (their image, 2.3 MB, stays in the cache)
 
 
-@dataclass(frozen=True)
-class Source:
-    """One field of the source row: its shape after the batch axis ("P": a player axis in
-    absolute seats) and how it is read from the state."""
-
-    shape: tuple[int | str, ...]
-    read: Reader
+def _hot(n: int, value: int) -> list[int]:
+    """One-hot of length n; all zero for -1."""
+    return [int(k == value) for k in range(n)]
 
 
-# the source row, in order; `observe` gathers every observation entry from it
-SOURCE: dict[str, Source] = {
-    "constants": Source((5,), lambda st, s: _constants(st.config, len(st.year))),
-    "money": Source(("P",), lambda st, s: st.money),
-    "prestige": Source(("P",), lambda st, s: st.prestige),
-    "hand_sizes": Source(("P",), lambda st, s: st.hands.sum(axis=-1)),
-    "hands": Source(("P", B), lambda st, s: st.hands),
-    "draw_pile_size": Source((), lambda st, s: st.draw_pile.sum(axis=-1)),
-    "stacks": Source(TILES, lambda st, s: st.stacks),
-    "displays": Source(TILES, lambda st, s: st.displays),
-    "supply": Source(("P", *TILES), lambda st, s: st.supply),
-    "lighted_held": Source(("P",), lambda st, s: st.lighted_supply.sum(axis=-1)),
-    "lighted_supply": Source(("P", C), lambda st, s: st.lighted_supply),
-    "lighted_len": Source((), lambda st, s: st.lighted_len),
-    "tower_parts": Source(
-        ("P", C, MAX_TOWERS_PER_COLOUR, N_PARTS * N_GOLD), lambda st, s: st.tower_parts
-    ),
-    "tower_lit": Source(("P", C, MAX_TOWERS_PER_COLOUR, N_GOLD), lambda st, s: st.tower_lit),
-    "tower_exists": Source(
-        ("P", C, MAX_TOWERS_PER_COLOUR, 1), lambda st, s: st.n_towers[..., None] > _SLOTS
-    ),
-    "face_down": Source((N_SPACES,), lambda st, s: s.face_down),
-    "own_cards": Source((N_SPACES, B), lambda st, s: s.own_cards),
-    "coloured_sum": Source(("P",), lambda st, s: st.coloured.sum(axis=-1)),
-    "coloured": Source(("P", B), lambda st, s: st.coloured),
-    "lights_drawn": Source((C,), lambda st, s: _drawn_colours(st.lights_drawn, s.drawing)),
-    "lights_drawn_count": Source((), lambda st, s: (st.lights_drawn >= 0).sum(axis=-1)),
-    "lights_keep": Source((), lambda st, s: st.lights_keep),
-    "build_left": Source((), lambda st, s: st.build_left),
-    "gift_pile": Source((N_GIFT_KINDS,), lambda st, s: st.gift_pile),
-    "draw_pile_seen": Source((B,), lambda st, s: _seen_draw_pile(st, s.flat_viewer)),
-    "lighted_stack_seen": Source((C,), lambda st, s: _seen_lighted_stack(st, s.flat_viewer)),
+def _relative(p: int, seat: int, viewer: int) -> int:
+    """The relative seat of absolute `seat` (-1 for -1)."""
+    return (seat - viewer) % p if seat >= 0 else -1
+
+
+def _space_row(p: int, seat: int, face_up: int, card: int, other: int, viewer: int) -> list[int]:
+    """The 15 features of a space: the buyer's relative seat, its face-up colour, whether
+    it lies face down, and its cards if it is the viewer's own face-down buyer (R10)."""
+    face_down = seat >= 0 and face_up == 0
+    own = [0] * B
+    if face_down and seat == viewer:
+        for c in (card, other):
+            if c >= 0:
+                own[c] += 1
+    up = _hot(B, card if face_up == 1 else -1)
+    return _hot(P4, _relative(p, seat, viewer)) + up + [int(face_down)] + own
+
+
+def _seats_row(p: int, seat: int, caliph: int, viewer: int) -> list[int]:
+    """seat_to_move and caliph, relative to the viewer."""
+    return _hot(P4, _relative(p, seat, viewer)) + _hot(P4, _relative(p, caliph, viewer))
+
+
+@functools.cache
+def _seat_tables(p: int) -> tuple[_Rows, _Rows]:
+    """The tables that depend on the viewer, for p players (made on first use)."""
+    # digits: the buyer's seat, face up, its two cards, the viewer
+    spaces = _Rows((p, 2, B, B, p), functools.partial(_space_row, p))
+    # digits: the seat to move, the caliph's seat, the viewer
+    seats = _Rows((p, p, p), functools.partial(_seats_row, p))
+    return spaces, seats
+
+
+def _run(first: str, last: str) -> slice:
+    """The observation entries of the adjacent slices `first`..`last`."""
+    names = [s.name for s in OBS_SLICES]
+    run = names[names.index(first) : names.index(last) + 1]
+    assert all(OBS_INDEX[a].stop == OBS_INDEX[b].start for a, b in zip(run, run[1:]))
+    return slice(OBS_INDEX[first].start, OBS_INDEX[last].stop)
+
+
+_FLOW = _Rows((N_YEARS + 1, N_PHASES), lambda y, ph: _hot(N_YEARS, y - 1) + _hot(N_PHASES, ph))
+_MARKET = _Rows((N_PARTS, N_PARTS), lambda m, b: _hot(N_PARTS, m) + _hot(N_PARTS, b))
+_CHEST = _Rows((N_CHESTS, len(TARGETS)), lambda c, t: _hot(N_CHESTS, c) + _hot(len(TARGETS), t))
+_COLOUR = _Rows((C,), functools.partial(_hot, C))
+_GIFT = _Rows((N_GIFT_KINDS,), functools.partial(_hot, N_GIFT_KINDS))
+# the runs of one-hots written from one table row: year..phase, seat_to_move..caliph, ...
+_AT_FLOW, _AT_SEATS = _run("year", "phase"), _run("seat_to_move", "caliph")
+_AT_MARKET, _AT_CHEST = _run("market", "bribe_stack"), _run("gift_chest", "pending_target")
+_AT_PRESENT = _run("present", "prestige")  # present, then money and prestige written later
+_AT_SEEN = _run("draw_pile_seen", "lighted_stack_seen")
+_AT = {
+    name: OBS_INDEX[name].start
+    for name in ("money", "prestige", "draw_pile_size", "lighted_stack_size", "lights_drawn")
 }
-ZERO, ONE = 0, 1  # source positions of the constants
-
-
-def _source_positions(p: int) -> dict[str, np.ndarray]:
-    """Source field -> int array of its positions in the source row, shaped like the field."""
-    positions, start = {}, 0
-    for name, field in SOURCE.items():
-        shape = field.shape
-        dims = tuple(p if isinstance(d, str) else d for d in shape)  # "P": the players
-        size = math.prod(dims)
-        positions[name] = np.arange(start, start + size).reshape(dims)
-        start += size
-    return positions
-
-
-def _gather_table(p: int, viewer: int) -> np.ndarray:
-    """int[OBS_DIM]: the source position of each observation entry for `viewer`."""
-    src = _source_positions(p)
-    seats = [(viewer + r) % p for r in range(p)]
-
-    def relative(field: str) -> np.ndarray:  # [4, ...] in relative seat order, zero-padded
-        rows = src[field][seats]
-        return np.concatenate([rows, np.full((P4 - p, *rows.shape[1:]), ZERO)])
-
-    def const(*values: int) -> np.ndarray:
-        return np.array(values)
-
-    spaces = np.full((N_SPACES, SPACE_FEATURES), ZERO)
-    spaces[:, P4 + B] = src["face_down"]
-    spaces[:, P4 + B + 1 :] = src["own_cards"]
-    towers = [relative(f) for f in ("tower_parts", "tower_lit", "tower_exists")]
-    pro, genie, gifts = src["constants"][2:]
-    table = {
-        "num_players": const(*[ONE if k == p - MIN_PLAYERS else ZERO for k in range(3)]),
-        "pro": const(pro),
-        "genie": const(genie),
-        "gifts": const(gifts),
-        "present": const(*[ONE if r < p else ZERO for r in range(P4)]),
-        "money": relative("money"),
-        "prestige": relative("prestige"),
-        "hand_sizes": relative("hand_sizes"),
-        "hand": src["hands"][viewer],
-        "draw_pile_size": src["draw_pile_size"],
-        "stacks": src["stacks"],
-        "displays": src["displays"],
-        "supply": relative("supply"),
-        "lighted_held": relative("lighted_held"),
-        "lighted_supply": src["lighted_supply"][viewer],
-        "lighted_stack_size": src["lighted_len"],
-        "towers": np.concatenate(towers, axis=-1),
-        "spaces": spaces,
-        "coloured": relative("coloured_sum"),
-        "coloured_own": src["coloured"][viewer],
-        "lights_drawn": src["lights_drawn"],
-        "lights_drawn_count": src["lights_drawn_count"],
-        "lights_keep": src["lights_keep"],
-        "build_left": src["build_left"],
-        "gift_pile": src["gift_pile"],
-        "draw_pile_seen": src["draw_pile_seen"],
-        "lighted_stack_seen": src["lighted_stack_seen"],
-    }
-    out = np.full(OBS_DIM, ZERO)
-    for name, positions in table.items():
-        out[OBS_INDEX[name]] = np.broadcast_to(positions, _shape(name)).reshape(-1)
-    return out
-
-
-def _shape(name: str) -> tuple[int, ...]:
-    return next(s.shape for s in OBS_SLICES if s.name == name)
-
-
-def _at(name: str, stride: int = 0, count: int = 1, shift: int = 0) -> tuple[int, ...]:
-    """Observation positions of value 0 of `count` one-hots of slice `name`, `stride` apart
-    (`shift`: where value 0 is not the slice's first entry)."""
-    start = OBS_INDEX[name].start + shift
-    return tuple(start + k * stride for k in range(count))
-
-
-@dataclass(frozen=True)
-class Hot:
-    """One-hots of the observation: the position of value 0 of each, and how their values
-    (int[B, count], -1 = none) are read. `seat` values are absolute seats, shown relative
-    to the viewer."""
-
-    bases: tuple[int, ...]
-    read: Callable[[CoreState, np.ndarray | int], np.ndarray]
-    seat: bool = False
-
-
-def _face_up_colour(st: CoreState, viewer: np.ndarray | int) -> np.ndarray:
-    return np.where(st.space_face_up, st.space_cards[..., 0], -1)
-
-
-HOT: dict[str, Hot] = {
-    "seat_to_move": Hot(_at("seat_to_move"), lambda st, v: st.seat[:, None], seat=True),
-    "caliph": Hot(_at("caliph"), lambda st, v: st.caliph[:, None], seat=True),
-    "space_buyer": Hot(
-        _at("spaces", SPACE_FEATURES, N_SPACES), lambda st, v: st.space_seat, seat=True
-    ),
-    "year": Hot(_at("year", shift=-1), lambda st, v: st.year[:, None]),  # years count from 1
-    "phase": Hot(_at("phase"), lambda st, v: st.phase[:, None]),
-    "lighted_stack_known": Hot(
-        _at("lighted_stack_known", C, N_LIGHTED),
-        lambda st, v: np.where(st.lighted_owner == v, st.lighted_stack, -1),
-    ),
-    "area_colour": Hot(_at("area_colour", B, N_AREAS), lambda st, v: st.area_colour),
-    "space_face_up": Hot(_at("spaces", SPACE_FEATURES, N_SPACES, shift=P4), _face_up_colour),
-    "market": Hot(_at("market"), lambda st, v: st.market[:, None]),
-    "bribe_stack": Hot(_at("bribe_stack"), lambda st, v: st.bribe_stack[:, None]),
-    "chest_gifts": Hot(
-        _at("chest_gifts", N_GIFT_KINDS, N_CHESTS * GIFT_SLOTS),
-        lambda st, v: st.gifts.reshape(len(st.gifts), -1),
-    ),
-    "gift_queue": Hot(_at("gift_queue", N_GIFT_KINDS, GIFT_SLOTS), lambda st, v: st.gift_queue),
-    "gift_chest": Hot(_at("gift_chest"), lambda st, v: st.gift_chest[:, None]),
-    "pending_target": Hot(_at("pending_target"), lambda st, v: st.pending_target[:, None]),
+# _ROTATION[p][viewer, r]: the absolute seat at relative seat r
+_ROTATION = {
+    p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(MIN_PLAYERS, MAX_PLAYERS + 1)
 }
-_SEAT_HOTS = tuple(h for h in HOT.values() if h.seat)  # their values share one lookup
-_OTHER_HOTS = tuple(h for h in HOT.values() if not h.seat)
-# int[H]: the position of value 0 of every one-hot, seat one-hots first
-HOT_BASES = np.array([b for h in _SEAT_HOTS + _OTHER_HOTS for b in h.bases])
-_TABLES: dict[int, np.ndarray] = {}  # players -> int[viewer, OBS_DIM]
-# RELATIVE[p][viewer, seat + 1]: the relative seat of an absolute seat, -1 for -1
-RELATIVE = {
-    p: np.array([[-1] + [(s - v) % p for s in range(p)] for v in range(p)], np.int8)
-    for p in range(MIN_PLAYERS, MAX_PLAYERS + 1)
-}
+# what the seat to move alone sees while it decides: 1 the lighted windows it drew
+# (LIGHTS_KEEP), 2 the draw pile (GIFT_CARD), 3 the lighted-window stack (GIFT_LIGHTS)
+_PRIVATE = np.zeros(N_PHASES, np.int8)
+_PRIVATE[[Phase.LIGHTS_KEEP, Phase.GIFT_CARD, Phase.GIFT_LIGHTS]] = 1, 2, 3
+_COLOURS = np.arange(C)
+_ONES = np.ones(
+    max(B, C, MAX_LIGHTS_DRAWN), np.int8
+)  # x @ _ONES[:n]: the sums of x's rows of n counts
+# _EXISTS[n, k]: 1 where k < n, a colour's k-th tower exists when the player started n
+_SLOTS = np.arange(MAX_TOWERS_PER_COLOUR)
+_EXISTS = (np.arange(MAX_TOWERS_PER_COLOUR + 1)[:, None] > _SLOTS).astype(np.int8)
+_TILE_COUNTS = N_PARTS * N_GOLD  # a tower's tile counts, copied as one int64
+assert np.dtype(np.int64).itemsize == _TILE_COUNTS and np.dtype(np.int16).itemsize == N_GOLD
+_SCRATCH = threading.local()  # .image: int8[rows, OBS_DIM], rows <= _CHUNK
+_CONSTANT_ROWS: dict[GameConfig, tuple[NDArray[np.int8], NDArray[np.int8]]] = {}
 
 
-def _gather_tables(p: int) -> np.ndarray:
-    if p not in _TABLES:
-        _TABLES[p] = np.stack([_gather_table(p, v) for v in range(p)])
-    return _TABLES[p]
+def _constants(cfg: GameConfig) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """int8 rows of num_players..gifts and of present..prestige (money and prestige 0)."""
+    if cfg not in _CONSTANT_ROWS:
+        p = cfg.num_players
+        flags = [int(cfg.pro), int(cfg.has_genie), int(cfg.has_gifts)]
+        present = [int(r < p) for r in range(P4)] + [0] * (2 * P4)
+        head = _hot(N_PLAYER_COUNTS, p - MIN_PLAYERS) + flags
+        _CONSTANT_ROWS[cfg] = np.array(head, np.int8), np.array(present, np.int8)
+    return _CONSTANT_ROWS[cfg]
 
 
-def _viewers(
-    state: CoreState, seat: int | np.integer | np.ndarray
-) -> tuple[np.ndarray | int, int | None]:
-    """The viewer of each game (an int, or int[B, 1]) and, if all games share one, it."""
+def _viewers(state: CoreState, seat: int | np.integer | np.ndarray) -> int | NDArray[np.int64]:
+    """The viewer of every game: an int when all games share one, else int[B]."""
     p = state.config.num_players
     if isinstance(seat, np.ndarray) and seat.size == 1:
         seat = seat.reshape(-1)[0]
     if isinstance(seat, (int, np.integer)):
         if not 0 <= seat < p:
             raise ValueError(f"seats must be in 0..{p - 1}, got {[int(seat)]}")
-        return int(seat), int(seat)
+        return int(seat)
     viewer = np.broadcast_to(np.asarray(seat, np.int64), state.year.shape)
     low, high = viewer.min(), viewer.max()
     if low < 0 or high >= p:
         raise ValueError(f"seats must be in 0..{p - 1}, got {np.unique(viewer).tolist()}")
-    if low == high:
-        return int(low), int(low)
-    return viewer[:, None], None
+    return int(low) if low == high else viewer
 
 
-def _seen(state: CoreState, viewer: np.ndarray | int) -> Seen:
-    face_down = (state.space_seat >= 0) & ~state.space_face_up
-    mine = face_down & (state.space_seat == viewer)
-    cards = np.where(mine[..., None], state.space_cards, -1)
-    flat_viewer = viewer if isinstance(viewer, int) else viewer[:, 0]
-    drawing = (state.phase == _LIGHTS_KEEP) & (state.seat == flat_viewer)
-    own_cards = _PAIR_COUNTS[cards[..., 0], cards[..., 1]]
-    return Seen(viewer, flat_viewer, face_down, own_cards, drawing)
+def _output(out: NDArray[np.float32] | None, batch: int) -> NDArray[np.float32]:
+    """`out` checked, or a new array."""
+    shape = (batch, OBS_DIM)
+    if out is None:
+        return np.empty(shape, np.float32)
+    if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != shape:
+        got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out)
+        raise ValueError(f"out must be a float32 array of shape {shape}, got {got}")
+    if not out.flags.writeable:
+        raise ValueError("out must be writeable")
+    return out
 
 
-def _source(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
-    """float32[B, source size]: the SOURCE fields of each game for its viewer."""
-    batch = state.year.shape[0]
-    seen = _seen(state, viewer)
-    fields = [f.read(state, seen).reshape(batch, -1) for f in SOURCE.values()]
-    return np.concatenate(fields, axis=1, dtype=np.float32)
+def _image(batch: int) -> NDArray[np.int8]:
+    """int8[batch, OBS_DIM]: the thread's scratch image (kept between calls)."""
+    image: NDArray[np.int8] | None = getattr(_SCRATCH, "image", None)
+    if image is None or len(image) < batch:
+        image = _SCRATCH.image = np.empty((batch, OBS_DIM), np.int8)
+    return image[:batch]
 
 
-def _seen_draw_pile(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
-    """int[B, card colour]: the draw pile where the viewer chooses a gift card (R9.2)."""
-    cards = (state.phase == _GIFT_CARD) & (state.seat == viewer)
-    if not cards.any():
-        return np.zeros((len(state.phase), B), np.int8)
-    return state.draw_pile * cards[:, None]
+class _Players:
+    """Per-seat arrays [B, P, ...] of a batch in each game's relative seat order."""
+
+    def __init__(self, batch: int, p: int, viewer: int | NDArray[np.int64]) -> None:
+        self.batch, self.p = batch, p
+        # int[B, p]: the row b * P + (viewer + r) % P of relative seat r of game b
+        self.rows = _ROTATION[p][viewer] + np.arange(0, batch * p, p)[:, None]
+
+    def __call__(self, field: np.ndarray) -> np.ndarray:
+        """[B, p, size of a seat's entry]"""
+        return field.reshape(self.batch * self.p, -1).take(self.rows, axis=0)
+
+    def put(self, image: NDArray[np.int8], name: str, values: np.ndarray) -> None:
+        """Writes slice `name` [B, 4, ...] from values [B, p, ...], zero past the players."""
+        region, size = image[:, OBS_INDEX[name]], math.prod(values.shape[1:])
+        region[:, :size] = values.reshape(self.batch, size)
+        if size < region.shape[1]:
+            region[:, size:] = 0
 
 
-def _seen_lighted_stack(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
-    """int[B, colour]: the lighted-window stack by colour where the viewer looks through it
-    for a gift (R9.2)."""
-    lights = (state.phase == _GIFT_LIGHTS) & (state.seat == viewer)
-    if not lights.any():
-        return np.zeros((len(state.phase), C), np.int8)
-    return (state.lighted_stack[..., None] == _COLOURS).sum(axis=-2) * lights[:, None]
+def _put_players(image: NDArray[np.int8], state: CoreState, players: _Players) -> None:
+    """Hands, tiles, lighted windows and coloured-building cards: every seat's counts, and
+    the viewer's own (relative seat 0)."""
+    hands = players(state.hands)
+    players.put(image, "hand_sizes", hands @ _ONES[:B])
+    image[:, OBS_INDEX["hand"]] = hands[:, 0]
+    players.put(image, "supply", players(state.supply))
+    lighted = players(state.lighted_supply)
+    players.put(image, "lighted_held", lighted @ _ONES[:C])
+    image[:, OBS_INDEX["lighted_supply"]] = lighted[:, 0]
+    coloured = players(state.coloured)
+    players.put(image, "coloured", coloured @ _ONES[:B])
+    image[:, OBS_INDEX["coloured_own"]] = coloured[:, 0]
 
 
-def _drawn_colours(drawn: np.ndarray, drawing: np.ndarray) -> np.ndarray:
-    """int[B, colour]: the lighted windows each viewer is choosing from (none if not)."""
-    if not drawing.any():  # the usual case; skips the histogram
-        return np.zeros((len(drawn), C), np.int8)
-    return (drawn[..., None] == _COLOURS).sum(axis=-2) * drawing[:, None]
+def _put_towers(image: NDArray[np.int8], state: CoreState, players: _Players) -> None:
+    """Each tower's 11 features from three state arrays: its 8 tile counts and 2 lit
+    counts are copied as one int64 and one int16 (byte copies)."""
+    batch, p = players.batch, players.p
+    towers = image[:, OBS_INDEX["towers"]].reshape(batch, P4, C, MAX_TOWERS_PER_COLOUR, -1)
+    mine, slot, tiles = towers[:, :p], (batch, p, C, MAX_TOWERS_PER_COLOUR), _TILE_COUNTS
+    parts = players(state.tower_parts).reshape(*slot, tiles)
+    mine[..., :tiles].view(np.int64)[..., 0] = parts.view(np.int64)[..., 0]
+    lit = players(state.tower_lit).reshape(*slot, N_GOLD)
+    mine[..., tiles : tiles + N_GOLD].view(np.int16)[..., 0] = lit.view(np.int16)[..., 0]
+    mine[..., tiles + N_GOLD] = _EXISTS.take(players(state.n_towers), axis=0)
+    if p < P4:
+        towers[:, p:] = 0
 
 
-def _constants(cfg: GameConfig, batch: int) -> NDArray[np.int8]:
-    """int8[batch, 5]: the source's constants 0, 1, pro, genie, gifts (cached)."""
-    key = (cfg, batch)
-    if key not in _CONSTANTS:
-        if len(_CONSTANTS) > 64:
-            _CONSTANTS.clear()
-        flags = [0, 1, cfg.pro, cfg.has_genie, cfg.has_gifts]
-        _CONSTANTS[key] = np.tile(np.array(flags, np.int8), (batch, 1))
-    return _CONSTANTS[key]
+def _put_hots(image: NDArray[np.int8], state: CoreState, viewer: int | np.ndarray) -> None:
+    """Every one-hot, each run of them from one table row: year..phase, seat_to_move..
+    caliph, the spaces, the viewer's windows in the lighted stack, the areas' colours, the
+    gifts on the chests, market..bribe_stack, the gift queue, gift_chest..pending_target."""
+    batch = len(image)
+    view = viewer if isinstance(viewer, int) else viewer[:, None]
+    spaces, seats = _seat_tables(state.config.num_players)
+    image[:, _AT_FLOW] = _FLOW.pick(state.year, state.phase)
+    image[:, _AT_SEATS] = seats.pick(state.seat, state.caliph, viewer)
+    cards = state.space_cards
+    picked = spaces.pick(state.space_seat, state.space_face_up, cards[..., 0], cards[..., 1], view)
+    image[:, OBS_INDEX["spaces"]] = picked.reshape(batch, -1)
+    known = np.where(state.lighted_owner == view, state.lighted_stack, -1)
+    _put_one_hots(image[:, OBS_INDEX["lighted_stack_known"]], _COLOUR, known)
+    _put_one_hots(image[:, OBS_INDEX["area_colour"]], _COLOUR, state.area_colour)
+    _put_one_hots(image[:, OBS_INDEX["chest_gifts"]], _GIFT, state.gifts)
+    image[:, _AT_MARKET] = _MARKET.pick(state.market, state.bribe_stack)
+    _put_one_hots(image[:, OBS_INDEX["gift_queue"]], _GIFT, state.gift_queue)
+    image[:, _AT_CHEST] = _CHEST.pick(state.gift_chest, state.pending_target)
 
 
-_CONSTANTS: dict[tuple[GameConfig, int], NDArray[np.int8]] = {}
-# numpy compares plain ints much faster than enums
-_LIGHTS_KEEP = int(Phase.LIGHTS_KEEP)
-_GIFT_CARD, _GIFT_LIGHTS = int(Phase.GIFT_CARD), int(Phase.GIFT_LIGHTS)
-_COLOURS = np.arange(C)
-_SLOTS: NDArray[np.int64] = np.arange(MAX_TOWERS_PER_COLOUR)
-# int8[card, card, colour]: colour counts of a pair of cards; card -1 (index B) = none
-_PAIR_COUNTS = np.zeros((B + 1, B + 1, B), np.int8)
-for _a in range(B + 1):
-    for _b in range(B + 1):
-        for _card in (_a, _b):
-            if _card < B:
-                _PAIR_COUNTS[_a, _b, _card] += 1
+def _put_one_hots(region: NDArray[np.int8], table: _Rows, values: np.ndarray) -> None:
+    """region [B, n * width]: the one-hots of values [B, n] (-1: none)."""
+    if values.size >= _FEW and values.max() < 0:  # e.g. no gifts without the expansion
+        region[...] = 0
+    else:
+        region[...] = table.pick(values).reshape(len(region), -1)
 
 
-def _hot_values(state: CoreState, viewer: np.ndarray | int) -> np.ndarray:
-    """int[B, H]: the value of each one-hot of HOT_BASES, -1 for none."""
-    batch = state.year.shape[0]
-    seats = np.concatenate([h.read(state, viewer) for h in _SEAT_HOTS], axis=1)
-    relative = RELATIVE[state.config.num_players][viewer, seats + 1]
-    others = [h.read(state, viewer).reshape(batch, -1) for h in _OTHER_HOTS]
-    return np.concatenate([relative, *others], axis=1)
+def _put_counts(image: NDArray[np.int8], state: CoreState, viewer: int | np.ndarray) -> None:
+    """The tile markets, the counts and what the seat to move alone sees (R7.2, R9.2)."""
+    batch = len(image)
+    image[:, _AT["draw_pile_size"]] = state.draw_pile @ _ONES[:B]
+    image[:, OBS_INDEX["stacks"]] = state.stacks.reshape(batch, -1)
+    image[:, OBS_INDEX["displays"]] = state.displays.reshape(batch, -1)
+    image[:, _AT["lighted_stack_size"]] = state.lighted_len
+    image[:, OBS_INDEX["gift_pile"]] = state.gift_pile
+    at = _AT["lights_drawn"]
+    lights = image[:, at : at + C + 3]  # drawn colours, their count, keep, build left
+    lights[:, :C] = 0
+    lights[:, C] = (state.lights_drawn >= 0).view(np.int8) @ _ONES[:MAX_LIGHTS_DRAWN]
+    lights[:, C + 1] = state.lights_keep
+    lights[:, C + 2] = state.build_left
+    image[:, _AT_SEEN] = 0
+    private = _PRIVATE.take(state.phase) * (state.seat == viewer)
+    if private.any():  # a viewer deciding in LIGHTS_KEEP, GIFT_CARD or GIFT_LIGHTS
+        drawing, cards, looking = (np.flatnonzero(private == k) for k in (1, 2, 3))
+        lights[drawing, :C] = _colour_counts(state.lights_drawn[drawing])
+        image[cards, _AT_SEEN.start : _AT_SEEN.start + B] = state.draw_pile[cards]
+        image[looking, _AT_SEEN.start + B : _AT_SEEN.stop] = _colour_counts(
+            state.lighted_stack[looking]
+        )
+
+
+def _colour_counts(colours: np.ndarray) -> np.ndarray:
+    """int[n, colour]: how many of each colour each row of colours (-1 = none) holds."""
+    return (colours[..., None] == _COLOURS).sum(axis=-2)
 
 
 def observe(
-    state: CoreState, seat: int | np.integer | np.ndarray | None = None
+    state: CoreState,
+    seat: int | np.integer | np.ndarray | None = None,
+    out: NDArray[np.float32] | None = None,
 ) -> NDArray[np.float32]:
     """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B]; by
-    default the seat to decide, whose legal actions `legal_action_mask` gives)."""
-    viewer, shared = _viewers(state, state.seat if seat is None else seat)
-    source = _source(state, viewer)
-    tables = _gather_tables(state.config.num_players)
-    if shared is not None:
-        out = np.take(source, tables[shared], axis=1)  # C-contiguous, unlike source[:, t]
-    else:
-        assert isinstance(viewer, np.ndarray)  # games with different viewers
-        out = source[np.arange(len(source))[:, None], tables[viewer[:, 0]]]
-    values = _hot_values(state, viewer)
-    positions = HOT_BASES + values
-    if len(out) > 1:
-        positions += np.arange(0, out.size, OBS_DIM)[:, None]
-    assert out.flags.c_contiguous  # so that reshape(-1) is a view
-    out.reshape(-1)[positions[values >= 0]] = 1
+    default the seat to decide, whose legal actions `legal_action_mask` gives), written
+    into `out` (float32[B, OBS_DIM], reused across steps) when given."""
+    viewer = _viewers(state, state.seat if seat is None else seat)
+    batch = state.year.shape[0]
+    out = _output(out, batch)
+    if batch <= _CHUNK:
+        if batch:
+            _observe_into(out, state, viewer)
+        return out
+    for start in range(0, batch, _CHUNK):  # so that a chunk's image stays in the cache
+        games = slice(start, start + _CHUNK)
+        views = {f.name: getattr(state, f.name)[games] for f in fields(state) if f.name != "config"}
+        chunk = replace(state, **views)
+        _observe_into(out[games], chunk, viewer if isinstance(viewer, int) else viewer[games])
     return out
+
+
+def _observe_into(
+    out: NDArray[np.float32], state: CoreState, viewer: int | NDArray[np.int64]
+) -> None:
+    """Writes the observations of a batch of at most _CHUNK games into `out`."""
+    batch, p = len(out), state.config.num_players
+    image, players = _image(batch), _Players(batch, p, viewer)
+    head, present = _constants(state.config)
+    image[:, : len(head)] = head
+    image[:, _AT_PRESENT] = present  # money and prestige are written below
+    _put_players(image, state, players)
+    _put_towers(image, state, players)
+    _put_hots(image, state, viewer)
+    _put_counts(image, state, viewer)
+    np.copyto(out, image)
+    out[:, _AT["money"] : _AT["money"] + p] = players(state.money)[..., 0]
+    out[:, _AT["prestige"] : _AT["prestige"] + p] = players(state.prestige)[..., 0]

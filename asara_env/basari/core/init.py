@@ -36,7 +36,9 @@ def seeds_for(seed: object, batch: int) -> np.ndarray:
 
 def init(config: BasariConfig, batch: int, seeds: object = None) -> BasariState:
     """B games set up; game i is the reference game `new_game(config, seeds_i)` (with an
-    int seed s: `derived_seed(s, i)`)."""
+    int seed s: `derived_seed(s, i)`). A `config` that is not a BasariConfig is a
+    TypeError naming it."""
+    config = BasariConfig.check(config)
     if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
         raise ValueError(f"batch must be an int >= 1, got {batch!r}")
     state = blank(config, int(batch))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from asara_env.basari.actions import N_BARTER_IDS, BarterChoice
+from asara_env.basari.actions import (
+    BARTER_ACCEPT,
+    BARTER_ADD,
+    BARTER_FORFEIT,
+    BARTER_SUBMIT,
+    N_BARTER_IDS,
+)
 from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import bundle_key, tables
@@ -21,12 +27,12 @@ def barter_block(state: BasariState) -> np.ndarray:
     empty = ~pending.any(axis=1)
     offer_key = bundle_key(state.offer)
     can_raise = ~exists | (bundle_key(held) > offer_key)
-    add = slice(BarterChoice.ADD, BarterChoice.ADD + N_COLOURS)
+    add = slice(BARTER_ADD, BARTER_ADD + N_COLOURS)
     block = np.empty((len(actor), N_BARTER_IDS), bool)
-    block[:, BarterChoice.ACCEPT] = exists & empty
-    block[:, BarterChoice.FORFEIT] = ~exists & empty
+    block[:, BARTER_ACCEPT] = exists & empty
+    block[:, BARTER_FORFEIT] = ~exists & empty
     np.logical_and(held > pending, can_raise[:, None], out=block[:, add])
-    block[:, BarterChoice.SUBMIT] = ~empty & (~exists | (bundle_key(pending) > offer_key))
+    block[:, BARTER_SUBMIT] = ~empty & (~exists | (bundle_key(pending) > offer_key))
     return block
 
 

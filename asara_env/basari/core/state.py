@@ -39,7 +39,7 @@ FIELD_SPECS: dict[str, FieldSpec] = {
     "to_act": _F(np.int8, (), -1, "the seat to act in the barter; -1 = none"),
     "offer": _F(np.int8, (N_COLOURS,), 0, "the standing offer per colour; zeros if none"),
     "offer_by": _F(np.int8, (), -1, "seat that made the standing offer; -1 = none"),
-    "offers": _F(np.int16, (), 0, "offers submitted in the running barter"),
+    "offers": _F(np.int32, (), 0, "offers submitted in the running barter"),
     "pending": _F(np.int8, (N_COLOURS,), 0, "bundle the acting seat is building (E2)"),
     "legal": _F(bool, ("P", "A"), False, "cached legal-action mask of every seat"),
 }

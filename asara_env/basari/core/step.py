@@ -3,9 +3,17 @@ its decisions and every automatic consequence up to its next decision point (E1)
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from asara_env.basari.actions import ActionLayout, BarterChoice
+from asara_env.basari.actions import (
+    BARTER_ACCEPT,
+    BARTER_ADD,
+    BARTER_FORFEIT,
+    BARTER_SUBMIT,
+    ActionLayout,
+)
 from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core import rules
 from asara_env.basari.core.mask import write_mask
@@ -13,6 +21,7 @@ from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import tables
 from asara_env.basari.phases import Phase
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.validate import is_int
 
 
 def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:
@@ -25,9 +34,16 @@ def illegal_seats(state: BasariState, actions: np.ndarray) -> np.ndarray:
 
 def check_actions(state: BasariState, actions: object) -> np.ndarray:
     """`actions` as int64[B, P] if every one is legal, else IllegalActionError naming the
-    first bad game, seat and action (nothing changes)."""
-    acts = np.asarray(actions)
+    first bad game, seat and action as given (an unsigned 2**64 - 1 is not -1; nothing
+    changes). Only an int array (or nested lists of ints) of shape [B, P] is accepted:
+    sets, dicts, floats, bools and strings are refused."""
     shape = state.legal.shape[:2]
+    if isinstance(actions, (list, tuple)):
+        actions = _from_lists(state, actions)
+    try:
+        acts = np.asarray(actions)
+    except (ValueError, TypeError, OverflowError):  # ragged lists and the like
+        acts = np.empty(0, object)
     if acts.shape != shape or acts.dtype.kind not in "iu":
         raise IllegalActionError(
             -1,
@@ -36,8 +52,7 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
             "-",
             f"actions must be ints of shape {shape}, got {acts.dtype} {acts.shape}",
         )
-    acts = acts.astype(np.int64)
-    bad = illegal_seats(state, acts)
+    bad = illegal_seats(state, acts)  # in the given dtype: nothing wraps
     if bad.any():
         game, seat = (int(i) for i in np.argwhere(bad)[0])
         a = int(acts[game, seat])
@@ -52,7 +67,33 @@ def check_actions(state: BasariState, actions: object) -> np.ndarray:
             else (f"game {game}: action ids are 0..{n - 1}")
         )
         raise IllegalActionError(seat, a, name, phase, why)
-    return acts
+    return acts.astype(np.int64)
+
+
+def _from_lists(state: BasariState, actions: list[Any] | tuple[Any, ...]) -> object:
+    """Nested lists of ids as an int64 array, every id checked as given: a bool, float or
+    string inside the lists (which numpy would convert) or an int outside int64 is an
+    IllegalActionError naming the game and seat; rows of another form are left to the
+    shape check."""
+    n = state.legal.shape[2]
+    rows = []
+    for game, row in enumerate(actions):
+        if not isinstance(row, (list, tuple)):
+            return actions
+        for seat, a in enumerate(row):
+            phase = Phase(int(state.phase[game])).name if game < state.batch else "-"
+            if not is_int(a):
+                why = f"game {game}: an action id must be an int, got {type(a).__name__}"
+                raise IllegalActionError(seat, a, "?", phase, why)
+            if not 0 <= a < n:
+                raise IllegalActionError(
+                    seat, a, "?", phase, f"game {game}: action ids are 0..{n - 1}"
+                )
+        rows.append([int(a) for a in row])
+    try:
+        return np.array(rows, np.int64)
+    except ValueError:  # ragged: refused by the shape check
+        return actions
 
 
 def step(state: BasariState, actions: object) -> None:
@@ -93,11 +134,11 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[ru
     full[rows] = choice
     np.add(
         state.pending,
-        full[:, None] - BarterChoice.ADD == COLOURS,
+        full[:, None] - BARTER_ADD == COLOURS,
         out=state.pending,
         casting="unsafe",
     )
-    sub = full == BarterChoice.SUBMIT
+    sub = full == BARTER_SUBMIT
     if sub.any():
         actor = state.to_act
         np.copyto(state.offer, state.pending, where=sub[:, None])
@@ -105,18 +146,16 @@ def _barter(state: BasariState, rows: np.ndarray, choice: np.ndarray) -> list[ru
         state.offers += sub
         state.offer_by[:] = np.where(sub, actor, state.offer_by)
         state.to_act[:] = np.where(sub, state.opener + state.responder - actor, actor)
-    acc = np.flatnonzero(full == BarterChoice.ACCEPT)
+    acc = np.flatnonzero(full == BARTER_ACCEPT)
     if acc.size:  # B7.5: the offerer gives the offer and carries out the card
         taker, giver = state.to_act[acc], state.offer_by[acc]
         state.gems[acc, giver] -= state.offer[acc]
         state.gems[acc, taker] += state.offer[acc]
-    done = np.flatnonzero((full == BarterChoice.ACCEPT) | (full == BarterChoice.FORFEIT))
+    done = np.flatnonzero((full == BARTER_ACCEPT) | (full == BARTER_FORFEIT))
     if not done.size:
         return []
     # FORFEIT (B7.2): the other party carries out the card
-    winner = np.where(
-        full[done] == BarterChoice.ACCEPT, state.offer_by[done], state.responder[done]
-    )
+    winner = np.where(full[done] == BARTER_ACCEPT, state.offer_by[done], state.responder[done])
     return [rules.finish_barter(state, done, winner)]
 
 

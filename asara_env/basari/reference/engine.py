@@ -27,7 +27,7 @@ from asara_env.common.errors import IllegalActionError
 def new_game(config: BasariConfig | None = None, seed: int = 0) -> State:
     """A new game (B3). With start_mode "random" the start archways are drawn (C4) and the
     first movement is made; otherwise the game waits in SETUP."""
-    config = BasariConfig() if config is None else config
+    config = BasariConfig() if config is None else BasariConfig.check(config)
     state = State.initial(config, check_seed(seed))
     if config.start_mode == "random":
         seats = np.arange(config.num_players)
@@ -36,16 +36,25 @@ def new_game(config: BasariConfig | None = None, seed: int = 0) -> State:
 
 
 def check_actions(state: State, actions: Sequence[object]) -> list[int]:
-    """The joint action as ints, or IllegalActionError naming the first bad seat."""
+    """The joint action as ints, or IllegalActionError naming the first bad seat. The
+    joint action is a list, tuple or one-dimensional array of one id per seat (a set or a
+    dict is refused: it has no seat order); each id an int or numpy integer, reported as
+    given when out of range."""
     p = state.num_players
     if state.phase == Phase.OVER:
         raise IllegalActionError(-1, actions, "-", "OVER", "the game is over")
-    try:
-        joint = list(actions)
-    except TypeError:
+    ordered = isinstance(actions, (list, tuple)) or (
+        isinstance(actions, np.ndarray) and actions.ndim == 1
+    )
+    if not ordered:  # a set or a dict has no seat order; a string is not ids
         raise IllegalActionError(
-            -1, actions, "-", state.phase.name, "need one id per seat"
-        ) from None
+            -1,
+            actions,
+            "-",
+            state.phase.name,
+            f"need a list of one id per seat, got {type(actions).__name__}",
+        )
+    joint = list(actions)
     if len(joint) != p:
         raise IllegalActionError(
             -1, actions, "-", state.phase.name, f"need {p} actions (one per seat), got {len(joint)}"

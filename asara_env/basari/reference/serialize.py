@@ -1,78 +1,91 @@
 """Save and load: a state as a JSON-compatible dict and back (pydantic v2 validated).
 
-`state_from_dict` checks every field's type and range with the `StateModel` schema
-(unknown keys refused, errors naming the field path, e.g. `gems.2.1`), then every
-invariant of `violations`, and raises `CorruptStateError` naming the first problem.
+`state_from_dict` checks every field's type and bounds with the `StateModel` schema
+(strict: unknown keys and wrong types refused; every integer bounded, so nothing wraps in
+the core's dtypes), then what depends on the number of players and the board, then every
+invariant of `invariants.py`, and raises `CorruptStateError` whose `field` names the
+first problem's field path (`gems[2][1]`, `config.board`, `(top)` for the whole dict).
 `state_to_dict(state_from_dict(d)) == d` for every valid `d`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import (
     DIE_FACES,
     GEMS_PER_COLOUR,
+    MAX_ARCHWAY_POINTS,
     MAX_ARCHWAYS,
+    MAX_OFFERS,
     MAX_PLAYERS,
+    MAX_PROGRESS,
+    MAX_SCORE,
     MIN_PLAYERS,
     N_CARDS,
     N_COLOURS,
     ROUNDS,
-    validate_board,
 )
 from asara_env.basari.phases import Phase
-from asara_env.basari.reference.invariants import violations
+from asara_env.basari.reference.invariants import located_violations
 from asara_env.basari.reference.state import ARRAY_FIELDS, State
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.markdown import page, schema_table
-from asara_env.common.schema import PER_SEAT, StrictModel
-
-if TYPE_CHECKING:
-    from pydantic_core import ErrorDetails
+from asara_env.common.schema import PER_SEAT, StrictModel, error_text, short
 
 SCHEMA = "basari-env/state"
 VERSION = 1
 
+# Every integer is bounded (constants.py says why each bound is safe), so no value of a
+# loaded game can wrap in the core's int8/int16/int32 arrays or its int64 ranking score.
 Count = Annotated[int, Field(ge=0, le=GEMS_PER_COLOUR)]
 Bundle = Annotated[list[Count], Field(min_length=N_COLOURS, max_length=N_COLOURS)]
-Seat = Annotated[int, Field(ge=-1, lt=MAX_PLAYERS)]  # -1 = none
-CardId = Annotated[int, Field(ge=-1, lt=N_CARDS)]  # -1 = none
+Seat = Annotated[int, Field(ge=-1, le=MAX_PLAYERS - 1)]  # -1 = none
+CardId = Annotated[int, Field(ge=-1, le=N_CARDS - 1)]  # -1 = none
 Roll = Annotated[int, Field(ge=0, le=DIE_FACES)]  # 0 = none
-Archway = Annotated[int, Field(ge=-1, lt=MAX_ARCHWAYS)]  # -1 = not placed
-NonNegative = Annotated[int, Field(ge=0)]
+Archway = Annotated[int, Field(ge=-1, le=MAX_ARCHWAYS - 1)]  # -1 = not placed
+Score = Annotated[int, Field(ge=0, le=MAX_SCORE)]
+Progress = Annotated[int, Field(ge=0, le=MAX_PROGRESS)]
+BoardEntry = Annotated[int, Field(ge=0, le=MAX_ARCHWAY_POINTS)]  # gems: <= 25, checked after
+BoardRow = Annotated[list[BoardEntry], Field(min_length=5, max_length=5)]
 PerSeat = Field(json_schema_extra=dict(PER_SEAT))  # one entry per player (checked below)
+PER_SEAT_FIELDS = (
+    "score",
+    "gems",
+    "position",
+    "start",
+    "progress",
+    "move_roll",
+    "action_roll",
+    "revealed",
+)
+SEAT_FIELDS = ("opener", "responder", "to_act", "offer_by")
 
 
 class ConfigModel(StrictModel, strict=True, title="config"):
     num_players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
     start_mode: Literal["choose", "random"]
-    board: list[list[int]]
-
-    @model_validator(mode="after")
-    def _board(self) -> ConfigModel:
-        validate_board(np.array(self.board, np.int64) if self.board else self.board, "board")
-        return self
+    board: Annotated[list[BoardRow], Field(min_length=1, max_length=MAX_ARCHWAYS)]
 
 
 class StateModel(StrictModel, strict=True, title="BASARI saved state"):
     schema_: Literal["basari-env/state"] = Field(alias="schema")
     version: Literal[1]
     config: ConfigModel
-    seed: Annotated[int, Field(ge=0, lt=2**64)]
+    seed: Annotated[int, Field(ge=0, le=2**64 - 1)]
     phase: Literal["SETUP", "SELECT", "BARTER", "OVER"]
-    round: Annotated[int, Field(ge=0, lt=ROUNDS)]
-    turn: Annotated[int, Field(ge=0, lt=MAX_ARCHWAYS)]
-    score: Annotated[list[NonNegative], PerSeat]
+    round: Annotated[int, Field(ge=0, le=ROUNDS - 1)]
+    turn: Annotated[int, Field(ge=0, le=MAX_ARCHWAYS - 1)]
+    score: Annotated[list[Score], PerSeat]
     gems: Annotated[list[Bundle], PerSeat]
     carpet: Bundle
     position: Annotated[list[Archway], PerSeat]
     start: Annotated[list[Archway], PerSeat]
-    progress: Annotated[list[NonNegative], PerSeat]
+    progress: Annotated[list[Progress], PerSeat]
     move_roll: Annotated[list[Roll], PerSeat]
     action_roll: Annotated[list[Roll], PerSeat]
     revealed: Annotated[list[CardId], PerSeat]
@@ -84,24 +97,7 @@ class StateModel(StrictModel, strict=True, title="BASARI saved state"):
     responder: Seat
     to_act: Seat
     offer_by: Seat
-    offers: NonNegative
-
-    @model_validator(mode="after")
-    def _sizes(self) -> StateModel:
-        p, n = self.config.num_players, len(self.config.board)
-        for name in ("score", "gems", "position", "start", "progress", "move_roll"):
-            if len(getattr(self, name)) != p:
-                raise ValueError(f"{name}: need {p} entries (one per seat)")
-        for name in ("action_roll", "revealed"):
-            if len(getattr(self, name)) != p:
-                raise ValueError(f"{name}: need {p} entries (one per seat)")
-        for name in ("position", "start"):
-            if any(k >= n for k in getattr(self, name)):
-                raise ValueError(f"{name}: archways are -1..{n - 1}")
-        for name in ("opener", "responder", "to_act", "offer_by"):
-            if getattr(self, name) >= p:
-                raise ValueError(f"{name}: seats are -1..{p - 1}")
-        return self
+    offers: Annotated[int, Field(ge=0, le=MAX_OFFERS)]
 
 
 MEANING = {
@@ -112,7 +108,7 @@ MEANING = {
     "phase": "the decision phase (E1)",
     "round": "0-based round; stays 2 when OVER",
     "turn": "0-based turn within the round",
-    "score": "points per seat (unbounded, B1)",
+    "score": "points per seat (B1: the track wraps, the score does not)",
     "gems": "holdings per seat and colour (red, yellow, green, blue)",
     "carpet": "the supply per colour (B2.3)",
     "position": "each merchant's archway; -1 during SETUP",
@@ -129,13 +125,15 @@ MEANING = {
     "responder": "seat B of the running barter; -1 = none",
     "to_act": "the seat to act in the barter; -1 = none",
     "offer_by": "the seat that made the standing offer; -1 = none",
-    "offers": "offers submitted in the running barter",
+    "offers": "offers submitted in the running barter (each higher than the last, B8, so at most "
+    "one per non-empty bundle)",
 }
 CONFIG_MEANING = {
     "num_players": "P, the number of players",
     "start_mode": "`choose`: every seat picks its start archway at once (B3.4); `random`: drawn "
     "from the seed (C4)",
-    "board": "int[n_archways][5]: points, then red, yellow, green, blue gems per archway (B2.4)",
+    "board": f"int[n_archways][5]: points (0..{MAX_ARCHWAY_POINTS}), then red, yellow, green, blue "
+    f"gems (0..{GEMS_PER_COLOUR}) per archway (B2.4); 1..{MAX_ARCHWAYS} archways",
 }
 
 
@@ -147,8 +145,10 @@ def schema_markdown() -> str:
         "# BASARI saved state",
         "",
         "`state_to_dict` writes and `state_from_dict` reads this JSON object (pydantic v2,",
-        "strict: unknown keys and wrong types are refused, errors name the field path);",
-        "the invariants of B12 are then checked. [P] = one entry per seat. Generated by",
+        "strict: unknown keys and wrong types are refused, every integer is bounded so that",
+        "nothing wraps in the core's dtypes, errors name the field path); lengths and seats",
+        "against P and archways against the board, then the invariants of B12 are checked.",
+        "[P] = one entry per seat. Generated by",
         "`python -m asara_env.docs` (`make docs`); do not edit by hand.",
     ]
     config = defs["ConfigModel"]
@@ -174,22 +174,50 @@ def state_to_dict(state: State) -> dict[str, Any]:
     return out
 
 
-def _path(error: ErrorDetails) -> str:
-    loc = ".".join(str(part) for part in error["loc"]) or "state"
-    return loc.replace("schema_", "schema")
+def _schema_error(exc: ValidationError) -> CorruptStateError:
+    """The first pydantic error as a CorruptStateError naming its field path."""
+    field, problem = error_text(exc.errors()[0], {"schema_": "schema"})
+    return CorruptStateError(problem, field)
+
+
+def _check_sizes(model: StateModel) -> None:
+    """What depends on P (lengths, seats below P) and on the board (archways below N, the
+    board's gems): CorruptStateError naming the field."""
+    p, n = model.config.num_players, len(model.config.board)
+    for name in PER_SEAT_FIELDS:
+        got = len(getattr(model, name))
+        if got != p:
+            raise CorruptStateError(f"must have {p} entries (one per seat), got {got}", name)
+    for name in ("position", "start"):
+        for seat, k in enumerate(getattr(model, name)):
+            if k >= n:
+                raise CorruptStateError(
+                    f"archways are -1..{n - 1} on this board, got {k}", f"{name}[{seat}]"
+                )
+    for name in SEAT_FIELDS:
+        seat = getattr(model, name)
+        if seat >= p:
+            raise CorruptStateError(f"seats are -1..{p - 1}, got {seat}", name)
+    if model.turn >= n:
+        raise CorruptStateError(f"turns are 0..{n - 1} on this board, got {model.turn}", "turn")
 
 
 def state_from_dict(d: object) -> State:
-    """The state saved as `d`; CorruptStateError naming the first bad field or broken
-    invariant."""
+    """The state saved as `d`; CorruptStateError naming the field of the first problem (the
+    schema's types and bounds, what depends on P and the board, then every invariant)."""
+    if not isinstance(d, dict):
+        raise CorruptStateError(f"a saved state is a dict, got {short(d)}", "(top)")
     try:
         model = StateModel.model_validate(d)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise CorruptStateError(f"corrupt BASARI state at {_path(first)}: {first['msg']}") from exc
-    config = BasariConfig(
-        model.config.num_players, model.config.start_mode, np.array(model.config.board)
-    )
+        raise _schema_error(exc) from None
+    _check_sizes(model)
+    try:
+        config = BasariConfig(
+            model.config.num_players, model.config.start_mode, np.array(model.config.board)
+        )
+    except ValueError as exc:
+        raise CorruptStateError(str(exc), "config.board") from None
     arrays = {name: np.array(getattr(model, name), np.int64) for name in ARRAY_FIELDS}
     state = State(
         config=config,
@@ -206,7 +234,8 @@ def state_from_dict(d: object) -> State:
         offers=model.offers,
         **arrays,
     )
-    broken = violations(state)
+    broken = located_violations(state)
     if broken:
-        raise CorruptStateError(f"corrupt BASARI state: {broken[0]}")
+        field, problem = broken[0]
+        raise CorruptStateError(problem, field)
     return state

@@ -1,0 +1,188 @@
+"""What every console script shares: typed, bounded argparse types, a parser that shows
+its defaults, and `run_main`, the wrapper that turns any failure into one line.
+
+A usage error (a bad value) is the parser's: exit status 2 and one line on stderr naming
+the argument, before any work starts. Any other failure ends with exit status 1 and one
+line (`--debug` anywhere on the command line, or ASARA_DEBUG=1, shows the traceback
+instead); Ctrl-C ends with exit status 130 and one line saying what was saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+SEED_LIMIT = 2**63  # seeds are 63-bit (asara_env.common.seeding)
+R = TypeVar("R")
+
+
+class Interrupted(Exception):
+    """Raised on Ctrl-C by a command that saved what it had finished (the message says
+    what and where); `run_main` prints it and exits with status 130."""
+
+
+class Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """--help shows every option's default (unless None, False or already said) and keeps
+    the description's line breaks."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default is None or action.default is False or "default" in text:
+            return action.help
+        return super()._get_help_string(action)
+
+
+class Parser(argparse.ArgumentParser):
+    """An `ArgumentParser` whose usage errors are one line on stderr (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (--help lists the options)\n")
+
+
+def parser(prog: str, description: str | None = None) -> argparse.ArgumentParser:
+    """A `Parser` whose --help shows the defaults."""
+    return Parser(prog=prog, description=description, formatter_class=Formatter)
+
+
+# ---------------------------------------------------------------------------- types
+def bounded_int(low: int, high: int | None = None, what: str = "int") -> Callable[[str], int]:
+    """An argparse type: an int in [low, high] (no upper bound if `high` is None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            least = "a non-negative int" if low == 0 else f"at least {low}"
+            top = "" if high is None else f" and at most {high}"
+            top = " below 2**63" if high == SEED_LIMIT - 1 else top
+            raise argparse.ArgumentTypeError(f"must be {least}{top}, got {value}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+def bounded_float(
+    low: float, high: float | None = None, open_low: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a finite number in [low, high] ((low, high] with `open_low`)."""
+    bound = f"{'>' if open_low else '>='} {low:g}" + ("" if high is None else f" and <= {high:g}")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+        too_low = value <= low if open_low else not value >= low
+        too_high = not value < float("inf") or (high is not None and value > high)
+        if too_low or too_high:
+            raise argparse.ArgumentTypeError(f"must be a number {bound}, got {text}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+seed = bounded_int(0, SEED_LIMIT - 1, "a non-negative int")
+positive = bounded_int(1, None, "a positive int")
+non_negative = bounded_int(0, None, "a non-negative int")
+non_negative_float = bounded_float(0.0)
+
+
+def existing_file(text: str) -> Path:
+    """An argparse type: the path of a readable file."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no file at {text}")
+    if not os.access(path, os.R_OK):
+        raise argparse.ArgumentTypeError(f"{text} is not readable")
+    return path
+
+
+def writable_problem(path: Path) -> str:
+    """'' if a file (or folder) could be created or replaced at `path`, else why not."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{parent} is not writable"
+    return ""
+
+
+def writable_file(text: str) -> Path:
+    """An argparse type: a path where a file can be written (its folder exists and is
+    writable; checked before any work)."""
+    path = Path(text)
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {text} in")
+    problem = writable_problem(path)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return path
+
+
+def writable_dir(text: str) -> Path:
+    """An argparse type: a folder that exists or can be made, and is writable."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    if path.is_dir():
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise argparse.ArgumentTypeError(f"{text} is not writable")
+        return path
+    problem = writable_problem(path)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return path
+
+
+def lineup_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """A usage error of a play command's lineup (`--players`, `--seat`, `--opponents`),
+    the argument named from the message."""
+    flag = next((f for f in ("seat", "players") if message.startswith(f)), "opponents")
+    parser.error(f"argument --{flag}: {message}")
+
+
+# ---------------------------------------------------------------------------- running
+def run_main(prog: str) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A decorator for a console script's `main(argv=None)`: `--debug` is taken off the
+    command line; an exception becomes one line on stderr and exit status 1 (the
+    traceback with --debug), Ctrl-C one line and exit status 130. A usage error's
+    SystemExit (status 2) passes through untouched."""
+
+    def wrap(main: Callable[..., R]) -> Callable[..., R]:
+        @functools.wraps(main)
+        def wrapped(argv: list[str] | None = None, *rest: Any, **kw: Any) -> R:
+            args = list(sys.argv[1:] if argv is None else argv)
+            debug = "--debug" in args or os.environ.get("ASARA_DEBUG") == "1"
+            args = [a for a in args if a != "--debug"]
+            try:
+                return main(args, *rest, **kw)
+            except KeyboardInterrupt:
+                print(f"{prog}: interrupted", file=sys.stderr)
+                raise SystemExit(130) from None
+            except Interrupted as e:
+                print(f"{prog}: interrupted; {e}", file=sys.stderr)
+                raise SystemExit(130) from None
+            except Exception as e:
+                if debug:
+                    raise
+                text = " ".join(str(e).split()) or type(e).__name__
+                print(f"{prog}: error: {text} (--debug shows the traceback)", file=sys.stderr)
+                raise SystemExit(1) from None
+
+        return wrapped
+
+    return wrap

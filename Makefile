@@ -67,10 +67,10 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
-	$(BIN)/python benchmarks/bench_reference.py
-	$(BIN)/python benchmarks/bench_core.py
-	$(BIN)/python benchmarks/bench_env.py
-	$(BIN)/python benchmarks/bench_basari.py
+	$(BIN)/python -m benchmarks.asara.bench_reference
+	$(BIN)/python -m benchmarks.asara.bench_core
+	$(BIN)/python -m benchmarks.asara.bench_env
+	$(BIN)/python -m benchmarks.basari.bench_core
 
 clean:
 	rm -rf $(VENV) $(INT_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

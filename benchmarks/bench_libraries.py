@@ -1,7 +1,7 @@
 """Decisions per second of ASARA through each RL library's env interface, beside the plain
 AEC loop, in the same run.
 
-    python benchmarks/bench_libraries.py [--players 2] [--seconds 5] [--json]
+    python -m benchmarks.bench_libraries [--players 2] [--seconds 5] [--json]
 
 Every row plays uniformly random legal actions (the mask read where that library puts it)
 for about `--seconds`, resetting finished games, and counts decisions (one action of the
@@ -32,10 +32,10 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-from random_play import aec_decisions_per_second
 from tqdm import tqdm
 
 import asara_env
+from benchmarks.random_play import aec_decisions_per_second
 
 
 def _choose(rng: np.random.Generator, mask: np.ndarray) -> int:

@@ -1,6 +1,6 @@
 """The core's and the AEC env's speed at two revisions of the code, side by side in one run.
 
-    python benchmarks/compare_revisions.py BEFORE_REV [AFTER_REV] [--rounds 3]
+    python -m benchmarks.compare_revisions BEFORE_REV [AFTER_REV] [--rounds 3]
 
 Each revision is checked out into a temporary git worktree (AFTER defaults to the working
 tree itself). The two are benchmarked alternately, round after round (A B A B ...), with
@@ -22,8 +22,8 @@ from typing import Any
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ["benchmarks/bench_core.py", "--json", "--steps", "60", "--players", "4"]
-ENV = ["benchmarks/bench_env.py", "--json", "--seconds", "2"]
+CORE = ["benchmarks/asara/bench_core.py", "--json", "--steps", "60", "--players", "4"]
+ENV = ["benchmarks/asara/bench_env.py", "--json", "--seconds", "2"]
 
 
 def run_json(tree: Path, script: list[str]) -> dict[str, Any]:

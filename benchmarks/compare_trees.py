@@ -1,6 +1,6 @@
 """Both games' benchmarks in two checked-out trees, side by side in one run.
 
-    python benchmarks/compare_trees.py BEFORE_DIR [AFTER_DIR] [--rounds 5] [--clock cpu]
+    python -m benchmarks.compare_trees BEFORE_DIR [AFTER_DIR] [--rounds 5] [--clock cpu]
         [--only core,env,basari] [--out samples.json]
 
 compare_revisions.py's companion for two directories instead of two git revisions (a tree
@@ -10,9 +10,9 @@ defaults to this tree. As there, each benchmark runs from each tree in a fresh p
 (before, after, before, after, ...) so that a machine that slows down affects both alike,
 and the medians and after/before ratios are printed:
 
-- core.*    benchmarks/bench_core.py --json --steps 60 --players 4 (ASARA core, reference)
-- env.*     benchmarks/bench_env.py --json --seconds 2 (ASARA AEC env, every rules set)
-- basari.*  benchmarks/bench_basari.py --json --steps 60 --seconds 2 (core, reference,
+- core.*    benchmarks/asara/bench_core.py --json --steps 60 --players 4 (ASARA core, reference)
+- env.*     benchmarks/asara/bench_env.py --json --seconds 2 (ASARA AEC env, every rules set)
+- basari.*  benchmarks/basari/bench_core.py --json --steps 60 --seconds 2 (core, reference,
             parallel env)
 
 `--clock cpu` runs each script with `time.perf_counter` replaced by `time.process_time`:
@@ -37,11 +37,27 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = {
-    # prefix: (script, arguments)
-    "core.": ("benchmarks/bench_core.py", ["--json", "--steps", "60", "--players", "4"]),
-    "env.": ("benchmarks/bench_env.py", ["--json", "--seconds", "2"]),
-    "basari.": ("benchmarks/bench_basari.py", ["--json", "--steps", "60", "--seconds", "2"]),
+    # prefix: (the script where trees of today have it, then where older trees had it; arguments)
+    "core.": (
+        ("benchmarks/asara/bench_core.py", "benchmarks/bench_core.py"),
+        ["--json", "--steps", "60", "--players", "4"],
+    ),
+    "env.": (
+        ("benchmarks/asara/bench_env.py", "benchmarks/bench_env.py"),
+        ["--json", "--seconds", "2"],
+    ),
+    "basari.": (
+        ("benchmarks/basari/bench_core.py", "benchmarks/bench_basari.py"),
+        ["--json", "--steps", "60", "--seconds", "2"],
+    ),
 }
+
+
+def script_in(tree: Path, scripts: tuple[str, ...]) -> str | None:
+    """The first of `scripts` that `tree` holds, None if none."""
+    return next((s for s in scripts if (tree / s).exists()), None)
+
+
 CPU_CLOCK = (  # python -c CPU_CLOCK SCRIPT ARGS...: the script timed by its process's CPU clock
     "import os, runpy, sys, time; time.perf_counter = time.process_time; "
     "sys.argv = sys.argv[1:]; sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0]))); "
@@ -97,14 +113,16 @@ def main() -> None:
     chosen = {k: v for k, v in BENCHMARKS.items() if k.rstrip(".") in args.only.split(",")}
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     for tree in trees.values():
-        missing = [script for script, _ in chosen.values() if not (tree / script).exists()]
+        missing = [scripts[0] for scripts, _ in chosen.values() if not script_in(tree, scripts)]
         if missing:
             parser.error(f"{tree} has no {', '.join(missing)}")
     seen: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
     runs: list[dict[str, Any]] = []
     for r in range(args.rounds):
         for name, tree in trees.items():
-            for prefix, (script, extra) in chosen.items():
+            for prefix, (scripts, extra) in chosen.items():
+                script = script_in(tree, scripts)
+                assert script is not None  # checked above
                 result = run_json(tree, [script, *extra], args.clock, runs)
                 for key, rate in rates(result, prefix).items():
                     seen[name].setdefault(key, []).append(rate)

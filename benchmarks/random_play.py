@@ -2,7 +2,7 @@
 
 - `time_reference_games`: whole games of a one-game reference engine, one at a time, the
   time to list the legal actions and the time to step measured apart (ASARA's
-  `bench_reference.py`, BASARI's `bench_basari_reference.py`).
+  `bench_reference.py`, BASARI's `basari/bench_reference.py`).
 - `aec_decisions_per_second`: the full PettingZoo AEC loop (`env.last()`, a random legal
   action, `env.step()`), finished games reset, for a fixed time (`bench_env.py`,
   `bench_libraries.py`).

@@ -1,12 +1,12 @@
 """Decisions per second of ASARA's core with and without observations, this checkout's
 `observe` against an earlier revision's, alternated in one run.
 
-    python benchmarks/asara/bench_observe.py [--players 4] [--variant pro]
+    python -m benchmarks.asara.bench_observe [--players 4] [--variant pro]
         [--baseline REV|PATH] [--rounds 3] [--batches 1,64,4096] [--clock wall|cpu] [--json]
 
 A worker process plays random legal actions at each batch size B (after 100 untimed
 steps, so that the games are at different points of play) and times, batched step by
-batched step: the step alone (legal mask + step + autoreset, as benchmarks/bench_core.py
+batched step: the step alone (legal mask + step + autoreset, as benchmarks/asara/bench_core.py
 counts it), drawing the random actions from the mask (apart), and the observation of the
 seat to move in every game, `observe(state, state.seat)`, fresh and, where the revision
 has it, into a buffer reused across steps (`out=`). A decision is one live game's step.

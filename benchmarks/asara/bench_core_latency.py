@@ -1,6 +1,6 @@
 """Per-call latency of the vectorised core at batch size 1, as an AEC wrapper uses it.
 
-    python benchmarks/bench_core_latency.py [--players 4] [--variant pro] [--json]
+    python -m benchmarks.asara.bench_core_latency [--players 4] [--variant pro] [--json]
 
 One game plays random legal actions; each decision times `legal_action_mask`,
 `observe(state, seat to move)` and `step` + `autoreset` separately (microseconds per

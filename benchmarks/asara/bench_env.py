@@ -1,6 +1,6 @@
 """Decisions per second of the full AEC loop, ASARA beside PettingZoo's classic games.
 
-    python benchmarks/bench_env.py [--seconds 5] [--json] [--no-pettingzoo-benchmark]
+    python -m benchmarks.asara.bench_env [--seconds 5] [--json] [--no-pettingzoo-benchmark]
 
 Every env plays random legal actions through the whole AEC loop (`env.last()`, a uniform
 choice among the masked-in actions with Python's `random`, `env.step()`), resetting
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
-from random_play import aec_decisions_per_second
 from tqdm import tqdm
 
 from asara_env import asara_v0
+from benchmarks.random_play import aec_decisions_per_second
 
 ASARA: dict[str, dict[str, Any]] = {
     f"asara {p}p {v}": {"num_players": p, "variant": v} for p in (2, 3, 4) for v in ("basic", "pro")

@@ -1,6 +1,6 @@
 """Training throughput: MaskablePPO on the batched-core VecEnv, beside the core's raw rate.
 
-    python benchmarks/bench_training.py [--players 2] [--steps 65536] [--envs 64] [--json]
+    python -m benchmarks.asara.bench_training [--players 2] [--steps 65536] [--envs 64] [--json]
 
 Trains the default network and hyper-parameters (training/asara/train.py) for `--steps` learner
 decisions against the `towers` baseline, without evaluation, and reports learner steps per

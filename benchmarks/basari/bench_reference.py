@@ -1,11 +1,11 @@
 """Steps per second of BASARI's reference engine with random legal actions.
 
-    python benchmarks/bench_basari_reference.py [--games 20] [--json]
+    python -m benchmarks.basari.bench_reference [--games 20] [--json]
 
 A step is one joint action (one id per seat, NOOP for seats without a decision); a
 decision is one acting seat's choice (every seat in SETUP and SELECT, one in a BARTER).
 The time to compute every seat's mask and to step is reported apart, per configuration
-(choosing the random actions is not timed). benchmarks/bench_basari.py runs the reference
+(choosing the random actions is not timed). benchmarks/basari/bench_core.py runs the reference
 engine side by side with the vectorised core and the parallel env.
 """
 
@@ -17,12 +17,12 @@ import os
 import platform
 
 import numpy as np
-from random_play import ReferenceLoop, time_reference_games
 from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference import acting_seats, legal_actions, new_game, step
+from benchmarks.random_play import ReferenceLoop, time_reference_games
 
 
 def measure(config: BasariConfig, games: int, seed: int = 0) -> dict[str, float]:

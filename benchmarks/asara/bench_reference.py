@@ -1,9 +1,9 @@
 """Decisions per second of the reference engine with random legal actions.
 
-    python benchmarks/bench_reference.py [--games 20] [--json]
+    python -m benchmarks.asara.bench_reference [--games 20] [--json]
 
 The time to list legal actions and to step is reported apart from the whole loop, per
-configuration (choosing the random action is not timed). benchmarks/bench_core.py runs the
+configuration (choosing the random action is not timed). benchmarks/asara/bench_core.py runs the
 reference engine side by side with the vectorised core.
 """
 
@@ -14,12 +14,12 @@ import json
 import os
 import platform
 
-from random_play import ReferenceLoop, time_reference_games
 from tqdm import tqdm
 
 from asara_env import GameConfig
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
+from benchmarks.random_play import ReferenceLoop, time_reference_games
 
 
 def measure(config: GameConfig, games: int) -> dict[str, float]:

@@ -1,7 +1,7 @@
 """BASARI speed, side by side in one run: the reference engine, the vectorised core at
 B = 1, 64, 1024, 4096, and the PettingZoo parallel environment.
 
-    python benchmarks/bench_basari.py [--players 4] [--steps 200] [--json]
+    python -m benchmarks.basari.bench_core [--players 4] [--steps 200] [--json]
 
 Random legal actions, uniform over each seat's legal ids. A *decision* is one seat's real
 choice (a seat whose mask holds more than NOOP): every seat in SETUP and SELECT, the one

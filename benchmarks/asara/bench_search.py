@@ -1,6 +1,6 @@
 """Speed of the search agent beside the core's raw speed, in the same run.
 
-    python benchmarks/bench_search.py [--positions 20] [--json]
+    python -m benchmarks.asara.bench_search [--positions 20] [--json]
 
 Positions: states with more than one legal action taken along random 2-player basic
 games (fixed seeds). Each search spec decides every position alone (one game at a time,

@@ -1,6 +1,6 @@
 """Decisions per second of the vectorised core, side by side with the reference engine.
 
-    python benchmarks/bench_core.py [--players 4] [--variant pro] [--json]
+    python -m benchmarks.asara.bench_core [--players 4] [--variant pro] [--json]
 
 For each batch size B, random legal actions are played for a fixed number of batched
 steps; a decision is one game's step. The core's time counts `legal_action_mask` and

@@ -1,6 +1,6 @@
 """Pictures per second: the text board, the SVG picture and its pixels, side by side.
 
-    python benchmarks/bench_render.py [--positions 60]
+    python -m benchmarks.asara.bench_render [--positions 60]
 
 Draws every position of random games (one per configuration below) as one seat sees it:
 `render_view` (text), `svg_view` (SVG text) and `to_rgb_array` (SVG rasterised by resvg),

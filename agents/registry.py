@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import math
 import pkgutil
+import zipfile
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -95,8 +96,12 @@ def _boolean(text: str) -> bool:
 
 
 def _file(text: str) -> str:
-    if not (Path(text).is_file() or Path(text + ".zip").is_file()):
+    """A saved model's path, given with or without its `.zip` (SB3 saves zip archives)."""
+    found = [p for p in (Path(text), Path(text + ".zip")) if p.is_file()]
+    if not found:
         raise ValueError(f"names no file: {text!r}")
+    if not zipfile.is_zipfile(found[0]):
+        raise ValueError(f"is not a saved model (a zip archive): {text!r}")
     return text
 
 

@@ -1,4 +1,4 @@
-"""BASARI's baseline agents (BASARI_RULES.md E6): observation and mask in, action id out.
+"""BASARI's baseline agents (docs/basari/rules.md E6): observation and mask in, action id out.
 
 Every agent draws exactly one double of its own generator per decision, so `act_batch` on
 B rows returns what B calls of `act` in row order would, and an agent is deterministic

@@ -1,4 +1,4 @@
-"""What BASARI's heuristics know how to value (BASARI_RULES.md E6), batched over games.
+"""What BASARI's heuristics know how to value (docs/basari/rules.md E6), batched over games.
 
 - `majority_delta`: m_c(d), the change in a seat's majority bonus for colour c if its count
   changes by d against the others' current counts (B9.2 shares: 1 alone on top, 1/t for t

@@ -1,8 +1,8 @@
-"""Every number of the rules, in one place (RULES.md R1, R2, R6, R7, R8).
+"""Every number of the rules, in one place (docs/asara/rules.md R1, R2, R6, R7, R8).
 
-Numbers marked [assumed] in RULES.md are collected in `ASSUMED`, so that changing one is a
-one-line edit. Everything else is tables indexed by the enums below; the engines gather
-from them instead of branching.
+Numbers marked [assumed] in docs/asara/rules.md are collected in `ASSUMED`, so that
+changing one is a one-line edit. Everything else is tables indexed by the enums below; the
+engines gather from them instead of branching.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ N_GOLD = 2  # index 0 = plain tile, 1 = gold-decorated tile
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 N_YEARS = 4  # R1
 
-# ---------------------------------------------------------------- [assumed] numbers (RULES.md)
+# ------------------------------------------------------- [assumed] numbers (docs/asara/rules.md)
 ASSUMED: dict[str, Any] = {
     # R1: tiles per colour by part (totals 20/20/25/20 are sourced; the even split is assumed)
     "tiles_per_colour": {Part.BASE: 4, Part.TRUNK: 4, Part.WINDOW: 5, Part.TURRET: 4},

@@ -1,4 +1,4 @@
-"""Every number of BASARI's rules in one table (BASARI_RULES.md B1, B2.4).
+"""Every number of BASARI's rules in one table (docs/basari/rules.md B1, B2.4).
 
 Numbers the seed does not state are [assumed]; `ASSUMED` lists each with its reason, so
 changing one is a one-line edit. The board is one data table, `BOARD[N_ARCHWAYS, 5]`
@@ -52,7 +52,7 @@ ARCHWAY_POINTS_RANGE = (4, 7)  # B1 (S3, S5, S6, S7, S12): the default board kee
 ARCHWAY_GEMS_RANGE = (2, 4)  # B1 (S3): the default board keeps to it
 MAX_BARTERS_PER_TURN = 2  # B1: only 4 players form two pairs
 
-# ------------------------------------------------------------------ [assumed] (BASARI_RULES.md)
+# --------------------------------------------------------------- [assumed] (docs/basari/rules.md)
 ASSUMED: dict[str, dict[str, Any]] = {
     "n_archways": {
         "value": 28,

@@ -1,8 +1,9 @@
-"""Rule tests for RULES.md R1-R5: components, board, placement, moves, turn order.
+"""Rule tests for docs/asara/rules.md R1-R5: components, board, placement, moves, turn order.
 
 Every test builds a small hand-made position (tests/asara/helpers.py), plays moves through the
-reference engine and checks what the rule says. Numbers are written out as RULES.md states
-them (not read from asara_env.asara.constants), so a wrong constant makes a test fail.
+reference engine and checks what the rule says. Numbers are written out as
+docs/asara/rules.md states them (not read from asara_env.asara.constants), so a wrong
+constant makes a test fail.
 """
 
 from __future__ import annotations

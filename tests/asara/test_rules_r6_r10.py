@@ -1,5 +1,6 @@
 """Rule tests for R6 (years), R7 (professional version), R8 (final scoring) and R10
-(information), each on a small hand-made position. Expected numbers come from RULES.md."""
+(information), each on a small hand-made position. Expected numbers come from
+docs/asara/rules.md."""
 
 from __future__ import annotations
 
@@ -726,7 +727,7 @@ EXAMPLE = {  # category: points for (Tina, Wolfgang, Philipp)
 def test_R8_worked_example_from_the_rulebook():
     """R8 worked example (rulebook p. 6): every category for Tina, Wolfgang and Philipp.
 
-    RULES.md says two towers of Philipp tie for second tallest; that cannot hold together
+    docs/asara/rules.md says two towers of Philipp tie for second tallest; that cannot hold together
     with the other statements (each of Philipp's five towers has an equal or taller tower
     of another player), so the printed caption is followed: "the black towers contain the
     same number of sections": Philipp's and Tina's black towers tie for second, 2 each."""

@@ -1,5 +1,5 @@
 """Rule tests for R9 (expansions): R9.1 the House of the Bottle Genie and R9.2 the Gifts of
-the Caliph, each on a small hand-made position. Expected numbers come from RULES.md."""
+the Caliph, each on a small hand-made position. Expected numbers come from docs/asara/rules.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Hand-made BASARI positions and small drivers for the rule tests.
 
-Numbers in the tests are written out as BASARI_RULES.md states them (not read from
+Numbers in the tests are written out as docs/basari/rules.md states them (not read from
 asara_env.basari.constants), so a wrong constant makes a test fail.
 """
 

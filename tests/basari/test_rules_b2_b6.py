@@ -1,4 +1,4 @@
-"""Rule tests for BASARI_RULES.md B2-B6: board, set-up, movement, cards, actions.
+"""Rule tests for docs/basari/rules.md B2-B6: board, set-up, movement, cards, actions.
 
 Each test builds a hand-made position (basari_helpers.position), plays through the reference
 engine and checks what the rule says, with the numbers written out as the spec states them.

@@ -1,4 +1,4 @@
-"""Rule tests for BASARI_RULES.md B7-B12: bartering, the bundle order, round-end scoring,
+"""Rule tests for docs/basari/rules.md B7-B12: bartering, the bundle order, round-end scoring,
 game end and tie-breaks, information and invariants. Hand-made positions, numbers as the
 spec writes them."""
 

@@ -1,4 +1,4 @@
-"""Legal-action masks for a batch, one function per decision group (RULES.md R3-R7)."""
+"""Legal-action masks for a batch, one function per decision group (docs/asara/rules.md R3-R7)."""
 
 from __future__ import annotations
 

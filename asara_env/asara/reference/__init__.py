@@ -1,4 +1,4 @@
-"""The plain one-game reference engine: the executable specification of RULES.md."""
+"""The plain one-game reference engine: the executable specification of docs/asara/rules.md."""
 
 from asara_env.asara.phases import Phase
 from asara_env.asara.reference.engine import new_game, step, winners

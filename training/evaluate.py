@@ -33,6 +33,7 @@ import numpy as np
 from apps import command as cli
 from asara_env.common.outcome import win_shares
 
+from .games import game_main, game_module
 from .outputs import atomic_open, atomic_write_text
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
 from .tournament_cli import GAMES, TournamentCommand, agent_list
@@ -257,21 +258,13 @@ def output_files(args: argparse.Namespace) -> list[Path]:
 
 def game_evaluation(game: str) -> EvaluateCommand:
     """The `EvaluateCommand` of the game named `game` (training/<game>/evaluate.py)."""
-    from .games import game_module
-
     command: EvaluateCommand = game_module(game, "evaluate").COMMAND
     return command
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`python -m training.evaluate GAME [the game's evaluation flags]`."""
-    from .games import split_game
-
-    game, rest = split_game("python -m training.evaluate", "Evaluate a saved model.", argv)
-    return run_command(game_evaluation(game), rest)
-
-
-main = cli.run_main("python -m training.evaluate")(main)
+main = game_main(
+    "python -m training.evaluate", "Evaluate a saved model.", game_evaluation, run_command
+)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 HERE = Path(__file__).resolve().parent
+
+C = TypeVar("C")
 
 
 _PACKAGES: dict[str, str] = {}  # game -> its training package outside training/
@@ -65,3 +69,22 @@ def split_game(prog: str, description: str, argv: list[str] | None) -> tuple[str
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help="the game's flags")
     args = parser.parse_args(argv)
     return args.game, list(args.arguments)
+
+
+def game_main(
+    prog: str,
+    description: str,
+    command_of: Callable[[str], C],
+    run_command: Callable[[C, list[str]], int],
+) -> Callable[..., int]:
+    """The console `main(argv=None)` of a shared command `prog GAME [the game's flags]`:
+    the game named first (`split_game`) picks its command (`command_of(game)`), which
+    `run_command` runs on the rest of the arguments; wrapped by `apps.command.run_main`."""
+    from apps.command import run_main
+
+    def main(argv: list[str] | None = None) -> int:
+        game, rest = split_game(prog, description, argv)
+        return run_command(command_of(game), rest)
+
+    main.__doc__ = f"`{prog} GAME [the game's flags]`."
+    return run_main(prog)(main)

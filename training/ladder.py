@@ -58,6 +58,7 @@ import numpy as np
 from apps import command as cli
 from asara_env.common.outcome import win_shares
 
+from .games import game_main, game_module
 from .outputs import append_line, atomic_open, atomic_write_text, out_problem, prepare_out_dir
 from .tournament import Played, Rows, TournamentGame, game_seeds, schedule, sub_seed
 from .tournament_cli import GAMES, TournamentCommand, add_ray_arguments, check_ray
@@ -549,21 +550,13 @@ def run_command(command: LadderCommand, argv: list[str] | None = None) -> int:
 
 def game_ladder(game: str) -> LadderCommand:
     """The `LadderCommand` of the game named `game` (training/<game>/tournament.py)."""
-    from .games import game_module
-
     command: LadderCommand = game_module(game, "tournament").LADDER
     return command
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`python -m training.ladder GAME [the game's ladder flags]`."""
-    from .games import split_game
-
-    game, rest = split_game("python -m training.ladder", "Place agents on one scale.", argv)
-    return run_command(game_ladder(game), rest)
-
-
-main = cli.run_main("python -m training.ladder")(main)
+main = game_main(
+    "python -m training.ladder", "Place agents on one scale.", game_ladder, run_command
+)
 
 
 if __name__ == "__main__":

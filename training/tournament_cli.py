@@ -31,6 +31,7 @@ from pathlib import Path
 
 from apps import command as cli
 
+from .games import game_main, game_module
 from .outputs import fresh_dir
 from .tournament import CHUNK_SIZE, TournamentGame, run_tournament
 from .tournament_report import report, write_report
@@ -215,21 +216,13 @@ def run_command(command: TournamentCommand, argv: list[str] | None = None) -> in
 
 def game_command(game: str) -> TournamentCommand:
     """The `TournamentCommand` of the game named `game` (training/<game>/tournament.py)."""
-    from .games import game_module
-
     command: TournamentCommand = game_module(game, "tournament").COMMAND
     return command
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`python -m training.tournament_cli GAME [the game's tournament flags]`."""
-    from .games import split_game
-
-    game, rest = split_game("python -m training.tournament_cli", "Play a game's agents.", argv)
-    return run_command(game_command(game), rest)
-
-
-main = cli.run_main("python -m training.tournament_cli")(main)
+main = game_main(
+    "python -m training.tournament_cli", "Play a game's agents.", game_command, run_command
+)
 
 
 if __name__ == "__main__":

@@ -69,9 +69,7 @@ import hmac
 import ipaddress
 import json
 import math
-import os
 import secrets
-import tempfile
 import threading
 import time
 import warnings
@@ -114,6 +112,7 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.files import atomic_write_text
 from asara_env.common.seeding import derived_seed
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -377,21 +376,6 @@ class Store(Generic[T]):
                 self.evicted(item)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """`text` in `path`, whole or not at all (a temporary file beside it, renamed)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 # ------------------------------------------------------------------------ requests
 class NewGame(BaseModel):
     """A game to start; the person sits in `seat`, the opponents fill the other seats."""
@@ -644,7 +628,7 @@ def create_app(  # noqa: C901
         if records is not None and game.state.is_over:
             text = json.dumps(game.record.to_dict())
             try:
-                write_atomically(records / f"asara-{game.id}.json", text)
+                atomic_write_text(records / f"asara-{game.id}.json", text, encoding="utf-8")
             except OSError as exc:  # the disk's trouble must not fail a player's request
                 warnings.warn(f"could not save the finished game {game.id}: {exc}", stacklevel=2)
 

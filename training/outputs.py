@@ -3,7 +3,8 @@ folder that holds another run refused unless the user says what to do with it.
 
 - `atomic_write_text`, `atomic_write_bytes`, `atomic_open` and `atomic_save` (a model)
   write a temporary file beside the target and rename it over the target (`os.replace`):
-  an interrupted command leaves the old file or the new one, never half of one.
+  an interrupted command leaves the old file or the new one, never half of one (the first
+  three are asara_env/common/files.py's, shared with the server).
   `append_line` adds one line to a JSON-lines log and flushes it to disk.
 - `out_problem` is what the parsers ask before any work: a folder that exists and is not
   empty holds a started or finished run, and is refused (one line naming it and the ways
@@ -16,56 +17,23 @@ folder that holds another run refused unless the user says what to do with it.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-
-@contextlib.contextmanager
-def atomic_open(path: Path, mode: str = "w", **kw: Any) -> Iterator[IO[Any]]:
-    """A file opened for writing that replaces `path` only when the block ends without an
-    exception (a temporary file in the same folder, then `os.replace`)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **kw) as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """`path.write_text(text)`, atomically."""
-    with atomic_open(path, "w") as f:
-        f.write(text)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """`path.write_bytes(data)`, atomically."""
-    with atomic_open(path, "wb") as f:
-        f.write(data)
+from asara_env.common.files import atomic_open as atomic_open
+from asara_env.common.files import atomic_write_bytes as atomic_write_bytes
+from asara_env.common.files import atomic_write_text as atomic_write_text
+from asara_env.common.files import replacing
 
 
 def atomic_save(model: Any, path: Path) -> None:
     """`model.save(path)` (a stable-baselines3 model, `path` ending .zip), atomically."""
     path = Path(path)
     tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}.zip")
-    try:
+    with replacing(path, tmp):
         model.save(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def append_line(path: Path, line: str) -> None:

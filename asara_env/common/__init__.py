@@ -7,4 +7,5 @@
 - `layout`: observation layouts declared as named slices (`ObsSlice`, `slice_index`).
 - `record`: replaying a game record's actions (`replay_actions`), the first refused one a
   corrupt-record error.
+- `files`: files written whole or not at all (`atomic_open`, `atomic_write_text`, ...).
 """

@@ -3,58 +3,34 @@
 command line (`tournament`: `basari-tournament`) and the evaluation of a model (`evaluate`,
 `basari-evaluate`).
 
-Everything BASARI's training takes from the `agents` package goes through the small
-functions below, so that a change of the agents' layout is a change here only.
+Everything BASARI's training takes from the `agents` package goes through this package:
+the registry's answers for basari (`TrainingAgents`, training/game_agents.py) and the
+functions below that are BASARI's own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-import agents.registry as registry
-from agents.basari import AGENTS
 from agents.basari.arena import NegotiationStats, choose
 from agents.basari.arena import play_batch as _play_batch
-from agents.base import Agent
-from agents.models import MODELS, model_path
-from agents.policy_agent import PolicyAgent
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import BasariState
 from asara_env.common.opponents import Actor
 
+from ..game_agents import TrainingAgents
+from ..game_agents import policy_agent as policy_agent
 
-def agent_specs() -> Collection[str]:
-    """Every agent spec: `spec in agent_specs()` checks one; iterating gives the names."""
-    return registry.agent_specs("basari")
-
-
-def spec_names() -> list[str]:
-    """The names an agent spec may start with (baselines, shipped models, policy)."""
-    return registry.agent_names("basari")
-
-
-def baselines() -> list[str]:
-    """The baseline agents' names: the opponents a training run draws from."""
-    return list(AGENTS)
-
-
-def check(spec: str) -> str:
-    """`spec` if it names an agent, else ValueError saying precisely what is wrong."""
-    return registry.check_agent("basari", spec)
-
-
-def make_agent(spec: str, seed: int | None = None) -> Agent[Any]:
-    """The BASARI agent of `spec` (a baseline, a shipped model or a policy), seeded."""
-    return registry.make_agent("basari", spec, seed)
-
-
-def policy_agent(model: Any, seed: int | None = None) -> PolicyAgent:
-    """A MaskablePPO model playing its most probable legal action."""
-    return PolicyAgent(model, seed)
+_AGENTS = TrainingAgents("basari")
+agent_specs = _AGENTS.agent_specs
+spec_names = _AGENTS.spec_names
+baselines = _AGENTS.baselines
+check = _AGENTS.check
+make_agent = _AGENTS.make_agent
+shipped_model = _AGENTS.shipped_model
 
 
 def play_batch(
@@ -78,8 +54,3 @@ def choose_actions(state: BasariState, agents: Sequence[Actor], seating: np.ndar
 def new_stats(num_agents: int) -> NegotiationStats:
     """Empty negotiation figures of `num_agents` agents (the arena fills them)."""
     return NegotiationStats(num_agents)
-
-
-def shipped_model(name: str) -> Path | None:
-    """The file of the shipped model `name` (`ppo_4p`), None for another name."""
-    return model_path("basari", name) if name in MODELS["basari"] else None

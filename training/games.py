@@ -88,3 +88,17 @@ def game_main(
 
     main.__doc__ = f"`{prog} GAME [the game's flags]`."
     return run_main(prog)(main)
+
+
+def command_main(
+    prog: str, run_command: Callable[[C, list[str] | None], int], command: C
+) -> Callable[..., int]:
+    """The console `main(argv=None)` of one game's command `prog` (`asara-tournament`,
+    `basari-ladder`, ...): `run_command(command, argv)`, wrapped by `apps.command.run_main`."""
+    from apps.command import run_main
+
+    def main(argv: list[str] | None = None) -> int:
+        return run_command(command, argv)
+
+    main.__doc__ = f"`{prog}`."
+    return run_main(prog)(main)

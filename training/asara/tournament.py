@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from apps.asara.options import add_expansions_argument, check_rules
-from apps.command import run_main
 from asara_env.asara.config import VARIANTS, GameConfig
 from training import ladder as ladder_command
+from training.games import command_main
 from training.tournament import TournamentGame
 from training.tournament_cli import TournamentCommand, parse_command_args, run_command
 
@@ -116,16 +116,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parse_command_args(COMMAND, argv)
 
 
-@run_main("asara-tournament")
-def main(argv: list[str] | None = None) -> int:
-    """`asara-tournament`."""
-    return run_command(COMMAND, argv)
-
-
-@run_main("asara-ladder")
-def ladder(argv: list[str] | None = None) -> int:
-    """`asara-ladder` (training/ladder.py)."""
-    return ladder_command.run_command(LADDER, argv)
+main = command_main("asara-tournament", run_command, COMMAND)
+ladder = command_main("asara-ladder", ladder_command.run_command, LADDER)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from apps.command import run_main
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 from training import ladder as ladder_command
+from training.games import command_main
 from training.tournament import CHUNK_SIZE, Played, Rows, TournamentGame, run_tournament
 from training.tournament_cli import TournamentCommand, parse_command_args, run_command
 from training.tournament_report import summary_text, text_table
@@ -195,16 +195,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parse_command_args(COMMAND, argv)
 
 
-@run_main("basari-tournament")
-def main(argv: list[str] | None = None) -> int:
-    """`basari-tournament`."""
-    return run_command(COMMAND, argv)
-
-
-@run_main("basari-ladder")
-def ladder(argv: list[str] | None = None) -> int:
-    """`basari-ladder` (training/ladder.py)."""
-    return ladder_command.run_command(LADDER, argv)
+main = command_main("basari-tournament", run_command, COMMAND)
+ladder = command_main("basari-ladder", ladder_command.run_command, LADDER)
 
 
 if __name__ == "__main__":

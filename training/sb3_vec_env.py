@@ -2,8 +2,8 @@
 held in one batched core act as one object, so every attribute and method call answers
 for all rows; `action_masks()` (MaskablePPO's hook) is the subclass's. Also shared: the
 learner's bookkeeping of weighted opponents (`set_opponents`, `_deal_seats`) and the
-sequence of game seeds (`_next_seeds`); `make_opponent` (an agent by name) is the
-subclass's."""
+sequence of game seeds (`_next_seeds`) and `make_opponent` (an agent of the subclass's
+`game` by name, from the agents registry)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ class BatchedVecEnv(VecEnv):
     before calling `__init__`, which sets the rest of the bookkeeping below; `reset`
     restarts the sequence of games (`_restart`) and deals the seats (`_deal_seats`)."""
 
+    metadata = {"render_modes": []}
+    game: str  # the game's name: whose agents `make_opponent` builds
     config: Rules  # the game's configuration: num_players
     reward: str  # the terminal reward scheme
     opponents: list[Opponent]  # by index: seat_agent's values
@@ -68,7 +70,9 @@ class BatchedVecEnv(VecEnv):
 
     def make_opponent(self, name: str, seed: int) -> Opponent:
         """The game's agent registered as `name`, seeded."""
-        raise NotImplementedError
+        from .game_agents import TrainingAgents
+
+        return TrainingAgents(self.game).make_agent(name, seed)
 
     def action_masks(self) -> np.ndarray:
         """bool[B, A]: the learner's legal actions in every game."""

@@ -34,13 +34,11 @@ from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import win_shares
 from training.sb3_vec_env import BatchedVecEnv, Opponent
 
-from . import make_agent
-
 
 class AsaraVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
-    metadata = {"render_modes": []}
+    game = "asara"
     config: GameConfig
     core: CoreState  # the B games, from the first reset()
 
@@ -64,9 +62,6 @@ class AsaraVecEnv(BatchedVecEnv):
         observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)
         super().__init__(num_envs, observation_space, gym.spaces.Discrete(NUM_ACTIONS), seed)
         self._seeds = [seed] * num_envs  # the first reset() starts the sequence of games
-
-    def make_opponent(self, name: str, seed: int) -> Opponent:
-        return make_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:

@@ -43,7 +43,7 @@ from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
 from training.sb3_vec_env import BatchedVecEnv, Opponent
 
-from . import choose_actions, make_agent
+from . import choose_actions
 
 NO_AGENT = -1  # seat_agent of the learner's seat
 
@@ -51,7 +51,7 @@ NO_AGENT = -1  # seat_agent of the learner's seat
 class BasariVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
-    metadata = {"render_modes": []}
+    game = "basari"
     config: BasariConfig
     core: BasariState  # the B games, from the first reset()
 
@@ -73,9 +73,6 @@ class BasariVecEnv(BatchedVecEnv):
         action_space = gym.spaces.Discrete(self.config.n_actions)
         super().__init__(num_envs, observation_space, action_space, seed)
         # decisions counts real decisions only: the learner's and the opponents'
-
-    def make_opponent(self, name: str, seed: int) -> Opponent:
-        return make_agent(name, seed)
 
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:

@@ -22,6 +22,7 @@ from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.common.errors import CorruptStateError
 from tests.asara.games import ALL_CONFIGS
+from tests.common.fuzzing import mutate
 
 TALLY: Counter[str] = Counter()  # tried / refused / loaded, over a run
 
@@ -45,31 +46,12 @@ def positions() -> tuple[dict[str, Any], ...]:
     return tuple(saves)
 
 
-def _paths(node, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every node under `node` (itself included)."""
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += _paths(value, (*prefix, i))
-    return out
-
-
-def _get(d, path: tuple[Any, ...]):
-    for key in path:
-        d = d[key]
-    return d
-
-
 INTS = st.one_of(
     st.integers(-3, 12),
     st.sampled_from([-1, 2**7, 2**8, 2**15, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64]),
     st.integers(),
 )
 WRONG_TYPES = st.sampled_from(["7", "", 1.5, 1.0, None, True, False, [], {}, [1, 2], {"x": 1}])
-KINDS = ("int", "nudge", "type", "delete", "add_key", "shorten", "extend", "swap", "splice")
 
 
 @st.composite
@@ -77,39 +59,7 @@ def mutations(draw) -> dict[str, Any]:
     """A saved state with one random change: a changed or nudged int, a wrong type, a key
     deleted or added, a list shortened, extended, reordered or made ragged, or a field taken
     from another position (of any configuration)."""
-    saves = positions()
-    saved = copy.deepcopy(saves[draw(st.integers(0, len(saves) - 1))])
-    key = draw(st.sampled_from(sorted(saved)))
-    path = draw(st.sampled_from(_paths(saved[key], (key,))))
-    parent, last = _get(saved, path[:-1]), path[-1]
-    value = parent[last]
-    kind = draw(st.sampled_from(KINDS))
-    if kind == "int":
-        parent[last] = draw(INTS)
-    elif kind == "nudge" and isinstance(value, int) and not isinstance(value, bool):
-        parent[last] = value + draw(st.sampled_from([-1, 1]))
-    elif kind == "type":
-        parent[last] = draw(WRONG_TYPES)
-    elif kind == "delete":
-        del parent[last]
-    elif kind == "add_key" and isinstance(value, dict):
-        value[draw(st.sampled_from(["extra", "Seat", "comment"]))] = draw(INTS)
-    elif kind == "shorten" and isinstance(value, list) and value:
-        del value[draw(st.integers(0, len(value) - 1))]
-    elif kind == "extend" and isinstance(value, list) and value:
-        value.append(copy.deepcopy(value[draw(st.integers(0, len(value) - 1))]))
-    elif kind == "swap" and isinstance(value, list) and len(value) > 1:
-        i, j = draw(st.lists(st.integers(0, len(value) - 1), min_size=2, max_size=2, unique=True))
-        value[i], value[j] = value[j], value[i]
-    elif kind == "splice":
-        other = saves[draw(st.integers(0, len(saves) - 1))]
-        try:
-            parent[last] = copy.deepcopy(_get(other, path))
-        except (KeyError, IndexError, TypeError):
-            parent[last] = draw(INTS)
-    else:
-        parent[last] = draw(st.one_of(INTS, WRONG_TYPES))
-    return saved
+    return mutate(draw, positions(), INTS, WRONG_TYPES)
 
 
 FIELD = re.compile(r"^[a-z_]+")

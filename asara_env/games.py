@@ -32,6 +32,7 @@ from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any
 
+from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import RewardSchemes
 
 __all__ = [
@@ -76,7 +77,8 @@ class GameCard:
     calls; raw_env / parallel_env: its other factories, if any. simultaneous: every seat
     acts every step (actions int[B, P]) rather than the seat to move (int[B]). gym_id /
     gym_env: the gymnasium id and the module whose import registers it. docs: the function
-    that writes the game's generated docs.
+    that writes the game's generated docs. compiled_core: the module exposing the same
+    CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
     """
 
     name: str
@@ -91,6 +93,7 @@ class GameCard:
     gym_id: str | None = None
     gym_env: str | None = None
     docs: str | None = None
+    compiled_core: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -111,9 +114,13 @@ class GameCard:
             if f.name not in ("name", "player_counts", "simultaneous", "gym_id"):
                 _check_ref(f.name, getattr(self, f.name), optional=f.default is None)
 
-    def load_core(self) -> ModuleType:
-        """The core module, checked to expose every one of CORE_VERBS."""
-        core = importlib.import_module(self.core)
+    def load_core(self, backend: str | None = None) -> ModuleType:
+        """The core module for `backend` ("numpy", "numba" or None for the default, see
+        `asara_env.common.backend.resolve_backend`), checked to expose every one of
+        CORE_VERBS. A game without a compiled core runs its numpy core on every backend."""
+        chosen = resolve_backend(backend)
+        ref = self.compiled_core if chosen == "numba" and self.compiled_core else self.core
+        core = importlib.import_module(ref)
         missing = [v for v in CORE_VERBS if not callable(getattr(core, v, None))]
         if missing:
             raise TypeError(f"{self.name}'s core {self.core} lacks {missing} of {CORE_VERBS}")
@@ -224,9 +231,10 @@ def env_factory(name: str, kind: str = "env") -> Callable[..., Any]:
     return game_card(name).env_factory(kind)
 
 
-def load_core(name: str) -> ModuleType:
-    """Game `name`'s vectorised core, exposing CORE_VERBS."""
-    return game_card(name).load_core()
+def load_core(name: str, backend: str | None = None) -> ModuleType:
+    """Game `name`'s vectorised core on `backend` ("numpy", "numba", None: the default),
+    exposing CORE_VERBS."""
+    return game_card(name).load_core(backend)
 
 
 def load_config(name: str) -> type:

@@ -61,6 +61,7 @@ from .outputs import (
     out_problem,
     prepare_out_dir,
 )
+from .policy import MaskedPolicy
 from .sb3_vec_env import BatchedVecEnv, Opponent
 
 MAX_STEPS = 10**12  # learner steps of one run
@@ -265,7 +266,7 @@ def build_model(
         return model
     hyper = {k: getattr(args, k) for k in spec.hyper}
     model = MaskablePPO(
-        "MlpPolicy",
+        MaskedPolicy,
         env,
         policy_kwargs=spec.policy_kwargs(),
         seed=args.seed,

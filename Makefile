@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # takes a CPU wheel from the configured mirrors or wheel folders.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: setup run test test-slow test-integration lint format docs bench clean
+.PHONY: setup run test test-slow test-integration lint format docs docs-site bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
+	$(MAKE) docs-site
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
 	$(MAKE) test-integration
@@ -62,8 +63,15 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# the generated pages (each game's tables, the command-line reference), then the site
+# (MkDocs + Material + mkdocstrings) into site/, strictly: any warning fails
 docs: $(STAMP)
 	$(BIN)/python -m asara_env.docs
+	$(BIN)/python -m apps.cli_reference
+	$(MAKE) docs-site
+
+docs-site: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

@@ -83,8 +83,14 @@ def schema_table(
     for key, s in model["properties"].items():
         kind, dims, rng = schema_type(s, defs)
         meaning = s.get("description") or (meanings or {}).get(key, "")
-        rows.append((f"`{key}`", kind + dims, rng, meaning))
+        rows.append((f"`{key}`", _code(kind + dims), rng, meaning))
     return table(("key", "type", "range", "meaning"), rows)
+
+
+def _code(text: str) -> str:
+    """`text` as inline code (so that `int[P][5]` is not read as a link), unless it holds
+    a table's cell separator."""
+    return text if "|" in text or not text else f"`{text}`"
 
 
 def schema_type(s: JsonSchema, defs: JsonSchema) -> tuple[str, str, str]:

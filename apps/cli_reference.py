@@ -53,7 +53,7 @@ def _catching_parsers() -> Iterator[None]:
     def catch(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
         raise _Caught(self)
 
-    argparse.ArgumentParser.parse_args = catch  # type: ignore[assignment,method-assign]
+    argparse.ArgumentParser.parse_args = catch  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -73,11 +73,9 @@ def parser_of(main: Callable[..., Any]) -> argparse.ArgumentParser:
 def _script_targets() -> dict[str, str]:
     """Script name -> "module:function": from the repository's pyproject.toml (the source
     of truth in a checkout), else from the installed distribution's metadata."""
-    try:
+    if sys.version_info >= (3, 11) and PYPROJECT.is_file():
         import tomllib
-    except ImportError:  # Python 3.10
-        tomllib = None  # type: ignore[assignment]
-    if tomllib is not None and PYPROJECT.is_file():
+
         scripts: dict[str, str] = tomllib.loads(PYPROJECT.read_text())["project"]["scripts"]
         return scripts
     found = entry_points(group="console_scripts")

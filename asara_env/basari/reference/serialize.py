@@ -132,8 +132,8 @@ CONFIG_MEANING = {
     "num_players": "P, the number of players",
     "start_mode": "`choose`: every seat picks its start archway at once (B3.4); `random`: drawn "
     "from the seed (C4)",
-    "board": f"`int[n_archways][5]`: points (0..{MAX_ARCHWAY_POINTS}), then red, yellow, green, blue "
-    f"gems (0..{GEMS_PER_COLOUR}) per archway (B2.4); 1..{MAX_ARCHWAYS} archways",
+    "board": f"`int[n_archways][5]`: points (0..{MAX_ARCHWAY_POINTS}), then red, yellow, green, "
+    f"blue gems (0..{GEMS_PER_COLOUR}) per archway (B2.4); 1..{MAX_ARCHWAYS} archways",
 }
 
 

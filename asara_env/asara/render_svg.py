@@ -25,15 +25,10 @@ with `data-part`, `data-gold` and `data-lit`, so tests and tools can read the pi
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape, quoteattr
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from PIL import Image
 
 from asara_env.asara.actions import TARGETS, Group, decode
 from asara_env.asara.constants import (
@@ -65,10 +60,14 @@ from asara_env.asara.render import (
     seat_name,
     tiles_text,
 )
+from asara_env.common.svg import SVG, document, el, rect, text
+from asara_env.common.svg import animated_svg as animated_svg
+from asara_env.common.svg import save_gif as save_gif
+from asara_env.common.svg import to_png as to_png
+from asara_env.common.svg import to_rgb_array as to_rgb_array
 
 WIDTH = 1280
 BOARD_W = 700  # the board column; the players' panels fill the rest
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 TILE_FILL = ("#8d5a2b", "#2f8f46", "#c8372d", "#2b2b2b", "#f2efe6")  # by TileColour
 CARD_FILL = ("#2f6fd6", "#f2c230", "#8e44ad", "#27ae60", "#e67e22")  # by CardColour
 SEAT_FILL = ("#17becf", "#e377c2", "#bcbd22", "#7f7f7f")  # by seat
@@ -78,33 +77,6 @@ UNKNOWN = "#bbbbbb"
 PANEL_H = {2: 330, 3: 230, 4: 180}  # a player's panel height by number of players
 TILE_W = 22  # a tower tile's width
 MID = {"text_anchor": "middle"}  # centred text
-
-
-class SVG(str):
-    """An SVG document; notebooks (IPython, Jupyter) draw it as a picture."""
-
-    def _repr_svg_(self) -> str:
-        return str(self)
-
-
-# ------------------------------------------------------------------------ SVG text
-def el(tag: str, body: str = "", **attrs: object) -> str:
-    """One element: `class_="x"` writes class="x", `data_spot` writes data-spot."""
-    text = "".join(
-        f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
-        for k, v in attrs.items()
-        if v is not None
-    )
-    return f"<{tag}{text}>{body}</{tag}>" if body else f"<{tag}{text}/>"
-
-
-def text(x: float, y: float, s: str, size: int = 12, **attrs: object) -> str:
-    return el("text", escape(s), x=round(x, 1), y=round(y, 1), font_size=size, **attrs)
-
-
-def rect(x: float, y: float, w: float, h: float, fill: str, **attrs: object) -> str:
-    attrs.setdefault("stroke", "#555")
-    return el("rect", "", x=round(x, 1), y=round(y, 1), width=w, height=h, fill=fill, **attrs)
 
 
 # ------------------------------------------------------------------------ spots (clicking)
@@ -498,19 +470,7 @@ def svg_picture(view: dict[str, Any]) -> SVG:
         + final_svg
     )
     meta = dict(data_year=view["year"], data_phase=view["phase"], data_to_move=view["seat_to_move"])
-    return SVG(
-        el(
-            "svg",
-            body,
-            xmlns="http://www.w3.org/2000/svg",
-            width=WIDTH,
-            height=height,
-            viewBox=f"0 0 {WIDTH} {height}",
-            font_family=FONT,
-            class_="asara-board",
-            **meta,
-        )
-    )
+    return document(body, WIDTH, height, class_="asara-board", **meta)
 
 
 def svg_view(view: dict[str, Any]) -> SVG:
@@ -528,22 +488,6 @@ def svg_of(state: State, seat: int | None) -> SVG:
     return svg_full(state) if seat is None else svg_view(seat_view(state, seat))
 
 
-# ------------------------------------------------------------------------ pixels
-def to_png(svg: str, zoom: float = 1.0) -> bytes:
-    """PNG bytes of an SVG document (rasterised by resvg)."""
-    import resvg_py
-
-    return bytes(resvg_py.svg_to_bytes(svg_string=str(svg), zoom=zoom, background="#ffffff"))
-
-
-def to_rgb_array(svg: str, zoom: float = 1.0) -> np.ndarray:
-    """uint8[H, W, 3]: the pixels of an SVG document."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(to_png(svg, zoom))) as image:
-        return np.asarray(image.convert("RGB"), dtype=np.uint8)
-
-
 # ------------------------------------------------------------------------ replays
 def replay_frames(record: GameRecord, seat: int | None = None) -> list[SVG]:
     """One picture per position of a saved game (the start, then after each action), as
@@ -556,61 +500,3 @@ def replay_frames(record: GameRecord, seat: int | None = None) -> list[SVG]:
         step(state, action)
         frames.append(svg_of(state, seat))
     return frames
-
-
-def animated_svg(frames: Sequence[str], seconds: float = 1.0) -> SVG:
-    """The frames as one SVG that shows each for `seconds`, looping (SMIL animation)."""
-    if not frames:
-        raise ValueError("animated_svg needs at least one frame")
-    n, total = len(frames), seconds * len(frames)
-    width = max(_size(f, "width") for f in frames)
-    height = max(_size(f, "height") for f in frames)
-    groups = []
-    for i, frame in enumerate(frames):
-        times = f"0;{i / n:.6f};{(i + 1) / n:.6f}"
-        anim = el(
-            "animate",
-            attributeName="visibility",
-            values="hidden;visible;hidden",
-            keyTimes=times,
-            calcMode="discrete",
-            dur=f"{total:g}s",
-            repeatCount="indefinite",
-        )
-        groups.append(el("g", anim + frame, visibility="hidden", class_="frame"))
-    return SVG(
-        el(
-            "svg",
-            "".join(groups),
-            xmlns="http://www.w3.org/2000/svg",
-            width=width,
-            height=height,
-        )
-    )
-
-
-def _size(svg: str, name: str) -> int:
-    head = svg[: svg.index(">")]
-    return int(head.split(f' {name}="', 1)[1].split('"', 1)[0])
-
-
-def save_gif(frames: Sequence[str], path: str, seconds: float = 1.0, zoom: float = 0.5) -> None:
-    """The frames as an animated GIF (Pillow), each shown `seconds`, looping."""
-    from PIL import Image
-
-    if not frames:
-        raise ValueError("save_gif needs at least one frame")
-    images = [Image.fromarray(to_rgb_array(f, zoom)) for f in frames]
-    size = (max(i.width for i in images), max(i.height for i in images))
-    images = [_padded(i, size) for i in images]
-    images[0].save(
-        path, save_all=True, append_images=images[1:], duration=int(seconds * 1000), loop=0
-    )
-
-
-def _padded(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    from PIL import Image
-
-    canvas = Image.new("RGB", size, "white")
-    canvas.paste(image, (0, 0))
-    return canvas

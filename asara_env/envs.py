@@ -46,6 +46,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.opponents import Actor, TurnBased, play_opponents
 from asara_env.common.seeding import derived_seed
+from asara_env.common.svg import pixel_render_modes
 from asara_env.common.validate import check_choice, check_int, check_seed, check_type
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -406,7 +407,7 @@ class OpponentsEnv(gym.Env):
     its steps).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "svg", *pixel_render_modes()], "render_fps": 1}
 
     def __init__(
         self,

@@ -45,8 +45,9 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
   that continues identically.
 - Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
-  `"human"` prints it, `"rgb_array"` returns it as a picture (uint8[H, W, 3],
-  `asara_env.asara.render_svg`); `full_view()` draws the whole game as text, for debugging.
+  `"human"` prints it, `"svg"` returns it as an SVG picture and `"rgb_array"` as pixels
+  (uint8[H, W, 3]; listed where resvg-py and Pillow are installed), both drawn by
+  `asara_env.asara.render_svg`; `full_view()` draws the whole game as text, for debugging.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winne
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.svg import pixel_render_modes
 from asara_env.envs import (
     DeepCopyable,
     EpisodeSeeds,
@@ -100,7 +102,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
     _game: TrackedGame  # set by reset()
     _core: CoreState  # the game's core batch (B = 1), set by reset()
     metadata = {
-        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_modes": ["ansi", "human", "svg", *pixel_render_modes()],
         "name": "asara_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -275,17 +277,19 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         return {"observation": obs.copy(), "action_mask": mask}
 
     def render(self) -> str | np.ndarray | None:
-        """The board as the agent to move sees it (R10): returned as text ("ansi") or as
-        uint8[H, W, 3] pixels ("rgb_array"), or printed ("human")."""
+        """The board as the agent to move sees it (R10): returned as text ("ansi"), as an
+        SVG document ("svg") or as uint8[H, W, 3] pixels ("rgb_array"), or printed
+        ("human")."""
         if self.render_mode is None:
             return None
         from asara_env.asara.render import render_view
 
         view = self._game.seat_view(self._seat[self.agent_selection])
-        if self.render_mode == "rgb_array":
+        if self.render_mode in ("svg", "rgb_array"):
             from asara_env.asara.render_svg import svg_view, to_rgb_array
 
-            return to_rgb_array(svg_view(view))
+            svg = svg_view(view)
+            return svg if self.render_mode == "svg" else to_rgb_array(svg)
         text = render_view(view)
         if self.render_mode == "human":
             print(text)

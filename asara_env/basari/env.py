@@ -47,7 +47,10 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
   env in the same position.
 - Rendering: `render_mode="ansi"` returns the board, players, barter and the turn's
-  events as text; `"human"` prints it.
+  events as text; `"human"` prints it; `"svg"` returns the game as an SVG picture and
+  `"rgb_array"` as pixels (uint8[H, W, 3]; listed where resvg-py and Pillow are
+  installed), both drawn by `asara_env.basari.render_svg` in full: BASARI hides nothing
+  between steps but the bundle being built, which the text shows too.
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import bundle_text, render_state
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.svg import pixel_render_modes
 from asara_env.envs import (
     DeepCopyable,
     EpisodeSeeds,
@@ -125,7 +129,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
     """BASARI for 2-4 players; see the module docstring."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "svg", *pixel_render_modes()],
         "name": "basari_v0",
         "is_parallelizable": True,
         "render_fps": 1,
@@ -344,12 +348,19 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self._require_reset()
         return global_state(self.core)[0]
 
-    def render(self) -> str | None:
-        """The game as text: returned ("ansi") or printed ("human")."""
+    def render(self) -> str | np.ndarray | None:
+        """The game as text, returned ("ansi") or printed ("human"), or as a picture: an
+        SVG document ("svg") or uint8[H, W, 3] pixels ("rgb_array")."""
         if self.render_mode is None:
             return None
         self._require_reset()
-        text = render_state(to_reference(self.core, 0), self.possible_agents, self._events)
+        game = to_reference(self.core, 0)
+        if self.render_mode in ("svg", "rgb_array"):
+            from asara_env.basari.render_svg import svg_full, to_rgb_array
+
+            svg = svg_full(game)
+            return svg if self.render_mode == "svg" else to_rgb_array(svg)
+        text = render_state(game, self.possible_agents, self._events)
         if self.render_mode == "human":
             print(text)
             return None

@@ -39,7 +39,7 @@ from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, N_ARCHWAYS, ROU
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import GameRecord
-from asara_env.basari.reference.scoring import ranks, winners
+from asara_env.basari.reference.scoring import ranking_score, winners
 from asara_env.basari.reference.state import State
 from asara_env.common.svg import SVG, document, el, rect, text
 from asara_env.common.svg import animated_svg as animated_svg
@@ -102,10 +102,15 @@ def picture_view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if barter
         else None,
-        "final": {"ranks": ranks(state).tolist(), "winners": winners(state).tolist()}
-        if over
-        else None,
+        "final": {"places": places(state), "winners": winners(state).tolist()} if over else None,
     }
+
+
+def places(state: State) -> list[int]:
+    """Every seat's place by B10 (score, then the B10.2 keys): 1 + the seats ahead of it,
+    so seats still tied share the better place."""
+    key = ranking_score(state)
+    return [1 + int((key > k).sum()) for k in key]
 
 
 def _seat_facts(state: State, seat: int) -> dict[str, Any]:
@@ -342,16 +347,16 @@ def final_panel(view: dict[str, Any], x: float, y: float) -> str:
     if final is None:
         return ""
     out = [text(x, y + 14, "final standings (B10)", 14, font_weight="bold")]
-    order = sorted(range(view["num_players"]), key=lambda s: final["ranks"][s])
+    order = sorted(range(view["num_players"]), key=lambda s: final["places"][s])
     for i, s in enumerate(order):
         facts = view["seats"][s]
-        place = final["ranks"][s]
+        place = final["places"][s]
         line = (
-            f"{place:g}. {seat_name(s, viewer)}: score {facts['score']}, "
+            f"{place}. {seat_name(s, viewer)}: score {facts['score']}, "
             f"{sum(facts['gems'])} gems" + (" · wins" if final["winners"][s] else "")
         )
         row = text(x, y + 36 + 18 * i, line, 12)
-        out.append(el("g", row, class_="final-row", data_seat=s, data_place=f"{place:g}"))
+        out.append(el("g", row, class_="final-row", data_seat=s, data_place=place))
     return el("g", "".join(out), class_="final")
 
 

@@ -303,3 +303,10 @@ def test_a_pending_build_shows_the_tiles_still_to_place():
             break
     words = texts(parse(svg_view(seat_view(state, state.seat))))
     assert f"build: {state.build_left} tile(s) still to place" in words
+
+
+def test_svg_render_is_the_movers_picture():
+    env = asara_v0.env(num_players=3, render_mode="svg")
+    env.reset(seed=5)
+    view = seat_view(new_game(GameConfig(num_players=3), 5), 0)
+    assert env.render() == svg_view(view)

@@ -143,7 +143,7 @@ def test_a_deep_copy_continues_identically_and_independently():
         ({"seat": 1.0}, "seat"),
         ({"reward": "points"}, "reward"),
         ({"illegal_action": "ignore"}, "illegal_action"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb_array_list"}, "render_mode"),
         ({"start_mode": "any"}, "start_mode"),
     ],
 )

@@ -215,7 +215,7 @@ def test_the_dice_of_the_turn_are_shown():
 # ------------------------------------------------------------------------ barter, end
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_the_barter_shows_its_card_parties_and_standing_offer(config):
-    states = barter_states(config)
+    states = barter_states(config)[::3]
     assert any(s.offer_by >= 0 for s in states) and any(s.offer_by < 0 for s in states)
     for state in states:
         root = parse(svg_full(state))
@@ -272,7 +272,7 @@ def test_b11_a_picture_does_not_depend_on_the_seed(config):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_b11_only_the_builder_and_the_full_picture_show_the_bundle_being_built(config):
-    building = [s for s in barter_states(config) if s.pending.any()]
+    building = [s for s in barter_states(config) if s.pending.any()][::4]
     assert building
     for state in building:
         other = state.copy()

@@ -1,18 +1,20 @@
-"""Screenshots of the web page and of board pictures, taken from the real page.
+"""Screenshots of the web page and pictures of the games, for the docs.
 
-    python -m apps.screenshots --out docs/
+    python -m apps.screenshots --out docs/ [--force] [--pictures-only]
 
-Starts the server (apps/serve.py) on a free port, drives the operating system's Chromium
-with Playwright (nothing is downloaded), plays two games by clicking listed moves (chosen
-by a seeded random generator, builds half of the time) and saves: `web_page.png` (the
-page during a 2-player basic game), `web_final.png` (the same game's end with the final
-scoring), `board_basic.png` (its board) and `board_pro_genie_gifts.png` (the board of a
-4-player professional game with both expansions in its third year).
+First every game whose card names a picture writer (`GameCard.pictures`, BASARI's) draws
+its pictures with its SVG renderer into OUT/<game>/ (no browser needed). Then, unless
+--pictures-only, it starts the server (apps/serve.py) on a free port, drives the operating
+system's Chromium with Playwright (nothing is downloaded), plays two games by clicking
+listed moves (chosen by a seeded random generator, builds half of the time) and saves:
+`web_page.png` (the page during a 2-player basic game), `web_final.png` (the same game's
+end with the final scoring), `board_basic.png` (its board) and `board_pro_genie_gifts.png`
+(the board of a 4-player professional game with both expansions in its third year).
+Nothing is overwritten without --force.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,7 +23,8 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from apps.browser import LAUNCH_ARGS, find_chromium
-from apps.serve import running
+from apps.command import parser as command_parser
+from asara_env.games import available_games, game_card, resolve
 
 if TYPE_CHECKING:  # Playwright loads only when the screenshots are taken
     from playwright.sync_api import Page
@@ -71,8 +74,23 @@ def year(page: Page) -> int:
     return int(text)
 
 
+SCREENSHOTS = ("web_page.png", "board_basic.png", "web_final.png", "board_pro_genie_gifts.png")
+
+
+def pictures(out: Path, force: bool) -> list[Path]:
+    """Every game's pictures drawn by its card's writer into out/<game>/."""
+    saved: list[Path] = []
+    for name in available_games():
+        writer = game_card(name).pictures
+        if writer is not None:
+            saved += resolve(writer)(out / name, force)
+    return saved
+
+
 def take(out: Path, chromium: str) -> list[Path]:
     from playwright.sync_api import sync_playwright
+
+    from apps.serve import running
 
     saved: list[Path] = []
     rng = random.Random(0)
@@ -83,31 +101,46 @@ def take(out: Path, chromium: str) -> list[Path]:
         page.wait_for_selector("body[data-ready='1']")
         start(page, 2, "basic", (), ["greedy"], 10)
         play_until(page, lambda pg: year(pg) >= 3, "2p basic to year 3", rng)
-        saved.append(out / "web_page.png")
+        saved.append(out / SCREENSHOTS[0])
         page.screenshot(path=saved[-1])
-        saved.append(out / "board_basic.png")
+        saved.append(out / SCREENSHOTS[1])
         page.locator("#board svg").screenshot(path=saved[-1])
         play_until(page, lambda pg: False, "2p basic to the end", rng)
-        saved.append(out / "web_final.png")
+        saved.append(out / SCREENSHOTS[2])
         page.screenshot(path=saved[-1])
         start(page, 4, "pro", ("genie", "gifts"), ["greedy", "towers", "tall"], 7)
         play_until(page, lambda pg: year(pg) >= 3, "4p pro + genie + gifts to year 3", rng)
-        saved.append(out / "board_pro_genie_gifts.png")
+        saved.append(out / SCREENSHOTS[3])
         page.locator("#board svg").screenshot(path=saved[-1])
         browser.close()
     return saved
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the PNGs")
+    parser = command_parser("python -m apps.screenshots", __doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the pictures")
     parser.add_argument("--chromium", default=find_chromium(), help="the browser")
+    parser.add_argument("--force", action="store_true", help="overwrite pictures already there")
+    parser.add_argument(
+        "--pictures-only", action="store_true", help="only the games' pictures, no browser"
+    )
     args = parser.parse_args(argv)
-    if args.chromium is None:
+    browser = not args.pictures_only
+    if browser and args.chromium is None:
         parser.error("Chromium is not installed (apt-get install -y chromium)")
-    args.out.mkdir(parents=True, exist_ok=True)
-    for path in take(args.out, args.chromium):
+    there = [args.out / name for name in SCREENSHOTS if (args.out / name).exists()]
+    if browser and there and not args.force:
+        parser.error(f"{there[0]} exists (--force overwrites it)")
+    try:
+        saved = pictures(args.out, args.force)
+    except FileExistsError as exc:
+        parser.error(f"{exc.filename} exists (--force overwrites it)")
+    for path in saved:
         print(f"saved {path}")
+    if browser:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for path in take(args.out, args.chromium):
+            print(f"saved {path}")
 
 
 if __name__ == "__main__":

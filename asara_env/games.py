@@ -79,6 +79,8 @@ class GameCard:
     gym_env: the gymnasium id and the module whose import registers it. docs: the function
     that writes the game's generated docs. compiled_core: the module exposing the same
     CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
+    pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
+    for the docs with its SVG renderer (`python -m apps.screenshots`).
     """
 
     name: str
@@ -94,6 +96,7 @@ class GameCard:
     gym_env: str | None = None
     docs: str | None = None
     compiled_core: str | None = None
+    pictures: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):

@@ -15,4 +15,5 @@ CARD = GameCard(
     gym_id="asara_env/Basari-v0",
     gym_env="asara_env.basari.gym_env",
     docs="asara_env.basari.docs:write_docs",
+    pictures="asara_env.basari.docs:write_pictures",
 )

@@ -358,6 +358,7 @@ def test_rgb_array_render_is_the_picture_in_pixels():
     env.reset(seed=3)
     env.step({a: 29 for a in env.agents})  # everyone plays Die
     pixels = env.render()
+    assert isinstance(pixels, np.ndarray)
     assert pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3
     assert np.array_equal(pixels, to_rgb_array(svg_full(to_reference(env.core, 0))))
     assert tuple(pixels[5, 5]) == tuple(int(BAND[i : i + 2], 16) for i in (1, 3, 5))
@@ -418,3 +419,28 @@ def test_animated_svg_and_gif_hold_one_frame_per_position(tmp_path):
 def test_the_same_game_gives_the_same_pictures():
     record = short_record(5)
     assert replay_frames(record, seat=0) == replay_frames(record, seat=0)
+
+
+# ------------------------------------------------------------------------ docs pictures
+def test_the_docs_pictures_show_a_raise_being_built_and_are_not_overwritten(tmp_path, monkeypatch):
+    from PIL import Image
+
+    from asara_env.basari import docs
+
+    monkeypatch.setattr(docs, "REPLAY_STEPS", 3)
+    paths = docs.write_pictures(tmp_path / "basari")
+    assert [p.name for p in paths] == ["position.svg", "position.png", "replay.gif"]
+    state, record = docs.showcase(*docs.PICTURE_GAME)
+    assert state.phase == Phase.BARTER and state.round == 1 and state.pending.any()
+    assert paths[0].read_text() == svg_full(replay(record))
+    with Image.open(paths[1]) as png:
+        assert png.size == (1280, int(parse(paths[0].read_text()).attrib["height"]))
+    with Image.open(paths[2]) as gif:
+        assert gif.n_frames == 4
+    before = [p.read_bytes() for p in paths]
+    paths[1].write_bytes(b"old")
+    with pytest.raises(FileExistsError, match="force overwrites it") as refused:
+        docs.write_pictures(tmp_path / "basari")
+    assert refused.value.filename == str(paths[0]) and paths[1].read_bytes() == b"old"
+    docs.write_pictures(tmp_path / "basari", force=True)
+    assert [p.read_bytes() for p in paths] == before

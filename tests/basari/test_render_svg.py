@@ -444,3 +444,15 @@ def test_the_docs_pictures_show_a_raise_being_built_and_are_not_overwritten(tmp_
     assert refused.value.filename == str(paths[0]) and paths[1].read_bytes() == b"old"
     docs.write_pictures(tmp_path / "basari", force=True)
     assert [p.read_bytes() for p in paths] == before
+
+
+def test_the_committed_docs_picture_is_the_one_drawn_today():
+    from pathlib import Path
+
+    from asara_env.basari.docs import PICTURE_GAME, showcase
+
+    committed = Path(__file__).resolve().parents[2] / "docs" / "basari" / "position.svg"
+    drawn = svg_full(showcase(*PICTURE_GAME)[0])
+    assert committed.read_text() == drawn, (
+        "run `python -m apps.screenshots --pictures-only --force`"
+    )

@@ -46,6 +46,7 @@ from asara_env.common.svg import animated_svg as animated_svg
 from asara_env.common.svg import save_gif as save_gif
 from asara_env.common.svg import to_png as to_png
 from asara_env.common.svg import to_rgb_array as to_rgb_array
+from asara_env.common.validate import check_int
 
 WIDTH = 1280
 HEADER_H = 74
@@ -64,6 +65,7 @@ PANEL_H = {2: 300, 3: 210, 4: 160}  # a player's panel height by number of playe
 GEM_R = 5  # a gem chip's radius
 MERCHANT_R = 8
 MAX_GEM_CHIPS = 6  # an archway with more gems shows counts instead of chips
+MAX_BUNDLE_CHIPS = 30  # an offer's chips drawn; its words name every gem
 MID = {"text_anchor": "middle"}
 END = {"text_anchor": "end"}
 
@@ -74,8 +76,8 @@ def picture_view(state: State, seat: int | None) -> dict[str, Any]:
     being built only when `seat` is the one building it or `seat` is None (full view).
     Nothing else of the state (its seed, the future dice) is in it."""
     p = state.num_players
-    if seat is not None and not 0 <= seat < p:
-        raise ValueError(f"seat must be in 0..{p - 1}, got {seat}")
+    if seat is not None:
+        seat = check_int("seat", seat, 0, p - 1)
     barter = state.phase == Phase.BARTER
     sees_pending = barter and seat in (None, state.to_act)
     over = state.phase == Phase.OVER
@@ -290,7 +292,9 @@ def carpets(view: dict[str, Any], x: float, y: float) -> str:
 
 def bundle_chips(x: float, y: float, bundle: Sequence[int]) -> str:
     colours = [c for c, k in enumerate(bundle) for _ in range(k)]
-    return "".join(gem_chip(x + GEM_R + 12 * i, y, c) for i, c in enumerate(colours[:30]))
+    return "".join(
+        gem_chip(x + GEM_R + 12 * i, y, c) for i, c in enumerate(colours[:MAX_BUNDLE_CHIPS])
+    )
 
 
 def barter_panel(view: dict[str, Any], x: float, y: float) -> str:
@@ -495,8 +499,8 @@ def svg_of(state: State, seat: int | None) -> SVG:
 def replay_frames(record: GameRecord, seat: int | None = None) -> list[SVG]:
     """One picture per position of a saved game (the start, then after each joint
     action), as `seat` sees it or in full (seat None)."""
-    if seat is not None and not 0 <= seat < record.config.num_players:
-        raise ValueError(f"seat must be in 0..{record.config.num_players - 1}, got {seat}")
+    if seat is not None:
+        seat = check_int("seat", seat, 0, record.config.num_players - 1)
     state = new_game(record.config, record.seed)
     frames = [svg_of(state, seat)]
     for joint in record.actions:

@@ -148,6 +148,34 @@ def writable_dir(text: str) -> Path:
     return path
 
 
+def add_save_arguments(parser: argparse.ArgumentParser, game: str) -> None:
+    """A terminal game's --save, --resume and --force."""
+    parser.add_argument(
+        "--save",
+        type=writable_file,
+        help="save the game (JSON) here when it ends, when you quit and on Ctrl-C (the path "
+        "is checked before the game)",
+    )
+    parser.add_argument(
+        "--resume",
+        type=existing_file,
+        metavar="FILE",
+        help=f"continue a saved {game} game (or a game record) from its last position",
+    )
+    parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
+
+
+def check_save_path(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error unless `--save` may be written: a new file, the file being resumed,
+    or any file with --force."""
+    path, resumed = args.save, args.resume
+    if path is None or not path.exists():
+        return
+    if args.force or (resumed is not None and path.samefile(resumed)):
+        return
+    parser.error(f"argument --save: {path} exists: --force to replace it, or name another file")
+
+
 def lineup_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """A usage error of a play command's lineup (`--players`, `--seat`, `--opponents`),
     the argument named from the message."""

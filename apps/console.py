@@ -1,18 +1,84 @@
-"""The terminal widgets every game's terminal front end uses: where the game talks to the
-person (`Console`), answers read as numbers, items set in columns."""
+"""The terminal pieces every game's terminal front end uses: where the game talks to the
+person (`Console`), what happened since the person's last decision (`EventLog`), fitting
+a decision's screen into the terminal (`Console.show_turn`, `Console.page`), the saved
+game written on quit and at the end (`SaveFile`), the opponents' seeds, answers read as
+numbers, items set in columns, help wrapped on word boundaries.
+
+A screen of `height` lines holds the last `height` lines printed, the prompt included.
+At each decision the board, the events since the person's last decision and the moves
+are shown together when they fit; when they do not, the events are shown first a
+screenful at a time, each screenful held by a pause prompt, and the board then says
+that `l` shows them again.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asara_env.common.record import SavedGame, write_saved_game
+from asara_env.common.seeding import derived_seed
+
+SCREEN_WIDTH = 80  # the terminal the compact layouts fit
+SCREEN_HEIGHT = 24
+EVENTS_TITLE = "Since your last decision:"
+CONTINUE = "-- Enter: continue --"
+AGENT_SEED_OFFSET = 1000  # opponent in seat s: derived_seed(game seed, 1000 + s), then the decision
+
+
+def decision_seed(game_seed: int, seat: int, decision: int) -> int:
+    """The seed an opponent in `seat` plays decision `decision` (the game's action count so
+    far) with: a game resumed from a save plays on exactly as it would have."""
+    return derived_seed(derived_seed(game_seed, AGENT_SEED_OFFSET + seat), decision)
+
+
+def wrapped(text: str, width: int, indent: str = "") -> list[str]:
+    """`text` (paragraphs split at newlines) broken between words to `width` columns, the
+    continuation lines indented by `indent` plus the line's own leading spaces."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        lead = line[: len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(
+            line,
+            width,
+            subsequent_indent=lead + indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        ) or [""]
+    return lines
+
+
+@dataclass
+class EventLog:
+    """The lines of what happened since the person's last decision (`recent`) and the
+    last decision's lines again (`last`, for the `l` command)."""
+
+    recent: list[str] = field(default_factory=list)
+    last: list[str] = field(default_factory=list)
+
+    def add(self, text: str) -> None:
+        self.recent += text.strip("\n").splitlines()
+
+    def take(self) -> list[str]:
+        """The recent lines, now cleared (and kept for `l`)."""
+        taken, self.recent = self.recent, []
+        if taken:
+            self.last = taken
+        return taken
 
 
 @dataclass
 class Console:
-    """Where the game talks to the person: `input`/`print` unless a test scripts them."""
+    """Where the game talks to the person: `input`/`print` unless a test scripts them;
+    `height` lines of `width` columns (height None: a screen without a bottom, every line
+    kept)."""
 
     input: Callable[[str], str]
     print: Callable[[str], None]
+    width: int = SCREEN_WIDTH
+    height: int | None = SCREEN_HEIGHT
 
     def confirm(self, question: str) -> bool:
         return (self.ask(f"{question} [y/N] ") or "").lower() in ("y", "yes")
@@ -24,6 +90,64 @@ class Console:
         except EOFError:
             self.print("")
             return None
+
+    def say(self, text: str) -> None:
+        """`text` printed with every line broken between words to the width."""
+        self.print("\n".join(wrapped(text, self.width, "  ")))
+
+    def page(self, lines: Sequence[str]) -> bool:
+        """`lines` a screenful at a time, each held by a pause prompt (no pause without a
+        bottom); False if the input ended during a pause."""
+        if self.height is None:
+            self.print("\n".join(lines))
+            return True
+        step = self.height - 1
+        for start in range(0, len(lines), step):
+            self.print("\n".join(lines[start : start + step]))
+            if self.ask(CONTINUE) is None:
+                return False
+        return True
+
+    def show_turn(self, board: str, events: Sequence[str], keep: int) -> int:
+        """The board and the events since the person's last decision, with `keep` lines
+        left for the moves and the prompt; returns the lines printed. Events that do not
+        fit are shown first (`page`) and the board names them instead."""
+        lines = board.splitlines()
+        block = [EVENTS_TITLE, *(f"  {e}" for e in events)] if events else []
+        if self.height is not None and len(lines) + len(block) + keep > self.height:
+            self.page(block)
+            block = [f"({len(events)} lines since your last decision above; l shows them again)"]
+        self.print("\n".join(lines + block))
+        return len(lines) + len(block)
+
+    def show_log(self, log: EventLog) -> None:
+        """The `l` command: what happened before the person's last decision or this one."""
+        if log.last:
+            self.page([EVENTS_TITLE, *(f"  {e}" for e in log.last)])
+        else:
+            self.print("Nothing has happened since your last decision.")
+
+
+@dataclass
+class SaveFile:
+    """Where a terminal game is saved (`path` None: nowhere): written whole on quit, on
+    Ctrl-C and at the end, by the shared format of `asara_env.common.record`."""
+
+    path: Path | None
+    game: str
+    seats: list[str | None]
+
+    def write(self, console: Console, record: dict[str, object]) -> bool:
+        """Save `record` (the game's record dict); says where, or why not. True if saved."""
+        if self.path is None:
+            return False
+        try:
+            write_saved_game(self.path, SavedGame(self.game, dict(record), list(self.seats)))
+        except OSError as e:
+            console.say(f"Could not save to {self.path}: {e.strerror or e}.")
+            return False
+        console.say(f"Game saved to {self.path} (continue it with --resume {self.path}).")
+        return True
 
 
 def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:

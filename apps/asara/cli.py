@@ -8,7 +8,8 @@ The `asara` command has subcommands: `asara random ...` (the same job, same opti
 against agents in the terminal, apps/asara/play.py):
 
     asara play --players 3 --opponents greedy,random [--variant pro] [--seat 0] [--seed 7]
-               [--expansions genie,gifts] [--save game.json] [--layout compact|full]
+               [--expansions genie,gifts] [--save game.json [--force]] [--resume game.json]
+               [--layout compact|full]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from apps import command
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
+from asara_env.asara.constants import KNOWN_EXPANSIONS
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.rules import legal_actions
@@ -32,8 +34,9 @@ from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
+from asara_env.common.record import SavedGame, read_saved_game
 
-from .options import add_expansions_argument, add_serve_arguments
+from .options import add_expansions_argument, add_serve_arguments, config_text, expansion_list
 
 
 def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
@@ -97,54 +100,97 @@ DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by d
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="(default: 3)")
     parser.add_argument(
         "--opponents",
         help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "
         f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
     )
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
-    add_expansions_argument(parser)
+    parser.add_argument("--variant", choices=VARIANTS, help="(default: basic)")
+    parser.add_argument(
+        "--expansions",
+        type=expansion_list,
+        help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
+        "(default: none); genie needs --variant pro",
+    )
     parser.add_argument(
         "--seat",
         type=command.bounded_int(0, 3, "a seat number"),
-        default=0,
-        help="your seat (0 starts)",
+        help="your seat (0 starts; default 0)",
     )
     parser.add_argument("--seed", type=command.seed, help="the game's seed (default: a random one)")
-    parser.add_argument(
-        "--save",
-        type=command.writable_file,
-        help="write the game record (JSON) to this path (checked before the game)",
-    )
+    command.add_save_arguments(parser, "ASARA")
     parser.add_argument(
         "--layout",
         choices=("compact", "full"),
         default="compact",
-        help="compact (default): the board and the moves fit 80x24; full: the big board "
-        "(100 columns, 40+ lines) and every move at once",
+        help="compact (default): the board, what happened since your last decision and the "
+        "moves fit 80x24; full: the big board (100 columns, 40+ lines) and every move at once",
     )
 
 
-def play_options(args: argparse.Namespace) -> dict[str, Any]:
-    """play()'s keyword arguments for the parsed `asara play` options."""
-    opponents = args.opponents or ",".join(DEFAULT_OPPONENTS[: max(args.players - 1, 0)])
+PLAY_DEFAULTS: dict[str, Any] = {"players": 3, "variant": "basic", "expansions": (), "seat": 0}
+
+
+def saved_lineup(saved: SavedGame) -> tuple[int, str] | None:
+    """The person's seat and the opponents of a saved game, None for a bare record."""
+    seats = saved.seats or []
+    mine = [s for s, name in enumerate(seats) if name is None]
+    if len(mine) != 1:
+        return None
+    return mine[0], ",".join(name for name in seats if name is not None)
+
+
+def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> dict[str, Any]:
+    """play()'s keyword arguments for the parsed `asara play` options; with a saved game,
+    what the options leave out comes from it (the opponents too, if the seat is the
+    saved one). ValueError naming both configurations if the options ask for another
+    game than the saved one."""
+    resume = None if saved is None else GameRecord.from_dict(saved.record)
+    chosen = dict(PLAY_DEFAULTS)
+    opponents = args.opponents
+    if resume is not None:
+        config = resume.config
+        chosen.update(players=config.num_players, variant=config.variant)
+        chosen["expansions"] = config.expansions
+        seats = None if saved is None else saved_lineup(saved)
+        if seats is not None:
+            chosen["seat"] = seats[0]
+            if opponents is None and args.seat in (None, seats[0]):
+                opponents = seats[1]
+    chosen.update({k: getattr(args, k) for k in PLAY_DEFAULTS if getattr(args, k) is not None})
+    if resume is not None:
+        wanted = GameConfig(chosen["players"], chosen["variant"], tuple(chosen["expansions"]))
+        if wanted != resume.config:
+            raise ValueError(
+                f"the saved game is {config_text(resume.config)}; the options ask for "
+                f"{config_text(wanted)}"
+            )
+    players = chosen["players"]
     return {
-        "players": args.players,
-        "variant": args.variant,
-        "expansions": args.expansions,
-        "opponents": opponents,
-        "seat": args.seat,
+        "players": players,
+        "variant": chosen["variant"],
+        "expansions": tuple(chosen["expansions"]),
+        "opponents": opponents or ",".join(DEFAULT_OPPONENTS[: max(players - 1, 0)]),
+        "seat": chosen["seat"],
         "seed": args.seed,
         "record_path": None if args.save is None else str(args.save),
         "layout": args.layout,
+        "resume": resume,
     }
 
 
 def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     from .play import lineup, play
 
-    options = play_options(args)
+    command.check_save_path(parser, args)
+    if args.resume is not None and args.seed is not None:
+        parser.error("argument --seed: a resumed game keeps its own seed")
+    try:
+        saved = None if args.resume is None else read_saved_game(args.resume, "asara")
+        options = play_options(args, saved)
+    except ValueError as exc:
+        parser.error(f"argument --resume: {exc}")
     try:
         lineup(
             options["players"],
@@ -155,7 +201,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
         )
     except ValueError as exc:
         command.lineup_error(parser, str(exc))
-    play(**options)  # Ctrl-C: `run_main` ends it with one line, exit status 130
+    play(**options)  # Ctrl-C: saved if --save; `run_main` ends it with one line
 
 
 def run_serve(args: argparse.Namespace) -> None:

@@ -23,6 +23,12 @@ def expansion_list(text: str) -> tuple[str, ...]:
     return names
 
 
+def config_text(config: GameConfig) -> str:
+    """'ASARA, 3 players, basic rules + gifts'."""
+    expansions = "".join(f" + {e}" for e in config.expansions)
+    return f"ASARA, {config.num_players} players, {config.variant} rules{expansions}"
+
+
 def check_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Exit through `parser.error` if `--variant` and `--expansions` do not go together
     (the Genie needs the pro variant)."""

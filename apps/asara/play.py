@@ -8,18 +8,25 @@ expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions ge
 (the Genie needs the professional variant).
 
 You sit in `seat`; the opponents (agent specs: the baselines, the shipped models, the
-search agents such as `flatmc:64` or `ismcts:64`) fill the other seats in order. At each of your
-decisions the board is drawn as your seat sees it (R10: the other hands stay hidden) and
-the legal moves are listed by number; each opponent move is printed as one line, as your
-seat may know it (R10.2: no face-down cards). When a year ends, its scoring (R6.2) is
-announced seat by seat. At the end the final scoring is printed and the game record
-(configuration, seed and actions, `asara_env.asara.reference.record`) can be saved as JSON for
-`replay`.
+search agents such as `flatmc:64` or `ismcts:64`) fill the other seats in order, seats
+named P0..P3 (the specs listed once at the start). At each of your decisions the board is
+drawn as your seat sees it (R10: the other hands stay hidden) with what happened since
+your last decision: each opponent move as one line, as your seat may know it (R10.2: no
+face-down cards), and each year's scoring (R6.2) as a table; then the legal moves,
+numbered, tiles with their prices. A move you name that is not legal is refused with the
+rules' reason. At the end the final scoring is printed.
+
+`save_path` saves the game (`asara_env.common.record.SavedGame`: the game record and the
+seats) when it ends, when the person quits and on Ctrl-C; `resume` (a `GameRecord`)
+continues a game from its last position. Opponent in seat s plays the game's decision d
+seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays on as it would
+have.
 
 The default `layout="compact"` fits a terminal of 80x24: the board in at most 80 columns
-and about 18 lines (`asara_env.asara.render_compact`), the moves a page at a time below it (`+`
-shows the next page). `layout="full"` draws the big board of `render_view` (100 columns)
-and lists every move at once.
+and about 18 lines (`asara_env.asara.render_compact`), the events since your last
+decision under it when they fit (else first, a screenful at a time, and again with `l`),
+the moves a page at a time below (`+` shows the next page). `layout="full"` draws the big
+board of `render_view` (100 columns) and lists every move at once.
 """
 
 from __future__ import annotations
@@ -36,10 +43,22 @@ from pettingzoo import AECEnv
 
 from agents.asara.arena import act_in_env
 from agents.registry import make_agent, unknown_agents_error
-from apps.console import Console, as_number, columns
+from apps.asara.options import config_text
+from apps.command import Interrupted
+from apps.console import (
+    SCREEN_HEIGHT,
+    Console,
+    EventLog,
+    SaveFile,
+    as_number,
+    columns,
+    decision_seed,
+    wrapped,
+)
 from asara_env import asara_v0
 from asara_env.asara.actions import (
     CARD_OPTIONS,
+    NUM_ACTIONS,
     TARGETS,
     Group,
     decode,
@@ -47,43 +66,44 @@ from asara_env.asara.actions import (
     public_description,
 )
 from asara_env.asara.config import GameConfig
-from asara_env.asara.constants import CARD_NAMES
+from asara_env.asara.constants import CARD_NAMES, PRICE
 from asara_env.asara.reference.engine import winners
-from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.rules import illegal_reason
 from asara_env.asara.reference.scoring import YEAR_END_CATEGORIES, year_end_breakdown
 from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import LINE_WIDTH, scoring_table, wrap
 from asara_env.asara.render_compact import COMPACT_WIDTH, render_compact
-from asara_env.common.seeding import derived_seed
+from asara_env.common.files import atomic_write_text
 
 HELP = """\
 How to answer:
   a number     play that move
-  other text   list the moves whose name contains it ("bank", "red", "tower #2")
+  other text   list the moves whose name contains it ("bank", "red", "tower #2");
+               a move named that is not legal now is refused with the reason
   +, next      the next page of the moves listed
   m, moves     list all the moves again
   b, board     draw the board and the moves again
+  l, log       what happened since your previous decision
   ?, help      this help
-  q, quit      end the game (asks first)
+  q, quit      end the game (asks first; --save saves it)
 Board: P0..P3 are seats; . a vacant space; [any] an area without a colour yet.
-Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is
-three red tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a
-space, in the order laid (gifts expansion).
-Compact layout: colours by their first 3 letters (bro brown, bla black, blu
-blue, ...); 8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts
-on a chest; bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a
-red tower 6 tiles high, with 1 visible gold tile and 1 lighted window."""
-
-AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(game seed, 1000 + s)
+Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is three red
+tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a space, in the
+order laid (gifts expansion).
+Compact layout: colours by their first 3 letters (bro brown, bla black, blu blue, ...);
+8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts on a chest;
+bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a red tower 6 tiles
+high, with 1 visible gold tile and 1 lighted window; prices: what a tile of each colour
+costs (gold costs the same)."""
 
 
 @dataclass(frozen=True)
 class Layout:
     """How the game is drawn: the board from the person's seat view, the columns every
-    printed line keeps to, and the terminal lines the board, one page of moves and the
-    prompt share (None: every move listed at once)."""
+    printed line keeps to, and the terminal's lines (None: every move listed at once)."""
 
     draw: Callable[[dict[str, Any]], str] | None  # None: the AEC env's own render() (render_view)
     width: int
@@ -91,10 +111,11 @@ class Layout:
 
 
 LAYOUTS = {
-    "compact": Layout(render_compact, COMPACT_WIDTH, 24),
+    "compact": Layout(render_compact, COMPACT_WIDTH, SCREEN_HEIGHT),
     "full": Layout(None, LINE_WIDTH, None),
 }
 MIN_PAGE = 4  # lines of moves a page shows at least, however tall the board
+MENU_LINES = 2  # a page's title and the prompt
 
 
 # ------------------------------------------------------------------------ the table
@@ -123,10 +144,15 @@ def lineup(
 
 
 def seat_label(seat: int, names: Sequence[str | None]) -> str:
-    return f"P{seat} ({names[seat] or 'you'})"
+    """'P1', or 'P0 you' for the person: short, whatever the agent spec."""
+    return f"P{seat}" + (" you" if names[seat] is None else "")
 
 
 # ------------------------------------------------------------------------ listing moves
+def price_text(colour: int) -> str:
+    return f"{PRICE[colour]} asari"
+
+
 MOVE_HEADS: dict[Group, Callable[[tuple[int, ...]], tuple[str, str]]] = {
     Group.PLACE: lambda f: (
         f"on {TARGETS[f[0]].name}",
@@ -135,15 +161,24 @@ MOVE_HEADS: dict[Group, Callable[[tuple[int, ...]], tuple[str, str]]] = {
     ),
     Group.PLACE_COLOURED: lambda f: ("on the coloured building", f"{CARD_NAMES[f[0]]} face down"),
 }
+PRICED = (Group.BUY, Group.BRIBE_TAKE)  # their fields are (part, colour, gold)
 
 
 def move_head(action: int) -> tuple[str, str]:
     """(heading, label): placements are grouped by target and labelled by the cards;
-    every other move has no heading and its full name."""
+    tiles bought or taken carry their price (R1); every other move has no heading and its
+    full name."""
     group, fields = decode(action)
     if group in MOVE_HEADS:
         return MOVE_HEADS[group](fields)
-    return "", describe_action(action)
+    return "", move_name(action)
+
+
+def move_name(action: int) -> str:
+    """The action's full name, with the price of a tile bought or taken (R1)."""
+    group, fields = decode(action)
+    price = f", {price_text(fields[1])}" if group in PRICED else ""
+    return describe_action(action) + price
 
 
 @dataclass
@@ -195,9 +230,9 @@ def filtered_listing(
 ) -> Listing | None:
     """The moves whose name contains `text` (full names), or None if there are none."""
     items = [
-        f"{number}) {describe_action(action)}"
+        f"{number}) {move_name(action)}"
         for number, action in enumerate(moves, 1)
-        if text.lower() in describe_action(action).lower()
+        if text.lower() in move_name(action).lower()
     ]
     return Listing(f"Moves with {text!r}", columns(items, width), size=size) if items else None
 
@@ -208,20 +243,26 @@ QUIT = -1  # what `ask_move` returns when the person ends the game
 
 @dataclass
 class Turn:
-    """One decision of the person: the board drawn, the legal moves, and the listing of
-    moves shown last (which `+` pages through)."""
+    """One decision of the person: the board drawn, the events since their last decision,
+    the legal moves, why any other move is refused, and the listing of moves shown last
+    (which `+` pages through)."""
 
     console: Console
     board: str
     moves: list[int]
     layout: Layout
+    log: EventLog
+    why: Callable[[int], str | None]
+    events: list[str] = field(default_factory=list)
     listing: Listing | None = None
+    drawn: int = 0  # lines of the board and events last drawn
 
     @property
     def page_size(self) -> int | None:
-        """Lines of moves that fit under the board above the title and the prompt."""
+        """Lines of moves that fit under the board and events, above the title and the
+        prompt."""
         screen = self.layout.screen
-        return None if screen is None else max(MIN_PAGE, screen - self.board.count("\n") - 3)
+        return None if screen is None else max(MIN_PAGE, screen - self.drawn - MENU_LINES)
 
     def show(self, listing: Listing) -> None:
         self.listing = listing
@@ -229,7 +270,7 @@ class Turn:
 
 
 def show_help(turn: Turn) -> int | None:
-    turn.console.print(HELP)
+    turn.console.page(wrapped(HELP, turn.layout.width, "  "))
     return None
 
 
@@ -249,8 +290,14 @@ def next_page(turn: Turn) -> int | None:
 
 
 def show_board(turn: Turn) -> int | None:
-    turn.console.print(turn.board)
+    turn.drawn = turn.console.show_turn(turn.board, turn.events, MIN_PAGE + MENU_LINES)
+    turn.events = []  # drawn again with `b`, they are behind `l`
     return show_moves(turn)
+
+
+def show_log(turn: Turn) -> int | None:
+    turn.console.show_log(turn.log)
+    return None
 
 
 def ask_quit(turn: Turn) -> int | None:
@@ -266,6 +313,8 @@ COMMANDS: dict[str, Callable[[Turn], int | None]] = {
     "moves": show_moves,
     "b": show_board,
     "board": show_board,
+    "l": show_log,
+    "log": show_log,
     "q": ask_quit,
     "quit": ask_quit,
 }
@@ -280,9 +329,23 @@ def complaint(answer: str, k: int) -> str:
     return f"{answer!r} is not a move number, a command or part of a move's name (? for help)."
 
 
-def ask_move(console: Console, board: str, moves: Sequence[int], layout: Layout) -> int:
-    """The person's choice among `moves` (an action id), or QUIT."""
-    turn = Turn(console, board, list(moves), layout)
+def refusals(answer: str, why: Callable[[int], str | None]) -> list[str]:
+    """Why the moves named by `answer` (the whole name, or part of it when only a few
+    moves match) cannot be played now."""
+    text = answer.lower()
+    named = [a for a in range(NUM_ACTIONS) if describe_action(a).lower() == text]
+    if not named:
+        named = [a for a in range(NUM_ACTIONS) if text in describe_action(a).lower()]
+    reasons = [(a, why(a)) for a in named[:MAX_REFUSALS] if len(named) <= MAX_REFUSALS]
+    return [f"Not now: {describe_action(a)}: {reason}." for a, reason in reasons if reason]
+
+
+MAX_REFUSALS = 3  # illegal moves explained for one answer at most
+
+
+def ask_move(turn: Turn) -> int:
+    """The person's choice among the turn's moves (an action id), or QUIT."""
+    console, moves = turn.console, turn.moves
     show_board(turn)
     while True:
         more = ", + next page" if turn.listing is not None and turn.listing.pages > 1 else ""
@@ -300,11 +363,13 @@ def ask_move(console: Console, board: str, moves: Sequence[int], layout: Layout)
             return moves[number - 1]
         matches = None
         if answer and number is None:
-            matches = filtered_listing(moves, answer, layout.width, turn.page_size)
-        if matches is None:
-            console.print(complaint(answer, len(moves)))
-        else:
+            matches = filtered_listing(moves, answer, turn.layout.width, turn.page_size)
+        if matches is not None:
             turn.show(matches)
+            continue
+        refused = refusals(answer, turn.why) if answer and number is None else []
+        for line in refused or [complaint(answer, len(moves))]:
+            console.say(line)
 
 
 # ------------------------------------------------------------------------ the game
@@ -319,51 +384,107 @@ def play(
     record_path: str | None = None,
     expansions: Sequence[str] = (),
     layout: str = "compact",
+    resume: GameRecord | None = None,
 ) -> GameRecord:
     """Play one game in the terminal; returns its record (unfinished if the person quit).
-    Raises ValueError for a bad lineup (see `lineup`) or layout before the game starts."""
+    `record_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game
+    (its configuration must be the lineup's). Raises ValueError for a bad lineup, layout
+    or resumed game before the game starts."""
     config, names = lineup(players, variant, opponents, seat, expansions)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
+    if resume is not None:
+        check_resumed(resume, config)
     style = LAYOUTS[layout]
-    console = Console(input_fn, print_fn)
+    console = Console(input_fn, print_fn, style.width, style.screen)
     env = asara_v0.env(
         num_players=players, variant=variant, expansions=config.expansions, render_mode="ansi"
     )
-    env.reset(seed=seed)
+    env.reset(seed=seed if resume is None else resume.seed)
     game_seed = env.unwrapped.game_seed
     agents = {
-        s: make_agent("asara", name, derived_seed(game_seed, AGENT_SEED_OFFSET + s))
+        s: make_agent("asara", name, decision_seed(game_seed, s, 0))
         for s, name in enumerate(names)
         if name is not None
     }
-    console.print(intro(config, names, game_seed, style.width))
     record = GameRecord(config, game_seed)
-    year = 1  # R6.1: every game starts in year 1
+    if resume is not None:
+        for action in resume.actions:
+            env.step(action)
+            record.actions.append(action)
+    save = SaveFile(None if record_path is None else Path(record_path), "asara", names)
+    console.say(intro(config, names, game_seed, len(record.actions)))
+    try:
+        finished = play_turns(env, console, style, record, seat, names, agents)
+    except KeyboardInterrupt:
+        if save.write(console, record.to_dict()):
+            raise Interrupted(f"the game is saved in {save.path}") from None
+        raise
+    if not finished:
+        console.say(f"You quit after {len(record.actions)} decision(s), seed {game_seed}.")
+        save.write(console, record.to_dict())
+        return record
+    console.print(final_text(saved_state(env), names, seat, style.width))
+    if record_path is None:
+        save_record(console, record, None)
+    else:
+        save.write(console, record.to_dict())
+    return record
+
+
+def check_resumed(resume: GameRecord, config: GameConfig) -> None:
+    """A ValueError naming both configurations unless the resumed game is `config`'s, or
+    naming the record's first action the rules refuse."""
+    if resume.config != config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}, not {config_text(config)}"
+        )
+    replay(resume)
+
+
+def play_turns(
+    env: AECEnv,
+    console: Console,
+    style: Layout,
+    record: GameRecord,
+    seat: int,
+    names: Sequence[str | None],
+    agents: dict[int, Any],
+) -> bool:
+    """Play from the env's position to the end; False if the person quit. Each opponent
+    plays decision d seeded `decision_seed(game seed, seat, d)`."""
+    log = EventLog()
+    year = env.last()[4]["year"]
     for agent in env.agent_iter():
         observation, _, termination, truncation, info = env.last()
         if termination or info["year"] != year:
-            console.print(year_end_text(saved_state(env), year, names))
+            log.add(year_end_text(saved_state(env), year, names))
             year = info["year"]
         if termination or truncation:
             break
         mover = env.unwrapped.possible_agents.index(agent)
         if mover == seat:
             moves = [int(a) for a in observation["action_mask"].nonzero()[0]]
-            action = ask_move(console, board(env, seat, style), moves, style)
+            why = reasons(saved_state(env))
+            action = ask_move(
+                Turn(console, board(env, seat, style), moves, style, log, why, log.take())
+            )
             if action == QUIT:
-                n = len(record.actions)
-                console.print(f"You quit after {n} decision(s), seed {game_seed}.")
-                return record
+                return False
         else:
+            agents[mover].reseed(decision_seed(record.seed, mover, len(record.actions)))
             action = act_in_env(agents[mover], env, observation)
             move = public_description(action, mover, seat)  # R10.2: no hidden cards
-            console.print(f"{seat_label(mover, names)}: {move}")
+            log.add(f"{seat_label(mover, names)}: {move}")
         env.step(action)
         record.actions.append(int(action))
-    console.print(final_text(saved_state(env), names, seat, style.width))
-    save_record(console, record, record_path)
-    return record
+    console.page(log.take())
+    return True
+
+
+def reasons(state: State) -> Callable[[int], str | None]:
+    """Why an action is not legal in `state` (None if it is), in the rules' words."""
+    return lambda action: illegal_reason(state, action)
 
 
 def saved_state(env: AECEnv) -> State:
@@ -378,14 +499,11 @@ def board(env: AECEnv, seat: int, layout: Layout) -> str:
     return layout.draw(seat_view(saved_state(env), seat))
 
 
-def intro(config: GameConfig, names: Sequence[str | None], game_seed: int, width: int) -> str:
-    seats = ", ".join(seat_label(s, names) for s in range(len(names)))
-    expansions = "".join(f" + {e}" for e in config.expansions)
-    text = (
-        f"ASARA, {config.num_players} players, {config.variant} rules{expansions}, "
-        f"seed {game_seed} (play it again with --seed {game_seed})."
-    )
-    return "\n".join([*textwrap.wrap(text, width), f"Seats: {seats}. Type ? for help."])
+def intro(config: GameConfig, names: Sequence[str | None], game_seed: int, played: int) -> str:
+    seats = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(names))
+    again = f"continued after {played} decision(s)" if played else "play it again with --seed"
+    again += "" if played else f" {game_seed}"
+    return f"{config_text(config)}, seed {game_seed} ({again}).\nSeats: {seats}. Type ? for help."
 
 
 YEAR_END_HEADS = {"towers": "towers", "gold": "gold", "lit": "lit", "caliph": "Caliph"}
@@ -411,7 +529,7 @@ def year_end_text(state: State, year: int, names: Sequence[str | None]) -> str:
     ]
     return "\n".join(
         [
-            f"\nEnd of year {year}: 1 prestige per tower, per visible gold tile and per lighted",
+            f"End of year {year}: 1 prestige per tower, per visible gold tile and per lighted",
             "window in a seat's towers, and 1 for the Caliph (R6.2):",
             *table,
         ]
@@ -422,15 +540,12 @@ def final_text(state: State, names: Sequence[str | None], seat: int, width: int)
     """The final scoring (R8) with the seats named, and whether the person won."""
     won = winners(state)
     verdict = "You won!" if seat in won else "You lost."
-    seats = ", ".join(seat_label(s, names) for s in range(len(names)))
-    title = textwrap.wrap(f"Game over. Final scoring ({seats}):", width)
+    title = textwrap.wrap(f"Game over. Final scoring (you are seat {seat}):", width)
     return "\n".join(["", *title, scoring_table(state, " "), verdict])
 
 
 def save_record(console: Console, record: GameRecord, path: str | None) -> None:
     """Write the record as JSON to `path`, or where the person says if they want it."""
-    from training.outputs import atomic_write_text
-
     asked = path is None
     while True:
         if path is None:

@@ -19,7 +19,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import DIE_ACTION_BASE, N_CARDS, ROUNDS, Card
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.rules import action_name, as_action, illegal_reason
-from asara_env.basari.reference.scoring import end_round
+from asara_env.basari.reference.scoring import RoundEnd, end_round
 from asara_env.basari.reference.state import State
 from asara_env.common.errors import IllegalActionError
 
@@ -67,17 +67,18 @@ def check_actions(state: State, actions: Sequence[object]) -> list[int]:
     return cast("list[int]", [as_action(a) for a in joint])  # illegal_reason refused non-ints
 
 
-def step(state: State, actions: Sequence[object]) -> None:
-    """Play one joint action (in place). NOOP for seats without a decision."""
+def step(state: State, actions: Sequence[object]) -> RoundEnd | None:
+    """Play one joint action (in place). NOOP for seats without a decision. Returns what
+    the round's end scored if the step ended a round (B9), else None."""
     joint = check_actions(state, actions)
     layout = state.config.actions
     if state.phase == Phase.SETUP:
         _place(state, np.array([layout.decode(a)[1] for a in joint], np.int64))
-    elif state.phase == Phase.SELECT:
-        _reveal(state, cast("list[int]", [layout.decode(a)[1] for a in joint]))  # card ids
-    else:
-        group, arg = layout.decode(joint[state.to_act])
-        _barter(state, group, arg)
+        return None
+    if state.phase == Phase.SELECT:
+        return _reveal(state, cast("list[int]", [layout.decode(a)[1] for a in joint]))
+    group, arg = layout.decode(joint[state.to_act])
+    return _barter(state, group, arg)
 
 
 def _place(state: State, archways: np.ndarray) -> None:
@@ -99,7 +100,7 @@ def _movement(state: State) -> None:
     state.phase = Phase.SELECT
 
 
-def _reveal(state: State, cards: list[int]) -> None:
+def _reveal(state: State, cards: list[int]) -> RoundEnd | None:
     """B5.2-B5.3: solo cards act at once (Die, Points, Gemstones); three or more cancel;
     pairs barter in card order."""
     state.revealed = np.array(cards, np.int64)
@@ -111,8 +112,8 @@ def _reveal(state: State, cards: list[int]) -> None:
     if pairs:
         state.queued_card = pairs[1] if len(pairs) > 1 else -1
         _open_barter(state, pairs[0])
-    else:
-        _end_turn(state)
+        return None
+    return _end_turn(state)
 
 
 def carry_out(state: State, seat: int, card: int) -> None:
@@ -148,7 +149,7 @@ def _open_barter(state: State, card: int) -> None:
     state.pending[:] = 0
 
 
-def _barter(state: State, group: Group, arg: int | None) -> None:
+def _barter(state: State, group: Group, arg: int | None) -> RoundEnd | None:
     """E2, B7.2-B7.5: one decision of the party to act."""
     seat = state.to_act
     if group == Group.ADD:
@@ -160,15 +161,16 @@ def _barter(state: State, group: Group, arg: int | None) -> None:
         state.offers += 1
         state.to_act = state.responder if seat == state.opener else state.opener
     elif group == Group.FORFEIT:
-        _close_barter(state, state.responder)
+        return _close_barter(state, state.responder)
     else:  # ACCEPT: the offerer pays the acceptor and acts
         payer = state.offer_by
         state.gems[payer] -= state.offer
         state.gems[seat] += state.offer
-        _close_barter(state, payer)
+        return _close_barter(state, payer)
+    return None
 
 
-def _close_barter(state: State, winner: int) -> None:
+def _close_barter(state: State, winner: int) -> RoundEnd | None:
     """B7.5: the winner carries out the card; then the next barter or the turn's end."""
     card, queued = state.barter_card, state.queued_card
     state.barter_card = state.queued_card = -1
@@ -179,20 +181,22 @@ def _close_barter(state: State, winner: int) -> None:
     carry_out(state, winner, card)
     if queued >= 0:
         _open_barter(state, queued)
-    else:
-        _end_turn(state)
+        return None
+    return _end_turn(state)
 
 
-def _end_turn(state: State) -> None:
+def _end_turn(state: State) -> RoundEnd | None:
     """B9.1, B9.6: a round ends after a turn in which some merchant completed its lap;
     after the last round the game is over; otherwise the next movement."""
+    scored = None
     if state.lapped.any():
-        end_round(state)
+        scored = end_round(state)
         if state.round == ROUNDS - 1:
             state.phase = Phase.OVER
-            return
+            return scored
         state.round += 1
         state.turn = 0
     else:
         state.turn += 1
     _movement(state)
+    return scored

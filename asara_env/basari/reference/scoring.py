@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from asara_env.basari.constants import (
@@ -18,20 +20,52 @@ from asara_env.common import outcome
 TIE_BREAK_BASE = 4 * GEMS_PER_COLOUR + 1  # every tie-break key is below this (101)
 
 
-def score_majorities(state: State) -> None:
+@dataclass(frozen=True)
+class Majority:
+    """B9.2 for one colour: the gems each seat held, the seats holding the most (none if
+    nobody holds the colour), the points each of them scores and the gems each returns."""
+
+    colour: int
+    held: tuple[int, ...]
+    holders: tuple[int, ...]
+    points: int
+    returned: int
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """What a round's end scored (B9.2-B9.3): the round (0-based), the seats that
+    completed a lap, the lap bonus each scored, and each colour's majority."""
+
+    round: int
+    lapped: tuple[bool, ...]
+    lap_bonus: int
+    majorities: tuple[Majority, ...]
+
+
+def majorities(state: State) -> tuple[Majority, ...]:
     """B9.2: each colour's most-holders share floor(bonus / k) and return 3 (alone) or 2
     (each, tied), at most what they hold. Nobody scores a colour nobody holds."""
+    out = []
     for c in range(N_COLOURS):
-        held = state.gems[:, c]
-        m = int(held.max())
-        if m == 0:
-            continue
-        holders = held == m
-        k = int(holders.sum())
-        state.score[holders] += int(MAJORITY_BONUS[state.round, c]) // k
-        back = min(MAJORITY_RETURN if k == 1 else TIE_RETURN, m)
-        state.gems[holders, c] -= back
-        state.carpet[c] += back * k
+        held = tuple(int(x) for x in state.gems[:, c])
+        m = max(held)
+        holders = tuple(s for s, x in enumerate(held) if x == m) if m else ()
+        k = len(holders)
+        points = int(MAJORITY_BONUS[state.round, c]) // k if k else 0
+        back = min(MAJORITY_RETURN if k == 1 else TIE_RETURN, m) if k else 0
+        out.append(Majority(c, held, holders, points, back))
+    return tuple(out)
+
+
+def score_majorities(state: State) -> None:
+    """B9.2 (`majorities`), scored: points to the most-holders, their gems back to the
+    carpet."""
+    for majority in majorities(state):
+        for seat in majority.holders:
+            state.score[seat] += majority.points
+            state.gems[seat, majority.colour] -= majority.returned
+            state.carpet[majority.colour] += majority.returned
 
 
 def score_laps(state: State) -> None:
@@ -39,12 +73,17 @@ def score_laps(state: State) -> None:
     state.score[state.lapped] += LAP_BONUS
 
 
-def end_round(state: State) -> None:
-    """B9.2-B9.5: bonus points, then start disks to the merchants and progress to 0."""
+def end_round(state: State) -> RoundEnd:
+    """B9.2-B9.5: bonus points, then start disks to the merchants and progress to 0;
+    returns what was scored."""
+    scored = RoundEnd(
+        int(state.round), tuple(bool(x) for x in state.lapped), LAP_BONUS, majorities(state)
+    )
     score_laps(state)
     score_majorities(state)
     state.start = state.position.copy()
     state.progress[:] = 0
+    return scored
 
 
 def tie_break_key(state: State) -> np.ndarray:

@@ -108,12 +108,18 @@ class Console:
                 return False
         return True
 
+    def events_block(self, events: Sequence[str]) -> list[str]:
+        """The events under their title, indented and broken between words to the width."""
+        if not events:
+            return []
+        return [EVENTS_TITLE, *(x for e in events for x in wrapped(f"  {e}", self.width, "  "))]
+
     def show_turn(self, board: str, events: Sequence[str], keep: int) -> int:
         """The board and the events since the person's last decision, with `keep` lines
         left for the moves and the prompt; returns the lines printed. Events that do not
         fit are shown first (`page`) and the board names them instead."""
         lines = board.splitlines()
-        block = [EVENTS_TITLE, *(f"  {e}" for e in events)] if events else []
+        block = self.events_block(events)
         if self.height is not None and len(lines) + len(block) + keep > self.height:
             self.page(block)
             block = [f"({len(events)} lines since your last decision above; l shows them again)"]
@@ -123,7 +129,7 @@ class Console:
     def show_log(self, log: EventLog) -> None:
         """The `l` command: what happened before the person's last decision or this one."""
         if log.last:
-            self.page([EVENTS_TITLE, *(f"  {e}" for e in log.last)])
+            self.page(self.events_block(log.last))
         else:
             self.print("Nothing has happened since your last decision.")
 

@@ -45,6 +45,7 @@ from agents.asara.arena import act_in_env
 from agents.registry import make_agent, unknown_agents_error
 from apps.asara.options import config_text
 from apps.command import Interrupted
+from apps.console import AGENT_SEED_OFFSET as AGENT_SEED_OFFSET  # the web page's seeds
 from apps.console import (
     SCREEN_HEIGHT,
     Console,

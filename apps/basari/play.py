@@ -4,16 +4,26 @@
     play(players=3, opponents=("value", "points_first"), seat=0, seed=7)
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
-(`--seat`, `--start-mode random`). You sit in `seat`; the opponents (agent specs of
-`agents.agent_names("basari")`: the baselines, the shipped model `ppo_4p`,
-`policy:model=PATH`) fill the other seats in order, opponent in seat s seeded
-`derived_seed(seed, 1000 + s)`. At each of your decisions the board is drawn (archways,
-merchants, start disks, carpets, every player's score, gems, lap and revealed card, the
-running barter with its standing offer) with everything that happened since your last
-decision (the cards revealed, every offer, accepts, forfeits, points), and your legal moves
-are listed by number. A barter offer is built one gem at a time, then submitted (E2).
-Everything in BASARI is public except the bundle another player is building, which is never
-shown.
+(`--seat`, `--start-mode random`, `--save FILE`, `--resume FILE`, `--layout full`). You sit
+in `seat`; the opponents (agent specs of `agents.agent_names("basari")`: the baselines,
+the shipped model `ppo_4p`, `policy:model=PATH`) fill the other seats in order, seats
+named P0..P3 (the specs listed once at the start); opponent in seat s plays the game's
+step d seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays on as it
+would have.
+
+At each of your decisions the board is drawn (compact: 80x24, only the archways with a
+merchant or start disk and the six ahead of yours expanded; full: every archway) with
+everything that happened since your last decision (the cards revealed, every offer,
+accepts, forfeits, the points and gems each seat got, and each round's end as a table:
+the majority of every colour with the gems compared, the lap bonuses, the gems
+returned), and your legal moves are listed by number. A barter offer is built one gem at
+a time, then submitted (E2). A move you name that is not legal is refused with the rules'
+reason. Everything in BASARI is public except the bundle another player is building,
+which is never shown.
+
+`save_path` saves the game (`asara_env.common.record.SavedGame`: the record and the
+seats) when it ends, when you quit and on Ctrl-C; `resume` (a `GameRecord`) continues a
+game from its last position.
 """
 
 from __future__ import annotations
@@ -21,30 +31,66 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps import command
-from apps.console import Console
+from apps.console import (
+    SCREEN_HEIGHT,
+    SCREEN_WIDTH,
+    Console,
+    EventLog,
+    SaveFile,
+    as_number,
+    columns,
+    decision_seed,
+    wrapped,
+)
 from asara_env import basari_v0
-from asara_env.basari.actions import describe_action
-from asara_env.common.seeding import derived_seed
+from asara_env.basari.actions import Group
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES
+from asara_env.basari.reference import engine
+from asara_env.basari.reference.record import GameRecord, replay
+from asara_env.basari.reference.rules import illegal_reason
+from asara_env.basari.reference.scoring import RoundEnd
+from asara_env.basari.reference.serialize import state_from_dict
+from asara_env.basari.reference.state import State
+from asara_env.basari.render import LETTERS, bundle_text, render_compact, render_state
+from asara_env.common.record import SavedGame, read_saved_game
 
-AGENT_SEED_OFFSET = 1000
-N_NON_START_IDS = 11  # NOOP, 3 cards, ACCEPT, FORFEIT, 4 ADDs, SUBMIT
 HELP = """\
 How to answer:
   a number     play that move
+  other text   a move by name ("accept the offer"): if it is not legal now, why not
   b, board     draw the board and the moves again
+  l, log       what happened before your previous decision
   ?, help      this help
-  q, quit      end the game (asks first)
-Cards: Die (roll, move, score 6 - roll), Points (the archway's number), Gemstones (the
-archway's gems). Two players on one card barter for it; three or more cancel it.
-An offer is built gem by gem ("add a red gem to the offer"), then submitted; a raise must
-be higher than the standing offer (more gems, or as many with more of the better colours:
-red > yellow > green > blue)."""
+  q, quit      end the game (asks first; --save saves it)
+Cards: Die (roll, move, score 6 - roll), Points (the archway's number), Gemstones \
+(the archway's gems). Two players on one card barter for it; three or more cancel it.
+An offer is built gem by gem ("add a red gem to the offer"), then submitted; a raise \
+must be higher than the standing offer (more gems, or as many with more of the better \
+colours: red > yellow > green > blue).
+Board: 12:6pt RRB M0 S1 is archway 12, worth 6 points and two red and a blue gem, \
+with P0's merchant and P1's start disk on it; .. archways not shown (compact layout)."""
+MENU_LINES = 2  # the moves' title and the prompt
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the game is drawn: compact (80x24, the archways that matter) or full (every
+    archway, no bottom)."""
+
+    compact: bool
+    height: int | None
+
+
+LAYOUTS = {"compact": Layout(True, SCREEN_HEIGHT), "full": Layout(False, None)}
 
 
 def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str | None]:
@@ -65,6 +111,39 @@ def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str 
     return [*names[:seat], None, *names[seat:]]
 
 
+def config_text(config: BasariConfig) -> str:
+    """'BASARI, 3 players, start archways chosen'."""
+    start = "chosen" if config.start_mode == "choose" else "drawn"
+    return f"BASARI, {config.num_players} players, start archways {start}"
+
+
+def seat_labels(seats: Sequence[str | None]) -> list[str]:
+    """'P1', or 'P0 you' for the person: short, whatever the agent spec."""
+    return [f"P{s}" + (" you" if name is None else "") for s, name in enumerate(seats)]
+
+
+@dataclass
+class Game:
+    """The game being played: the env the agents see, the reference state beside it (for
+    the board, the events and the reasons), its record and who sits where."""
+
+    env: Any
+    state: State
+    record: GameRecord
+    seats: list[str | None]
+    labels: list[str]
+    obs: dict[str, Any]
+    infos: dict[str, Any]
+
+    def step(self, joint: list[int]) -> RoundEnd | None:
+        """Play a joint action on both; what the round's end scored if it ended one."""
+        scored = engine.step(self.state, joint)
+        actions = dict(zip(self.env.possible_agents, joint))
+        self.obs, _, _, _, self.infos = self.env.step(actions)
+        self.record.actions.append(list(joint))
+        return scored
+
+
 def play(
     players: int = 3,
     opponents: str | Sequence[str] = "value",
@@ -73,116 +152,347 @@ def play(
     start_mode: str = "choose",
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
+    save_path: str | None = None,
+    resume: GameRecord | None = None,
+    layout: str = "compact",
 ) -> dict[str, Any] | None:
-    """Play one game; returns the final infos of the person's seat (None if they quit)."""
+    """Play one game; returns the final infos of the person's seat (None if they quit).
+    `save_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game (its
+    configuration must be the lineup's). ValueError for a bad lineup, layout or resumed
+    game before the game starts."""
     seats = lineup(players, opponents, seat)
-    console = Console(input_fn, print_fn)
-    env = basari_v0.parallel_env(num_players=players, start_mode=start_mode, render_mode="ansi")
-    obs, infos = env.reset(seed=seed)
-    me = env.possible_agents[seat]
+    config = BasariConfig(players, start_mode)
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
+    if resume is not None and resume.config != config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}, not {config_text(config)}"
+        )
+    style = LAYOUTS[layout]
+    console = Console(input_fn, print_fn, SCREEN_WIDTH, style.height)
+    game = start(config, seats, seed, resume)
     agents = {
-        a: make_agent("basari", name, derived_seed(seed, AGENT_SEED_OFFSET + s))
-        for s, (a, name) in enumerate(zip(env.possible_agents, seats))
+        a: make_agent("basari", name, decision_seed(game.record.seed, s, 0))
+        for s, (a, name) in enumerate(zip(game.env.possible_agents, seats))
         if name is not None
     }
-    names = ", ".join(f"{a} ({n or 'you'})" for a, n in zip(env.possible_agents, seats))
-    console.print(f"BASARI, {players} players, seed {seed}: {names}. Type ? for help.")
-    while env.agents:
-        actions = {
-            a: agent.act(obs[a]["observation"], obs[a]["action_mask"])
-            for a, agent in agents.items()
-        }
-        mask = obs[me]["action_mask"]
-        if infos[me]["acting"]:
-            move = ask_move(console, env, mask)
+    save = SaveFile(None if save_path is None else Path(save_path), "basari", seats)
+    console.say(intro(game))
+    try:
+        finished = play_steps(console, game, agents, seat, style)
+    except KeyboardInterrupt:
+        if save.write(console, game.record.to_dict()):
+            raise command.Interrupted(f"the game is saved in {save.path}") from None
+        raise
+    if not finished:
+        console.say(f"Game abandoned after {len(game.record.actions)} steps.")
+        save.write(console, game.record.to_dict())
+        return None
+    console.print(board(game, seat, style))
+    final = game.infos[game.env.possible_agents[seat]]
+    scores = ", ".join(f"{x} {int(v)}" for x, v in zip(game.labels, final["final_scores"]))
+    won = [x for x, w in zip(game.labels, final["winners"]) if w]
+    console.say(f"Final scores: {scores}. Winner(s): {', '.join(won)}.")
+    console.print("You won!" if final["winners"][seat] else "You did not win this time.")
+    save.write(console, game.record.to_dict())
+    return dict(final)
+
+
+def start(
+    config: BasariConfig, seats: list[str | None], seed: int, resume: GameRecord | None
+) -> Game:
+    """The new game seeded `seed`, or the resumed one at its last position (its record's
+    first action the rules refuse is a CorruptStateError)."""
+    env = basari_v0.parallel_env(
+        num_players=config.num_players, start_mode=config.start_mode, render_mode="ansi"
+    )
+    obs, infos = env.reset(seed=seed if resume is None else resume.seed)
+    state = state_from_dict(env.save_game())
+    record = GameRecord(config, int(env.game_seed or 0))
+    game = Game(env, state, record, seats, seat_labels(seats), obs, infos)
+    if resume is not None:
+        replay(resume)  # the first step the rules refuse: a CorruptStateError, nothing played
+        for joint in resume.actions:
+            game.step(joint)
+    return game
+
+
+def intro(game: Game) -> str:
+    names = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(game.seats))
+    played = len(game.record.actions)
+    seed = game.record.seed
+    again = f"continued after {played} steps" if played else f"play it again with --seed {seed}"
+    text = f"{config_text(game.record.config)}, seed {seed} ({again})."
+    return f"{text}\nSeats: {names}. Type ? for help."
+
+
+def play_steps(
+    console: Console, game: Game, agents: dict[str, Any], seat: int, style: Layout
+) -> bool:
+    """Play from the game's position to its end; False if the person quit."""
+    me = game.env.possible_agents[seat]
+    log = EventLog()
+    while game.env.agents:
+        decision = len(game.record.actions)
+        actions: dict[str, int] = {}
+        for a, agent in agents.items():
+            s = game.env.possible_agents.index(a)
+            agent.reseed(decision_seed(game.record.seed, s, decision))
+            actions[a] = agent.act(game.obs[a]["observation"], game.obs[a]["action_mask"])
+        mask = game.obs[me]["action_mask"]
+        if game.infos[me]["acting"]:
+            move = ask_move(console, game, seat, style, log)
             if move is None:
-                return None
+                return False
             actions[me] = move
         else:
             actions[me] = int(np.flatnonzero(mask)[0])  # NOOP, the only legal action
-        obs, _, _, _, infos = env.step(actions)
-    console.print(board_text(env))
-    final = infos[me]
-    scores = ", ".join(f"{a} {int(x)}" for a, x in zip(env.possible_agents, final["final_scores"]))
-    won = [a for a, w in zip(env.possible_agents, final["winners"]) if w]
-    console.print(f"Final scores: {scores}. Winner(s): {', '.join(won)}.")
-    console.print("You won!" if final["winners"][seat] else "You did not win this time.")
-    return final
+        joint = [actions[a] for a in game.env.possible_agents]
+        before = game.state.copy()
+        scored = game.step(joint)
+        log.add("\n".join(step_events(before, game.state, joint, scored, game.labels, seat)))
+    console.page(log.take())
+    return True
 
 
-class TextBoard(Protocol):
-    """What `ask_move` needs of the environment: its `render()`, text in render_mode="ansi"."""
-
-    def render(self) -> str | None: ...
-
-
-def board_text(env: TextBoard) -> str:
-    """The board as text; ValueError if the environment does not render text."""
-    text = env.render()
-    if text is None:
-        raise ValueError("the environment renders no text: make it with render_mode='ansi'")
-    return text
+# ------------------------------------------------------------------------ events
+def gained_text(points: int, gems: np.ndarray) -> str:
+    """'+6 points, +RRB gems, -G gems' (what is not zero)."""
+    parts = [f"{points:+d} points"] * bool(points)
+    got = "".join(LETTERS[c] * int(k) for c, k in enumerate(gems) if k > 0)
+    gave = "".join(LETTERS[c] * int(-k) for c, k in enumerate(gems) if k < 0)
+    parts += [f"+{got} gems"] * bool(got) + [f"-{gave} gems"] * bool(gave)
+    return ", ".join(parts)
 
 
-def ask_move(console: Console, env: TextBoard, mask: np.ndarray) -> int | None:
+def action_event(before: State, joint: list[int], labels: Sequence[str], seat: int) -> list[str]:
+    """What the seats chose in this step, as the person may see it: start archways,
+    the cards revealed, an offer submitted, accepted or forfeited (never a gem added to
+    a bundle being built)."""
+    lay = before.config.actions
+    if before.phase.name == "SETUP":
+        return [
+            "starts: "
+            + ", ".join(f"{labels[s]} archway {lay.decode(a)[1]}" for s, a in enumerate(joint))
+        ]
+    if before.phase.name == "SELECT":
+        cards = [CARD_NAMES[lay.decode(a)[1] or 0] for a in joint]
+        return ["cards: " + ", ".join(f"{labels[s]} {c}" for s, c in enumerate(cards))]
+    actor = int(before.to_act)
+    group, _ = lay.decode(joint[actor])
+    card = CARD_NAMES[before.barter_card]
+    if group == Group.SUBMIT:
+        return [f"{labels[actor]} offers {bundle_text(before.pending)} for {card}"]
+    if group == Group.ACCEPT:
+        giver = labels[before.offer_by]
+        return [f"{labels[actor]} accepts {bundle_text(before.offer)}; {giver} carries out {card}"]
+    if group == Group.FORFEIT:
+        return [f"{labels[actor]} offers nothing: {labels[before.responder]} carries out {card}"]
+    return []
+
+
+def step_events(
+    before: State,
+    after: State,
+    joint: list[int],
+    scored: RoundEnd | None,
+    labels: Sequence[str],
+    seat: int,
+) -> list[str]:
+    """One step's events: the choices, what each seat got from the cards (the round's
+    bonus aside), and the round-end table if the step ended a round."""
+    points = after.score - before.score
+    gems = after.gems - before.gems
+    if scored is not None:
+        bonus, back = round_end_effects(scored, len(labels))
+        points, gems = points - bonus, gems + back
+    lines = action_event(before, joint, labels, seat)
+    lines += [
+        f"{labels[s]}: {gained_text(int(points[s]), gems[s])}"
+        for s in range(len(labels))
+        if points[s] or gems[s].any()
+    ]
+    if scored is not None:
+        lines += round_end_text(scored, after, labels)
+    return lines
+
+
+def round_end_effects(scored: RoundEnd, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """int[P] points and int[P, colour] gems returned by a round's end."""
+    bonus = np.array([scored.lap_bonus * lapped for lapped in scored.lapped], np.int64)
+    back = np.zeros((players, len(COLOUR_NAMES)), np.int64)
+    for m in scored.majorities:
+        for s in m.holders:
+            bonus[s] += m.points
+            back[s, m.colour] += m.returned
+    return bonus, back
+
+
+def round_end_text(scored: RoundEnd, after: State, labels: Sequence[str]) -> list[str]:
+    """The round's end (B9) as a table: each colour's gems per seat, who held the most,
+    the points each of them scored and the gems each returned; the lap bonuses; the
+    round's bonus and the scores after it."""
+    width = max(len(x) for x in labels) + 1
+    head = "colour " + "".join(f"{x:>{width}}" for x in labels) + "  most    points  returned"
+    rows = []
+    for m in scored.majorities:
+        held = "".join(f"{k:>{width}}" for k in m.held)
+        most = "+".join(f"P{s}" for s in m.holders) or "nobody"
+        rows.append(f"{COLOUR_NAMES[m.colour]:<7}{held}  {most:<7} {m.points:>+6}  {m.returned:>8}")
+    bonus, _ = round_end_effects(scored, len(labels))
+    laps = [labels[s] for s, lapped in enumerate(scored.lapped) if lapped] or ["nobody"]
+    return [
+        f"End of round {scored.round + 1}: each colour's most gems scores its bonus (shared if",
+        "tied) and returns 3 gems (2 each if tied) (B9.2):",
+        head,
+        *rows,
+        f"Lap bonus +{scored.lap_bonus} (B9.3): {', '.join(laps)}.",
+        "Round bonus: "
+        + ", ".join(f"{x} {int(b):+d}" for x, b in zip(labels, bonus))
+        + "; scores: "
+        + ", ".join(f"{x} {int(v)}" for x, v in zip(labels, after.score))
+        + ".",
+    ]
+
+
+# ------------------------------------------------------------------------ asking
+def board(game: Game, seat: int, style: Layout) -> str:
+    """The board for the person: compact (80 columns) or full."""
+    if style.compact:
+        return render_compact(game.state, game.labels, seat)
+    return render_state(game.state, game.labels).rstrip("\n")
+
+
+def move_label(state: State, action: int) -> str:
+    group, arg = state.config.actions.decode(action)
+    return f"archway {arg}" if group == Group.START else state.config.actions.describe(action)
+
+
+def moves_lines(state: State, legal: list[int], width: int) -> list[str]:
+    items = [f"{i}) {move_label(state, a)}" for i, a in enumerate(legal, 1)]
+    return [f"Your moves (1-{len(legal)}):", *columns(items, width)]
+
+
+def refusals(game: Game, seat: int, answer: str) -> list[str]:
+    """Why the move named `answer` (its whole name) cannot be played now."""
+    lay = game.state.config.actions
+    named = [a for a in range(lay.n_actions) if lay.describe(a).lower() == answer.lower()]
+    reasons = [(a, illegal_reason(game.state, seat, a)) for a in named]
+    return [f"Not now: {lay.describe(a)}: {why}." for a, why in reasons if why]
+
+
+def ask_move(console: Console, game: Game, seat: int, style: Layout, log: EventLog) -> int | None:
     """The person's legal move, asked until the answer is one; None if they quit."""
+    mask = game.obs[game.env.possible_agents[seat]]["action_mask"]
     legal = np.flatnonzero(mask).tolist()
-    n = len(mask) - N_NON_START_IDS  # START has one id per archway (E2)
-    console.print(board_text(env))
-    show_moves(console, legal, n)
+    menu = moves_lines(game.state, legal, console.width)
+    events = log.take()
+
+    def draw(events: Sequence[str]) -> None:
+        console.show_turn(board(game, seat, style), events, len(menu) + 1)
+        console.print("\n".join(menu))
+
+    draw(events)
     while True:
         answer = console.ask(f"Your move [1-{len(legal)}, ? for help]: ")
         if answer is None or answer.lower() in ("q", "quit"):
             if answer is None or console.confirm("Really quit?"):
-                console.print("Game abandoned.")
                 return None
             continue
+        number = as_number(answer)
         if answer in ("?", "help"):
-            console.print(HELP)
+            console.page(wrapped(HELP, console.width, "  "))
         elif answer.lower() in ("b", "board"):
-            console.print(board_text(env))
-            show_moves(console, legal, n)
-        elif not answer.isdigit():
-            console.print(f"{answer!r} is not a move number: answer 1-{len(legal)}, ? for help.")
-        elif not 1 <= int(answer) <= len(legal):
+            draw([])
+        elif answer.lower() in ("l", "log"):
+            console.show_log(log)
+        elif number is not None and 1 <= number <= len(legal):
+            return int(legal[number - 1])
+        elif number is not None:
             console.print(f"There is no move {answer}: answer 1-{len(legal)}.")
         else:
-            return legal[int(answer) - 1]
+            refused = refusals(game, seat, answer)
+            for line in refused or [
+                f"{answer!r} is not a move number: answer 1-{len(legal)}, ? for help."
+            ]:
+                console.say(line)
 
 
-def show_moves(console: Console, legal: list[int], n_archways: int) -> None:
-    console.print("Your moves:")
-    for i, a in enumerate(legal, 1):
-        console.print(f"  {i:>2}. {describe_action(a, n_archways)}")
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The arguments of `basari`; a bad lineup is a usage error (exit status 2)."""
+# ------------------------------------------------------------------------ command line
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argparse.ArgumentParser]:
+    """The arguments of `basari` and the play parser."""
     parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="(default: 3)")
     p.add_argument(
         "--opponents",
-        default="value",
-        help=f"comma-separated, one per other seat or one for all; {agent_names('basari')}",
+        help=f"comma-separated, one per other seat or one for all; {agent_names('basari')} "
+        "(default: value, or a resumed game's)",
     )
-    p.add_argument("--seat", type=command.bounded_int(0, 3, "a seat number"), default=0)
-    p.add_argument("--seed", type=command.seed, default=0)
-    p.add_argument("--start-mode", choices=("choose", "random"), default="choose")
-    args = parser.parse_args(argv)
-    try:
-        lineup(args.players, args.opponents, args.seat)
-    except ValueError as e:
-        command.lineup_error(p, str(e))
-    return args
+    p.add_argument("--seat", type=command.bounded_int(0, 3, "a seat number"), help="(default: 0)")
+    p.add_argument("--seed", type=command.seed, help="(default: 0)")
+    p.add_argument("--start-mode", choices=("choose", "random"), help="(default: choose)")
+    command.add_save_arguments(p, "BASARI")
+    p.add_argument(
+        "--layout",
+        choices=tuple(LAYOUTS),
+        default="compact",
+        help="compact: the board, what happened since your last decision and the moves fit "
+        "80x24; full: every archway",
+    )
+    return parser.parse_args(argv), p
+
+
+def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str, Any]:
+    """play()'s keyword arguments; with a saved game, what the options leave out comes
+    from it. ValueError naming both configurations if they ask for another game."""
+    resume = None if saved is None else GameRecord.from_dict(saved.record)
+    chosen: dict[str, Any] = {"players": 3, "start_mode": "choose", "seat": 0}
+    opponents = args.opponents
+    if resume is not None:
+        chosen.update(players=resume.config.num_players, start_mode=resume.config.start_mode)
+        seats = saved.seats if saved is not None else None
+        mine = [s for s, n in enumerate(seats or []) if n is None]
+        if seats is not None and len(mine) == 1:
+            chosen["seat"] = mine[0]
+            if opponents is None and args.seat in (None, mine[0]):
+                opponents = ",".join(n for n in seats if n is not None)
+    chosen.update({k: getattr(args, k) for k in chosen if getattr(args, k) is not None})
+    if resume is not None:
+        wanted = BasariConfig(chosen["players"], chosen["start_mode"])
+        if wanted != resume.config:
+            raise ValueError(
+                f"the saved game is {config_text(resume.config)}; the options ask for "
+                f"{config_text(wanted)}"
+            )
+    return {
+        **chosen,
+        "opponents": opponents or "value",
+        "seed": 0 if args.seed is None else args.seed,
+        "save_path": None if args.save is None else str(args.save),
+        "resume": resume,
+        "layout": args.layout,
+    }
 
 
 @command.run_main("basari")
 def main(argv: list[str] | None = None) -> int:
-    """`basari play ...`; Ctrl-C ends with one line (exit status 130)."""
-    args = parse_args(argv)
-    play(args.players, args.opponents, args.seat, args.seed, args.start_mode)
+    """`basari play ...`; Ctrl-C saves with --save and ends with one line (exit status 130)."""
+    args, parser = parse_args(argv)
+    command.check_save_path(parser, args)
+    if args.resume is not None and args.seed is not None:
+        parser.error("argument --seed: a resumed game keeps its own seed")
+    try:
+        saved = None if args.resume is None else read_saved_game(args.resume, "basari")
+        options = play_options(args, saved)
+    except ValueError as e:
+        parser.error(f"argument --resume: {e}")
+    try:
+        lineup(options["players"], options["opponents"], options["seat"])
+    except ValueError as e:
+        command.lineup_error(parser, str(e))
+    play(**options)
     return 0
 
 

@@ -1,14 +1,17 @@
 """Text rendering of a BASARI game for people: the board ring with merchants and start
 disks, the carpets, every player's score, gems, lap and revealed card, the running barter
-with its standing offer, and the turn's events (reveal, each offer, accept or forfeit)."""
+with its standing offer, and the turn's events (reveal, each offer, accept or forfeit);
+`render_compact` the same for one seat in 80 columns, only the archways that matter
+expanded."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
 
-from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, ROUNDS
+from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, DIE_FACES, ROUNDS
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.state import State
 
@@ -74,3 +77,73 @@ def _barter_lines(game: State, agents: Sequence[str]) -> list[str]:
     if game.queued_card >= 0:
         out.append(f"  next barter: {CARD_NAMES[game.queued_card]}")
     return out
+
+
+# ------------------------------------------------------------------------ 80 columns
+COMPACT_WIDTH = 80
+
+
+def archway_short(game: State, k: int) -> str:
+    """'12:6pt RRB M0 S1': the archway's number, points and gems (B2.4), then the
+    merchants (M) and start disks (S) on it."""
+    board = np.asarray(game.config.board)
+    pieces = [f"M{s}" for s in range(game.num_players) if game.position[s] == k]
+    pieces += [f"S{s}" for s in range(game.num_players) if game.start[s] == k]
+    return " ".join([f"{k}:{board[k, 0]}pt {_gems_short(board[k, 1:])}", *pieces])
+
+
+def shown_archways(game: State, viewer: int) -> list[int]:
+    """The archways worth showing: every one before the merchants are placed; then those
+    with a merchant or start disk and the DIE_FACES ahead of the viewer's merchant (where
+    a Die card can take it, B6.1)."""
+    n = game.config.n_archways
+    if game.position[viewer] < 0:
+        return list(range(n))
+    ahead = {(int(game.position[viewer]) + d) % n for d in range(1, DIE_FACES + 1)}
+    placed = {int(k) for k in (*game.position, *game.start) if k >= 0}
+    return sorted(ahead | placed)
+
+
+def archway_lines(game: State, viewer: int) -> list[str]:
+    """The shown archways packed into COMPACT_WIDTH columns, a run of hidden ones as
+    '..'."""
+    shown = shown_archways(game, viewer)
+    items: list[str] = []
+    for i, k in enumerate(shown):
+        if i and k != shown[i - 1] + 1:
+            items.append("..")
+        items.append(archway_short(game, k))
+    if shown and (shown[0] != 0 or shown[-1] != game.config.n_archways - 1):
+        items.append("..")
+    return textwrap.wrap(
+        " | ".join(items),
+        COMPACT_WIDTH,
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def render_compact(game: State, labels: Sequence[str], viewer: int) -> str:
+    """The game in at most COMPACT_WIDTH columns for the seat `viewer`: the round and
+    carpet, the archways that matter (`shown_archways`, number:points gems, M merchant,
+    S start disk), every player (the viewer first) and the running barter."""
+    carpet = " ".join(f"{LETTERS[c]}{int(k)}" for c, k in enumerate(game.carpet))
+    lines = [
+        f"== BASARI round {game.round + 1}/{ROUNDS} turn {game.turn + 1} | {game.phase.name}"
+        f" | carpet {carpet} ==",
+        "archways (number:points gems; M merchant, S start disk; .. archways not shown):",
+        *archway_lines(game, viewer),
+        "seat    score  gems R  Y  G  B  lap     card       rolls",
+    ]
+    n = game.config.n_archways
+    for s in [viewer, *(s for s in range(game.num_players) if s != viewer)]:
+        held = " ".join(f"{int(k):>2}" for k in game.gems[s])
+        lap = "done" if game.progress[s] >= n else f"{int(game.progress[s])}/{n}"
+        card = CARD_NAMES[game.revealed[s]] if game.revealed[s] >= 0 else "-"
+        rolls = f"move {int(game.move_roll[s])}" if game.move_roll[s] else ""
+        if game.action_roll[s]:
+            rolls += f", Die {int(game.action_roll[s])}"
+        row = f"{labels[s]:<7} {int(game.score[s]):>5}  {held:<14}  {lap:<6}  {card:<9}  {rolls}"
+        lines.append(row.rstrip())
+    return "\n".join(lines + [line for line in _barter_lines(game, labels) if line])

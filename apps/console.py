@@ -123,7 +123,9 @@ class Console:
         if self.height is not None and len(lines) + len(block) + keep > self.height:
             self.page(block)
             block = [f"({len(events)} lines since your last decision above; l shows them again)"]
-        self.print("\n".join(lines + block))
+        self.print(board)
+        if block:
+            self.print("\n".join(block))
         return len(lines) + len(block)
 
     def show_log(self, log: EventLog) -> None:
@@ -152,7 +154,8 @@ class SaveFile:
         except OSError as e:
             console.say(f"Could not save to {self.path}: {e.strerror or e}.")
             return False
-        console.say(f"Game saved to {self.path} (continue it with --resume {self.path}).")
+        console.print(f"Game saved to {self.path}.")
+        console.say("Continue it with --resume and this file.")
         return True
 
 

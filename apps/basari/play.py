@@ -251,7 +251,7 @@ def play_steps(
         before = game.state.copy()
         scored = game.step(joint)
         log.add("\n".join(step_events(before, game.state, joint, scored, game.labels, seat)))
-    console.page(log.take())
+    console.page(console.events_block(log.take()))
     return True
 
 

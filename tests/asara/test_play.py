@@ -2,7 +2,6 @@
 
 import argparse
 import io
-import json
 import random
 import re
 import shlex
@@ -21,6 +20,7 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
 from asara_env.asara.render_compact import render_compact
+from asara_env.common.record import read_saved_game
 
 BAD_ANSWERS = ["abc", "0", "999", "", "-2", "?", "bank"]
 
@@ -32,7 +32,7 @@ class Person:
     def __init__(self, seed: int, bad=BAD_ANSWERS, replies=None):
         self.rng = random.Random(seed)
         self.bad = list(bad)
-        self.replies = replies or {}
+        self.replies = {"--": "", **(replies or {})}  # a pause: Enter
         self.prompts: list[str] = []
 
     def __call__(self, prompt: str) -> str:
@@ -97,7 +97,7 @@ def test_a_whole_game_with_bad_answers_ends_with_the_table_and_a_replayable_reco
     assert table[1].split()[:3] == ["seat", "track", "brown"]
     assert table[4].startswith("winner") and table[5] in ("You won!", "You lost.")
     totals = [int(line.split()[-1]) for line in table[2:4]]
-    saved = GameRecord.from_dict(json.loads(path.read_text()))
+    saved = GameRecord.from_dict(read_saved_game(path, "asara").record)
     assert saved.to_dict() == record.to_dict()
     final = replay(saved)
     assert final.is_over and final.prestige == totals
@@ -121,8 +121,8 @@ def test_opponent_moves_are_one_line_each(tmp_path):
         if state.seat in names:
             expected.append(names[state.seat])
         step(state, action)
-    lines = [t.split(":")[0] for t in screen if t.startswith(("P1 (", "P2 ("))]
-    assert lines == expected
+    lines = re.findall(r"^  (P[12]): ", screen.text, re.M)
+    assert lines == [name.split()[0] for name in expected]
 
 
 def test_R10_2_opponent_moves_are_printed_without_their_hidden_cards(tmp_path):
@@ -136,7 +136,7 @@ def test_R10_2_opponent_moves_are_printed_without_their_hidden_cards(tmp_path):
             if hidden:  # the full name would tell the cards
                 assert printed[-1] != describe_action(action)
         step(state, action)
-    lines = [t.split(": ", 1)[1] for t in screen if t.startswith(("P1 (", "P2 ("))]
+    lines = re.findall(r"^  P[12]: (.*)$", screen.text, re.M)
     assert lines == printed
     assert any(
         line.startswith(("place two face-down cards", "place a face-down card")) for line in lines
@@ -202,6 +202,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seed": 7,
             "record_path": "g.json",
             "layout": "compact",
+            "resume": None,
         },
         {
             "players": 2,
@@ -212,6 +213,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seed": None,
             "record_path": None,
             "layout": "compact",
+            "resume": None,
         },
         {
             "players": 3,
@@ -222,6 +224,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seed": None,
             "record_path": None,
             "layout": "compact",
+            "resume": None,
         },
         {
             "players": 3,
@@ -232,6 +235,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "seed": None,
             "record_path": None,
             "layout": "full",
+            "resume": None,
         },
     ]
 
@@ -292,7 +296,7 @@ def test_a_whole_game_with_expansions(tmp_path, variant, expansions, layout):
     genie = r"^genie " if full else r"(^|  )genie \["  # the compact view packs areas
     assert all(bool(re.search(genie, b, re.M)) == ("genie" in expansions) for b in boards)
     assert "Game over." in screen.text
-    assert replay(GameRecord.from_dict(json.loads(path.read_text()))).is_over
+    assert replay(GameRecord.from_dict(read_saved_game(path, "asara").record)).is_over
 
 
 def test_asara_play_plays_from_standard_input(tmp_path, monkeypatch, capsys):
@@ -301,7 +305,7 @@ def test_asara_play_plays_from_standard_input(tmp_path, monkeypatch, capsys):
     cli.main_asara(argv(f"play --players 2 --opponents random --seed 2 --save {path}"))
     out = capsys.readouterr().out
     assert "seed 2" in out and "Game over" in out and f"saved to {path}" in out
-    assert replay(GameRecord.from_dict(json.loads(path.read_text()))).is_over
+    assert replay(GameRecord.from_dict(read_saved_game(path, "asara").record)).is_over
 
 
 def test_asara_random_is_the_main_job(capsys):
@@ -322,10 +326,11 @@ def test_asara_serve_runs_the_web_page(monkeypatch):
 def announced_years(screen: Screen) -> dict[int, list[list[int]]]:
     """year -> per seat [towers, gold, lit, Caliph, points, prestige] as announced."""
     years = {}
-    for text in screen:
-        found = re.search(r"End of year (\d):", text)
-        if found:
-            rows = [line.split()[-6:] for line in text.splitlines() if re.match(r"P\d \(", line)]
+    for text in [screen.text]:  # a table paged in two screenfuls is one text again
+        for found in re.finditer(
+            r"End of year (\d):(?:.*\n){3}((?:  P\d(?: you)? +\d.*(?:\n|$))+)", text
+        ):
+            rows = [line.split()[-6:] for line in found.group(2).splitlines()]
             years[int(found.group(1))] = [[int(x) for x in row] for row in rows]
     return years
 
@@ -410,10 +415,12 @@ def test_the_compact_game_fits_a_terminal_of_80_by_24(tmp_path):
     paged = 0
     for i in boards:  # the board, a page of moves and the prompt fit in 24 lines
         board_lines = screen[i].count("\n") + 1
-        listing = screen[i + 1]
+        at = i + 1 if screen[i + 1].startswith("Your moves") else i + 2
+        board_lines += screen[i + 1].count("\n") + 1 if at == i + 2 else 0  # the events
+        listing = screen[at]
         assert listing.startswith("Your moves (1-")
         assert board_lines + listing.count("\n") + 1 + 1 <= 24
-        later = screen[i + 2]  # after "+": the next page, or the word that all are shown
+        later = screen[at + 1]  # after "+": the next page, or the word that all are shown
         if ", page 1/" in listing:
             paged += 1
             assert ", page 2/" in later and later.count("\n") + 1 + board_lines + 1 <= 24

@@ -13,7 +13,7 @@ from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
 from asara_env.asara.reference.record import GameRecord
 from asara_env.common.record import read_saved_game
-from tests.common.terminal import MOVE, Terminal, Player
+from tests.common.terminal import MOVE, Player, Terminal
 
 SEAT = 1
 
@@ -80,7 +80,9 @@ def test_tile_prices_are_in_the_move_list():
 
 
 def test_a_move_named_that_is_not_legal_is_refused_with_the_reason():
-    player = Player(3, script=["build: brown base on brown tower #1"], stop=0, replies={"Really": "y"})
+    player = Player(
+        3, script=["build: brown base on brown tower #1"], stop=0, replies={"Really": "y"}
+    )
     term, record = play_on_terminal(player, **{"seed": 12})
     refusal = [line for line in term.lines if line.startswith("Not now: build: brown base")]
     assert refusal and len(refusal[0]) > len("Not now: build: brown base on brown tower #1: ")

@@ -27,6 +27,8 @@ class Person:
         self.prompts.append(prompt)
         if prompt.startswith("Really quit"):
             return "y"
+        if prompt.startswith("--"):  # a pause: Enter
+            return ""
         move = re.match(r"Your move \[1-(\d+)", prompt)
         assert move, prompt
         if self.quit_after is not None and len(self.prompts) > self.quit_after:

@@ -341,6 +341,8 @@ def scorings(record: GameRecord) -> dict[int, tuple[list[int], State]]:
     state, changes = new_game(record.config, record.seed), {}
     for action in record.actions:
         year, before = state.year, list(state.prestige)
+        if decode(action)[0] in (Group.BUILD_TILE, Group.BUILD_LIGHTED):
+            before[state.seat] += 1  # R4.2: the tile built in the year's last step
         step(state, action)
         if state.year != year or state.is_over:
             final = [points["total"] for points in state.final or [{"total": 0}] * len(before)]

@@ -1,0 +1,52 @@
+"""Saved games across the terminal games: a save is refused by the other game's command
+(naming the game it belongs to), and by `read_saved_game` when it is not a save."""
+
+import json
+
+import pytest
+
+from apps.asara.cli import main_asara
+from apps.basari.play import main as basari_main
+from asara_env.common.record import SavedGame, read_saved_game, write_saved_game
+
+RECORD = {"config": {}, "seed": 1, "actions": []}
+
+
+@pytest.mark.parametrize(
+    "game, other, command",
+    [("asara", "basari", basari_main), ("basari", "asara", main_asara)],
+)
+def test_a_save_of_one_game_is_refused_by_the_other_naming_both(
+    tmp_path, capsys, game, other, command
+):
+    path = tmp_path / "game.json"
+    write_saved_game(path, SavedGame(game, RECORD, [None, "random"]))
+    with pytest.raises(SystemExit) as stop:
+        command(["play", "--resume", str(path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"saved '{game}' game, not a '{other}' one" in err
+
+
+def test_saves_round_trip_and_bare_records_are_read(tmp_path):
+    path = tmp_path / "game.json"
+    write_saved_game(path, SavedGame("asara", RECORD, ["greedy", None]))
+    assert read_saved_game(path, "asara") == SavedGame("asara", RECORD, ["greedy", None])
+    path.write_text(json.dumps(RECORD))
+    assert read_saved_game(path, "basari") == SavedGame("basari", RECORD, None)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{", "is not JSON"),
+        ("[1]", "a saved game is a JSON object"),
+        ('{"a": 1}', "neither a saved game"),
+        ('{"schema": "asara-env/saved-game", "version": 1}', "has the keys"),
+    ],
+)
+def test_what_is_not_a_save_is_refused_naming_the_file(tmp_path, text, words):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=words) as error:
+        read_saved_game(path, "asara")
+    assert str(path) in str(error.value)

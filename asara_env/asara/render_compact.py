@@ -27,7 +27,8 @@ required colour, `[any]` none yet; `8:P2` space 8 taken by seat 2, `.` vacant;
 two of them put back by the reader (who knows their colours); `red3(1g)` three red tiles,
 one gold-decorated; `supply: bas:bro1 whi2 | tru:...` the reader's unbuilt tiles by part
 (bases, trunks, windows, turrets); `red6(1g,1l)` a red tower six tiles high with one
-visible gold tile and one lighted window.
+visible gold tile and one lighted window; `prices bro2 gre4 ...` what a tile of each
+colour costs in asari (R1), on the pending decision's line where it fits.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from asara_env.asara.constants import (
     MARKET_AREAS,
     N_YEARS,
     PART_NAMES,
+    PRICE,
     SPACE_VALUES,
     Area,
     Part,
@@ -140,9 +142,12 @@ def header_short(view: dict[str, Any]) -> list[str]:
 
 
 def pending_short(view: dict[str, Any]) -> list[str]:
-    """The decision pending (as in the full view), without the empty gift queue."""
-    items = PENDING[Phase[view["phase"]]](view)
-    return flow([item for item in items if not item.endswith(": -")], "pending: ", sep="; ")
+    """The decision pending (as in the full view), without the empty gift queue, and the
+    tile prices where they fit on its lines."""
+    items = [item for item in PENDING[Phase[view["phase"]]](view) if not item.endswith(": -")]
+    plain = flow(items, "pending: ", sep="; ")
+    priced = flow([*items, prices_short()], "pending: ", sep="; ")
+    return priced if len(priced) == len(plain) else plain
 
 
 def markets_short(view: dict[str, Any]) -> list[str]:
@@ -154,6 +159,12 @@ def markets_short(view: dict[str, Any]) -> list[str]:
         items = [spaces_short(view, area), tiles_short(view["displays"][part])]
         lines += pack([*items, f"stack {stack}"], head, sep=" | ")
     return lines
+
+
+def prices_short() -> str:
+    """'prices bro2 gre4 red5 bla6 whi8': a tile's price by colour in asari (R1; gold costs
+    the same)."""
+    return "prices " + " ".join(f"{name}{price}" for name, price in zip(TILE_SHORT, PRICE))
 
 
 def others_short(view: dict[str, Any]) -> list[str]:

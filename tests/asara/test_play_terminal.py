@@ -30,7 +30,9 @@ def decision_screens(term: Terminal) -> list[int]:
 def expected_events(record: GameRecord, seat: int) -> list[list[str]]:
     """Per decision of `seat`: the opponents' moves as `seat` may know them (R10.2) and
     the year ends since its previous decision."""
-    state, events, since = new_game(record.config, record.seed), [], []
+    state = new_game(record.config, record.seed)
+    events: list[list[str]] = []
+    since: list[str] = []
     for action in record.actions:
         if state.seat == seat:
             events.append(since)

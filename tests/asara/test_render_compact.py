@@ -23,7 +23,12 @@ from asara_env.asara.phases import Phase
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import PENDING, area_in_game
-from asara_env.asara.render_compact import COMPACT_LINES, COMPACT_WIDTH, render_compact
+from asara_env.asara.render_compact import (
+    COMPACT_LINES,
+    COMPACT_WIDTH,
+    prices_short,
+    render_compact,
+)
 from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.asara.test_render import resample_hidden
 
@@ -57,12 +62,21 @@ def test_lines_break_between_words_only(monkeypatch):
     monkeypatch.setattr(render_compact_module, "COMPACT_WIDTH", 10_000)
     wide = [render_compact(view) for view in views]
     assert sum(n.count("\n") > w.count("\n") for n, w in zip(narrow, wide)) > len(views) / 2
-    # (a separator ' | ' between items at a line break is left out)
+    # (a separator ' | ' between items at a line break is left out; the prices are shown
+    # only where they fit on the pending decision's lines)
     assert [words(n) for n in narrow] == [words(w) for w in wide]
 
 
 def words(text: str) -> list[str]:
+    text = text.replace("; " + prices_short(), "")
     return [word for word in text.split() if word != "|"]
+
+
+def test_the_tile_prices_are_on_the_pending_line_where_they_fit():
+    config = GameConfig(num_players=3, variant="basic")
+    boards = [render_compact(seat_view(s, 0)) for s in positions(config, seeds=(2,))]
+    priced = [b for b in boards if "prices bro2 gre4 red5 bla6 whi8" in b.splitlines()[1]]
+    assert priced and all(len(b.splitlines()) <= COMPACT_LINES for b in boards)
 
 
 # ------------------------------------------------------------------------ content

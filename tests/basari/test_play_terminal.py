@@ -32,13 +32,15 @@ def play_on_terminal(player: Player, **kwargs):
 def expected_events(record: GameRecord) -> list[list[str]]:
     """Per decision of SEAT: the cards revealed and the round ends since its previous
     decision."""
-    state, events, since = new_game(record.config, record.seed), [], []
+    state = new_game(record.config, record.seed)
+    events: list[list[str]] = []
+    since: list[str] = []
     for joint in record.actions:
         if SEAT in acting_seats(state):
             events.append(since)
             since = []
         if state.phase.name == "SELECT":
-            cards = [CARD_NAMES[state.config.actions.decode(a)[1]] for a in joint]
+            cards = [CARD_NAMES[state.config.actions.decode(a)[1] or 0] for a in joint]
             since.append("cards: " + ", ".join(f"{x} {c}" for x, c in zip(LABELS, cards)))
         rounds = state.round
         step(state, joint)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 
 from asara_env.common.record import SavedGame, write_saved_game
@@ -25,6 +26,7 @@ SCREEN_WIDTH = 80  # the terminal the compact layouts fit
 SCREEN_HEIGHT = 24
 EVENTS_TITLE = "Since your last decision:"
 CONTINUE = "-- Enter: continue --"
+EVENTS_ABOVE = "(What happened since your last decision is above; l shows it again.)"
 AGENT_SEED_OFFSET = 1000  # opponent in seat s: derived_seed(game seed, 1000 + s), then the decision
 
 
@@ -52,17 +54,18 @@ def wrapped(text: str, width: int, indent: str = "") -> list[str]:
 
 @dataclass
 class EventLog:
-    """The lines of what happened since the person's last decision (`recent`) and the
-    last decision's lines again (`last`, for the `l` command)."""
+    """What happened since the person's last decision (`recent`: events, a table being
+    one event of several lines) and what happened before it (`last`, for `l`)."""
 
     recent: list[str] = field(default_factory=list)
     last: list[str] = field(default_factory=list)
 
     def add(self, text: str) -> None:
-        self.recent += text.strip("\n").splitlines()
+        if text.strip("\n"):
+            self.recent.append(text.strip("\n"))
 
     def take(self) -> list[str]:
-        """The recent lines, now cleared (and kept for `l`)."""
+        """The recent events, now cleared (and kept for `l`)."""
         taken, self.recent = self.recent, []
         if taken:
             self.last = taken
@@ -98,31 +101,49 @@ class Console:
     def page(self, lines: Sequence[str]) -> bool:
         """`lines` a screenful at a time, each held by a pause prompt (no pause without a
         bottom); False if the input ended during a pause."""
+        return self.page_groups([[line] for line in lines])
+
+    def page_groups(self, groups: Sequence[Sequence[str]]) -> bool:
+        """The groups of lines a screenful at a time, a group never split across two
+        unless it is longer than a screen."""
+        lines = [line for group in groups for line in group]
         if self.height is None:
             self.print("\n".join(lines))
             return True
-        step = self.height - 1
-        for start in range(0, len(lines), step):
-            self.print("\n".join(lines[start : start + step]))
+        starts = list(accumulate(len(group) for group in groups))[:-1]
+        step, first = self.height - 1, 0
+        while first < len(lines):
+            end = min(first + step, len(lines))
+            cuts = [s for s in starts if first < s <= end]
+            if end < len(lines) and cuts:
+                end = max(cuts)
+            self.print("\n".join(lines[first:end]))
             if self.ask(CONTINUE) is None:
                 return False
+            first = end
         return True
 
-    def events_block(self, events: Sequence[str]) -> list[str]:
-        """The events under their title, indented and broken between words to the width."""
+    def event_groups(self, events: Sequence[str]) -> list[list[str]]:
+        """The events under their title, each indented and broken between words to the
+        width."""
         if not events:
             return []
-        return [EVENTS_TITLE, *(x for e in events for x in wrapped(f"  {e}", self.width, "  "))]
+        groups = [wrapped(f"  {e}".replace("\n", "\n  "), self.width, "  ") for e in events]
+        return [[EVENTS_TITLE, *groups[0]], *groups[1:]]
+
+    def events_block(self, events: Sequence[str]) -> list[str]:
+        """`event_groups` as lines."""
+        return [line for group in self.event_groups(events) for line in group]
 
     def show_turn(self, board: str, events: Sequence[str], keep: int) -> int:
         """The board and the events since the person's last decision, with `keep` lines
         left for the moves and the prompt; returns the lines printed. Events that do not
-        fit are shown first (`page`) and the board names them instead."""
+        fit are shown first (`page_groups`) and the board points to them instead."""
         lines = board.splitlines()
         block = self.events_block(events)
         if self.height is not None and len(lines) + len(block) + keep > self.height:
-            self.page(block)
-            block = [f"({len(events)} lines since your last decision above; l shows them again)"]
+            self.page_groups(self.event_groups(events))
+            block = [EVENTS_ABOVE]
         self.print(board)
         if block:
             self.print("\n".join(block))
@@ -131,7 +152,7 @@ class Console:
     def show_log(self, log: EventLog) -> None:
         """The `l` command: what happened before the person's last decision or this one."""
         if log.last:
-            self.page(self.events_block(log.last))
+            self.page_groups(self.event_groups(log.last))
         else:
             self.print("Nothing has happened since your last decision.")
 

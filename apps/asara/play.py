@@ -479,7 +479,7 @@ def play_turns(
             log.add(f"{seat_label(mover, names)}: {move}")
         env.step(action)
         record.actions.append(int(action))
-    console.page(console.events_block(log.take()))
+    console.page_groups(console.event_groups(log.take()))
     return True
 
 

@@ -250,8 +250,9 @@ def play_steps(
         joint = [actions[a] for a in game.env.possible_agents]
         before = game.state.copy()
         scored = game.step(joint)
-        log.add("\n".join(step_events(before, game.state, joint, scored, game.labels, seat)))
-    console.page(console.events_block(log.take()))
+        for event in step_events(before, game.state, joint, scored, game.labels, seat):
+            log.add(event)
+    console.page_groups(console.event_groups(log.take()))
     return True
 
 
@@ -300,7 +301,8 @@ def step_events(
     seat: int,
 ) -> list[str]:
     """One step's events: the choices, what each seat got from the cards (the round's
-    bonus aside), and the round-end table if the step ended a round."""
+    bonus aside), and the round-end table (one event of several lines) if the step ended
+    a round."""
     points = after.score - before.score
     gems = after.gems - before.gems
     if scored is not None:
@@ -313,7 +315,7 @@ def step_events(
         if points[s] or gems[s].any()
     ]
     if scored is not None:
-        lines += round_end_text(scored, after, labels)
+        lines.append("\n".join(round_end_text(scored, after, labels)))
     return lines
 
 
@@ -347,11 +349,8 @@ def round_end_text(scored: RoundEnd, after: State, labels: Sequence[str]) -> lis
         head,
         *rows,
         f"Lap bonus +{scored.lap_bonus} (B9.3): {', '.join(laps)}.",
-        "Round bonus: "
-        + ", ".join(f"{x} {int(b):+d}" for x, b in zip(labels, bonus))
-        + "; scores: "
-        + ", ".join(f"{x} {int(v)}" for x, v in zip(labels, after.score))
-        + ".",
+        "Round bonus: " + ", ".join(f"{x} {int(b):+d}" for x, b in zip(labels, bonus)) + ".",
+        "Scores: " + ", ".join(f"{x} {int(v)}" for x, v in zip(labels, after.score)) + ".",
     ]
 
 

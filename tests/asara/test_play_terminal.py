@@ -8,6 +8,7 @@ import pytest
 
 from apps.asara import cli
 from apps.asara.play import play
+from apps.command import Interrupted
 from asara_env.asara.actions import Group, decode, public_description
 from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
@@ -67,6 +68,9 @@ def test_after_each_decision_the_80x24_screen_held_the_opponents_moves_and_scori
             assert any(event in line for line in seen), (event, seen)
         previous = index
     assert all(len(screen) == 24 for screen in term.screens[5:])
+    for screen in term.screens:  # a year-end table is never split between two screens
+        ends = [i for i, line in enumerate(screen) if "End of year" in line]
+        assert all(any(line.startswith("  P2 ") for line in screen[i:]) for i in ends)
 
 
 def test_tile_prices_are_in_the_move_list():
@@ -132,3 +136,18 @@ def test_resume_refuses_another_player_count_naming_both(tmp_path, capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2
     assert "ASARA, 3 players, basic rules" in err and "ASARA, 4 players, basic rules" in err
+
+
+def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
+    path = tmp_path / "game.json"
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    term = Terminal(interrupt)
+    with pytest.raises(Interrupted, match="saved"):
+        play(2, opponents=["random"], seed=3, input_fn=term.input, print_fn=term.print,
+             record_path=str(path))  # fmt: skip
+    saved = read_saved_game(path, "asara")
+    assert saved.seats == [None, "random"]
+    assert GameRecord.from_dict(saved.record).seed == 3

@@ -5,11 +5,13 @@ games are saved (checked before play, on quit) and resumed to the same end."""
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from apps.basari.play import HELP, main, play
+from apps.command import Interrupted
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import GameRecord
@@ -49,8 +51,11 @@ def expected_events(record: GameRecord) -> list[list[str]]:
     return events
 
 
-def test_after_each_decision_the_80x24_screen_held_the_cards_offers_and_round_ends(tmp_path):
-    path = tmp_path / "game.json"
+def test_after_each_decision_the_80x24_screen_held_the_cards_offers_and_round_ends(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # a short path: the line saying where is within 80 columns
+    path = Path("game.json")
     term, final = play_on_terminal(Player(1), save_path=str(path))
     assert final is not None and not term.too_wide()
     record = GameRecord.from_dict(read_saved_game(path, "basari").record)
@@ -68,6 +73,31 @@ def test_after_each_decision_the_80x24_screen_held_the_cards_offers_and_round_en
             assert any(event in line for line in seen), (event, seen)
         assert any(line.startswith("P1 you ") for line in term.screens[index])  # my merchant
         previous = index
+    for screen in term.screens:  # a round-end table is never split between two screens
+        ends = [i for i, line in enumerate(screen) if "End of round" in line]
+        assert all(any("Scores: " in line for line in screen[i:]) for i in ends)
+
+
+def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
+    path = tmp_path / "game.json"
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    term = Terminal(interrupt)
+    with pytest.raises(Interrupted, match="saved"):
+        play(
+            3, "value", SEAT, seed=4, input_fn=term.input, print_fn=term.print, save_path=str(path)
+        )
+    saved = read_saved_game(path, "basari")
+    assert saved.seats == ["value", None, "value"] and saved.record["actions"] == []
+
+
+def test_the_full_layout_shows_every_archway():
+    term, final = play_on_terminal(Player(7), layout="full")
+    assert final is not None
+    boards = [i for i, line in enumerate(term.lines) if line.startswith("archway  pts  gems")]
+    assert boards and all(term.lines[i + 28].strip().startswith("27 ") for i in boards)
 
 
 def test_the_round_end_table_shows_the_gems_compared_the_laps_and_the_returns():

@@ -9,12 +9,14 @@ import pytest
 from apps.asara import cli
 from apps.asara.play import play
 from apps.command import Interrupted
+from apps.console import EVENTS_TITLE
 from asara_env.asara.actions import Group, decode, public_description
+from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
 from asara_env.asara.reference.record import GameRecord
-from asara_env.common.record import read_saved_game
-from tests.common.terminal import MOVE, Player, Terminal
+from asara_env.common.record import SavedGame, read_saved_game
+from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
 SEAT = 1
 
@@ -151,3 +153,39 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
     saved = read_saved_game(path, "asara")
     assert saved.seats == [None, "random"]
     assert GameRecord.from_dict(saved.record).seed == 3
+
+
+def test_l_shows_again_what_happened_since_the_previous_decision():
+    player = Player(8, replies={"Save the game record?": "n"})
+    term = Terminal(player)
+
+    def answer(prompt: str) -> str:  # `l` once, at the first move prompt under events
+        under_events = EVENTS_TITLE in term.lines[-(HEIGHT - 1) :]
+        if MOVE.match(prompt) and "l" not in term.answers and under_events:
+            return "l"
+        return player(prompt)
+
+    term.answer = answer
+    play(3, opponents=["greedy", "random"], seat=SEAT, seed=11, input_fn=term.input,
+         print_fn=term.print)  # fmt: skip
+    at = term.answers.index("l")
+    screen = term.screens[at]
+    start = screen.index(EVENTS_TITLE)
+    end = next(i for i, line in enumerate(screen) if line.startswith("Your moves"))
+    events = screen[start:end]
+    assert len(events) > 1
+    after = term.lines.index(screen[-1] + "l") + 1
+    assert term.lines[after : after + len(events)] == events
+
+
+def test_resume_takes_the_saved_lineup_unless_the_options_name_another():
+    saved = SavedGame("asara", GameRecord(GameConfig(3), 4).to_dict(), ["tall", "greedy", None])
+    args = cli.asara_parser().parse_args(["play"])
+    options = cli.play_options(args, saved)
+    assert (options["players"], options["seat"], options["opponents"]) == (3, 2, "tall,greedy")
+    args = cli.asara_parser().parse_args(["play", "--opponents", "random,towers"])
+    assert cli.play_options(args, saved)["opponents"] == "random,towers"
+    args = cli.asara_parser().parse_args(["play", "--seat", "0"])
+    options = cli.play_options(args, saved)
+    assert options["seat"] == 0 and options["opponents"] == "greedy,random"
+    assert options["resume"].seed == 4

@@ -33,6 +33,7 @@ from asara_env.asara.constants import (
     MARKET_AREAS,
     N_YEARS,
     PART_NAMES,
+    PRICE,
     PRO_AREAS,
     SPACE_VALUES,
     Area,
@@ -273,8 +274,14 @@ def area_lines(view: dict[str, Any], area: Area) -> list[str]:
     return lines + (market_lines(view, area) if area in MARKET_AREAS else [])
 
 
+def prices_line() -> str:
+    """What a tile of each colour costs (R1; gold costs the same)."""
+    prices = ", ".join(f"{name} {price}" for name, price in zip(COLOUR_NAMES, PRICE))
+    return f"tile prices in asari: {prices} (gold-decorated the same)"
+
+
 def board_lines(view: dict[str, Any]) -> list[str]:
-    lines = [section("board: area [required colour] spaces")]
+    lines = [section("board: area [required colour] spaces"), prices_line()]
     for area in Area:
         if area_in_game(view["config"], area):
             lines += area_lines(view, area)

@@ -15,6 +15,8 @@ from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
 from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.view import seat_view
+from asara_env.asara.render import render_view
 from asara_env.common.record import SavedGame, read_saved_game
 from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
@@ -189,3 +191,11 @@ def test_resume_takes_the_saved_lineup_unless_the_options_name_another():
     options = cli.play_options(args, saved)
     assert options["seat"] == 0 and options["opponents"] == "greedy,random"
     assert options["resume"].seed == 4
+
+
+def test_the_full_board_lists_the_tile_prices():
+    view = seat_view(new_game(GameConfig(3, "pro"), 3), 0)
+    prices = ", ".join(
+        f"{c} {p}" for c, p in zip(("brown", "green", "red", "black", "white"), PRICE)
+    )
+    assert f"tile prices in asari: {prices} (gold-decorated the same)" in render_view(view)

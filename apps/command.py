@@ -153,6 +153,7 @@ def add_save_arguments(parser: argparse.ArgumentParser, game: str) -> None:
     parser.add_argument(
         "--save",
         type=writable_file,
+        metavar="FILE",
         help="save the game (JSON) here when it ends, when you quit and on Ctrl-C (the path "
         "is checked before the game)",
     )

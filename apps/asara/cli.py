@@ -100,23 +100,28 @@ DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by d
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="(default: 3)")
+    parser.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
+    )
     parser.add_argument(
         "--opponents",
         help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "
-        f"(default: the first players-1 of {','.join(DEFAULT_OPPONENTS)})",
+        f"(default: the resumed game's, else the first players-1 of "
+        f"{','.join(DEFAULT_OPPONENTS)})",
     )
-    parser.add_argument("--variant", choices=VARIANTS, help="(default: basic)")
+    parser.add_argument(
+        "--variant", choices=VARIANTS, help="(default: basic, or the resumed game's)"
+    )
     parser.add_argument(
         "--expansions",
         type=expansion_list,
         help=f"comma-separated expansions (R9) from {','.join(KNOWN_EXPANSIONS)} "
-        "(default: none); genie needs --variant pro",
+        "(default: none, or the resumed game's); genie needs --variant pro",
     )
     parser.add_argument(
         "--seat",
         type=command.bounded_int(0, 3, "a seat number"),
-        help="your seat (0 starts; default 0)",
+        help="your seat (0 starts; default 0, or the resumed game's)",
     )
     parser.add_argument("--seed", type=command.seed, help="the game's seed (default: a random one)")
     command.add_save_arguments(parser, "ASARA")

@@ -423,15 +423,25 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
     parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="(default: 3)")
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
+    )
     p.add_argument(
         "--opponents",
         help=f"comma-separated, one per other seat or one for all; {agent_names('basari')} "
         "(default: value, or a resumed game's)",
     )
-    p.add_argument("--seat", type=command.bounded_int(0, 3, "a seat number"), help="(default: 0)")
-    p.add_argument("--seed", type=command.seed, help="(default: 0)")
-    p.add_argument("--start-mode", choices=("choose", "random"), help="(default: choose)")
+    p.add_argument(
+        "--seat",
+        type=command.bounded_int(0, 3, "a seat number"),
+        help="your seat (default: 0, or the resumed game's)",
+    )
+    p.add_argument("--seed", type=command.seed, help="the game's seed (default: 0)")
+    p.add_argument(
+        "--start-mode",
+        choices=("choose", "random"),
+        help="(default: choose, or the resumed game's)",
+    )
     command.add_save_arguments(p, "BASARI")
     p.add_argument(
         "--layout",

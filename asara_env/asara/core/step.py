@@ -86,6 +86,17 @@ def step(
     game and its action and no game changes. on_illegal="report": games with an illegal
     action are left unchanged and flagged; the others step.
     """
+    games, actions, live, ok = checked_step(state, actions, on_illegal, games)
+    apply_actions(state, games[live], actions[live].astype(np.int64))
+    return ~ok
+
+
+def checked_step(
+    state: CoreState, actions: ArrayLike, on_illegal: str, games: ArrayLike | None
+) -> tuple[NDArray[np.int64], NDArray[np.integer[Any]], NDArray[np.bool_], NDArray[np.bool_]]:
+    """`step`'s arguments checked (every backend's step shares this): the games, their
+    actions, which are live and legal, and which are legal or finished. Raises as `step`
+    says, before anything changes."""
     batch = len(state.phase)
     games = np.arange(batch) if games is None else check_indices("games", games, batch)
     actions = _action_array(actions, games.shape)
@@ -100,8 +111,7 @@ def step(
         phase = Phase(int(state.phase[game])).name
         reason = f"not legal in game {game} of the batch"
         raise IllegalActionError(int(state.seat[game]), a, name, phase, reason)
-    apply_actions(state, games[live], actions[live].astype(np.int64))
-    return ~ok
+    return games, actions, live, ok
 
 
 def _action_array(actions: object, shape: tuple[int, ...]) -> NDArray[np.integer[Any]]:

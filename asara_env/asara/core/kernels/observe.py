@@ -214,16 +214,16 @@ def _counts(row, b, draw_pile, stacks, displays, lighted_len, gift_pile, gifts, 
 
 
 @numba.njit(cache=True)
-def observe_games(out, viewers, p, pro, genie, gifts, s):  # type: ignore[no-untyped-def]
-    """Writes out[b] = game b's observation for seat viewers[b]; `s` is the tuple of the
-    state's arrays in `STATE_ARGS` order."""
+def observe_games(out, games, viewers, p, pro, genie, gifts, s):  # type: ignore[no-untyped-def]
+    """Writes out[j] = game games[j]'s observation for seat viewers[j]; `s` is the tuple of
+    the state's arrays in `STATE_ARGS` order."""
     (year, phase, seat, caliph, money, prestige, hands, draw_pile, supply, lighted_supply,
      tower_parts, tower_lit, n_towers, stacks, displays, lighted_stack, lighted_owner,
      lighted_len, area_colour, space_seat, space_cards, space_face_up, coloured, market,
      bribe_stack, lights_drawn, lights_keep, build_left, gift_pile, gifts_laid, gift_queue,
      gift_chest, pending_target) = s  # fmt: skip
-    for b in range(out.shape[0]):
-        row, v = out[b], viewers[b]
+    for j in range(out.shape[0]):
+        b, row, v = games[j], out[j], viewers[j]
         row[:] = 0.0
         _flow(row, b, v, p, pro, genie, gifts, year, phase, seat, caliph, money, prestige)
         _players(row, b, v, p, hands, supply, lighted_supply, coloured)

@@ -1,0 +1,197 @@
+"""ASARA's core with numba kernels: the verbs of `asara_env.asara.core` over the same
+`CoreState` arrays, `step`, the legal mask it keeps and `observe` compiled (the kernels in
+`asara_env.asara.core.kernels`), every other name the numpy core's own.
+
+    from asara_env import games
+    core = games.load_core("asara", backend="numba")   # this module
+    state = core.init(config, batch=1, seeds=0)
+    core.step(state, actions); core.observe(state)     # the same bytes as the numpy core
+
+Games played here are bit-identical to the numpy core's (and so to the reference
+engine's): every field after every step, the masks and the observations of every seat.
+The end of a year (its scoring and the next year's deal, a few times a game) runs the
+numpy core's functions on the games that reach it. The kernels compile on first use in a
+process and are cached on disk (numba's `cache=True`, beside the sources or in
+$NUMBA_CACHE_DIR), so later processes load them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core import (
+    ARRAY_FIELDS,
+    FIELD_SPECS,
+    REWARD_SCHEMES,
+    CoreState,
+    autoreset,
+    check_actions,
+    copy_state,
+    current_seat,
+    derived_seed,
+    init,
+    is_terminal,
+    legal_action_mask,
+    reset_games,
+    scores,
+    seeds_for,
+    states_equal,
+    take,
+    terminal_rewards,
+    winners,
+)
+from asara_env.asara.core.kernels import mask as mask_kernels
+from asara_env.asara.core.kernels import observe as observe_kernels
+from asara_env.asara.core.kernels import step as step_kernels
+from asara_env.asara.core.kernels.arrays import arrays
+from asara_env.asara.core.mask import _min_money
+from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
+from asara_env.asara.core.step import _chest_of_space, checked_step
+from asara_env.asara.core.year import end_year
+from asara_env.common.opponents import TurnBased
+
+__all__ = [
+    "ARRAY_FIELDS",
+    "FIELD_SPECS",
+    "REWARD_SCHEMES",
+    "CoreState",
+    "init",
+    "step",
+    "legal_action_mask",
+    "observe",
+    "current_seat",
+    "is_terminal",
+    "scores",
+    "winners",
+    "terminal_rewards",
+    "check_actions",
+    "reset_games",
+    "autoreset",
+    "seeds_for",
+    "derived_seed",
+    "copy_state",
+    "states_equal",
+    "take",
+    "TURNS",
+    "observe_games",
+    "warm_up",
+]
+
+
+class _Tables:
+    """The per-configuration tables the kernels take: the money each target needs and
+    the chest on each space."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.min_money = _min_money_of(config)
+        self.chest_of_space = _chest_of_space(config.pro)
+        self.has_gifts = config.has_gifts
+
+
+def _min_money_of(config: GameConfig) -> NDArray[np.int64]:
+    probe = CoreState.__new__(CoreState)
+    probe.config = config
+    return np.asarray(_min_money(probe), np.int64)
+
+
+_TABLES: dict[GameConfig, _Tables] = {}
+
+
+def _tables(config: GameConfig) -> _Tables:
+    if config not in _TABLES:
+        _TABLES[config] = _Tables(config)
+    return _TABLES[config]
+
+
+def step(
+    state: CoreState,
+    actions: ArrayLike,
+    on_illegal: str = "raise",
+    games: ArrayLike | None = None,
+) -> NDArray[np.bool_]:
+    """As `asara_env.asara.core.step` (the same checks, errors and results), compiled."""
+    games, actions, live, ok = checked_step(state, actions, on_illegal, games)
+    if live.any():
+        _apply(state, games[live], actions[live].astype(np.int64))
+    return ~ok
+
+
+def _apply(state: CoreState, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
+    """Apply legal actions; the games whose year ends finish it in the numpy core."""
+    t, s = _tables(state.config), arrays(state)
+    p = state.config.num_players
+    year_ends = step_kernels.apply_actions(
+        s, games, actions, p, t.chest_of_space, t.has_gifts, t.min_money
+    )
+    if year_ends.any():
+        rows = games[year_ends]
+        end_year(state, rows)
+        mask_kernels.write_masks(s, rows, t.min_money)
+
+
+def observe(
+    state: CoreState,
+    seat: int | np.integer[Any] | NDArray[np.integer[Any]] | None = None,
+    out: NDArray[np.float32] | None = None,
+) -> NDArray[np.float32]:
+    """As `asara_env.asara.core.observe` (float32[B, OBS_DIM] for `seat`, by default the
+    seat to decide, written into `out` when given), compiled."""
+    batch = len(state.phase)
+    viewer = _viewers(state, state.seat if seat is None else seat)
+    out = _output(out, batch)
+    if isinstance(viewer, int):
+        viewers = np.full(batch, viewer, np.int64)
+    else:
+        viewers = np.ascontiguousarray(viewer, np.int64)
+    _observe_into(out, state, np.arange(batch), viewers)
+    return out
+
+
+def _observe_into(
+    out: NDArray[np.float32],
+    state: CoreState,
+    games: NDArray[np.int64],
+    viewers: NDArray[np.int64],
+) -> None:
+    cfg = state.config
+    fields = tuple(getattr(state, name) for name in observe_kernels.STATE_ARGS)
+    flags = float(cfg.pro), float(cfg.has_genie), float(cfg.has_gifts)
+    observe_kernels.observe_games(out, games, viewers, cfg.num_players, *flags, fields)
+
+
+def observe_games(
+    state: CoreState, games: NDArray[np.int64], seats: NDArray[np.int64]
+) -> NDArray[np.float32]:
+    """float32[n, OBS_DIM]: game games[j]'s observation for seat seats[j]."""
+    p = state.config.num_players
+    games, seats = np.asarray(games, np.int64), np.asarray(seats, np.int64)
+    if len(seats) and (seats.min() < 0 or seats.max() >= p):
+        raise ValueError(f"seats must be in 0..{p - 1}, got {np.unique(seats).tolist()}")
+    out = np.empty((len(games), OBS_DIM), np.float32)
+    _observe_into(out, state, games, seats)
+    return out
+
+
+def _mask(state: CoreState, games: NDArray[np.int64]) -> NDArray[np.bool_]:
+    return state.legal[games]
+
+
+def _step(state: CoreState, actions: NDArray[np.int64], games: NDArray[np.int64]) -> None:
+    step(state, actions, games=games)
+
+
+TURNS = TurnBased(  # the compiled core's own, over its step and observe
+    seat=current_seat, is_terminal=is_terminal, observe=observe_games, mask=_mask, step=_step
+)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now, by playing a short game."""
+    state = init(GameConfig(num_players=2, variant="pro", expansions=("gifts",)), 1, seeds=0)
+    for _ in range(8):
+        step(state, [int(np.flatnonzero(state.legal[0])[0])])
+    observe(state)

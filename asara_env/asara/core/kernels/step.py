@@ -1,0 +1,365 @@
+"""One decision applied per game, with its automatic consequences up to the next decision
+(numba); mirrors `asara_env.asara.core.step` function by function. The end of a year (its
+scoring and the next year's deal) is left to the numpy core: `apply_actions` reports the
+games that reached it, before their mask is written."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from asara_env.asara.actions import Group
+from asara_env.asara.constants import (
+    COLOURED_BUILDING_ASARI,
+    LIGHTED_GIFT_COST,
+    MAX_LIGHTS_DRAWN,
+    N_CARD_COLOURS,
+    N_TILE_COLOURS,
+    RECRUIT_CARDS,
+    GiftEffect,
+)
+from asara_env.asara.core.kernels.mask import (
+    PH_GIFT_BUY,
+    PH_GIFT_CARD,
+    PH_GIFT_LIGHTS,
+    PH_PLACE,
+    build_sizes,
+    mask_gift_buy,
+    mask_gift_card,
+    mask_gift_lights,
+    space_taken,
+    write_mask,
+)
+from asara_env.asara.core.state import SPACE_VALUE, TAPE_LENGTH
+from asara_env.asara.core.step import (
+    _AMOUNT,
+    _CHANGES_MATERIALS,
+    _EFFECT,
+    _GIFT_PHASE,
+    _MARKET,
+    _MONEY_SIGN,
+    _NEXT_PHASE,
+    _OPTION_HAND,
+)
+from asara_env.asara.core.tables import (
+    ACTION_FIELDS,
+    ACTION_GROUP,
+    AREA,
+    GENIE_AREA,
+    GENIE_BUILD,
+    GENIE_VALUE,
+    LIGHTS_COST,
+    LIGHTS_DRAWN,
+    LIGHTS_KEPT,
+    OPTION_CARDS,
+    OPTION_FACE_UP,
+    PHASE,
+    PRICES,
+    TARGET_AREA,
+    TARGET_BUILD_N,
+)
+
+C, K = N_TILE_COLOURS, N_CARD_COLOURS
+OPTION_HAND = _OPTION_HAND.astype(np.int64)
+NEXT_PHASE, MARKET, MONEY_SIGN = _NEXT_PHASE, _MARKET, _MONEY_SIGN
+GIFT_PHASE, EFFECT, AMOUNT = _GIFT_PHASE, _EFFECT, _AMOUNT
+ASARI, PRESTIGE, GIFT_BUY = int(GiftEffect.ASARI), int(GiftEffect.PRESTIGE), int(GiftEffect.BUY)
+CHANGES_MATERIALS = np.array(_CHANGES_MATERIALS)  # bool[group]
+CALIPH, TENT = AREA.CALIPH, AREA.TENT
+PLACE, PLACE_COLOURED, BUY, BRIBE_STACK, BRIBE_TAKE, BRIBE_NOTHING = (
+    int(Group.PLACE), int(Group.PLACE_COLOURED), int(Group.BUY), int(Group.BRIBE_STACK),
+    int(Group.BRIBE_TAKE), int(Group.BRIBE_NOTHING),
+)  # fmt: skip
+LIGHTS_OPTION, LIGHTS_KEEP, BUILD_TILE, BUILD_LIGHTED, GENIE_MOVE, GIFT_CARD = (
+    int(Group.LIGHTS_OPTION), int(Group.LIGHTS_KEEP), int(Group.BUILD_TILE),
+    int(Group.BUILD_LIGHTED), int(Group.GENIE_MOVE), int(Group.GIFT_CARD),
+)  # fmt: skip
+PH_BRIBE_TAKE, PH_LIGHTS_KEEP = PHASE.BRIBE_TAKE, PHASE.LIGHTS_KEEP
+
+
+# ------------------------------------------------------------------------------ chance
+@numba.njit(cache=True)
+def shuffled(s, b, counts):  # type: ignore[no-untyped-def]
+    """The items of a pile (counts[K]) in random order: one double per item from game b's
+    tape, sorted stably (chance.shuffled)."""
+    total = counts.sum()
+    start = s.tape_pos[b]
+    if total and start + total > TAPE_LENGTH:
+        raise RuntimeError("a game used more chance than TAPE_LENGTH provides")
+    s.tape_pos[b] = start + total
+    items = np.empty(total, np.int64)
+    at = 0
+    for k in range(len(counts)):
+        for _ in range(counts[k]):
+            items[at] = k
+            at += 1
+    order = np.argsort(s.tape[b, start : start + total], kind="mergesort")
+    return items[order]
+
+
+@numba.njit(cache=True)
+def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
+    """Draw min(k, total) items one by one from counts[K] (in place); the counts drawn
+    (chance.draw_many)."""
+    drawn = np.zeros(len(counts), np.int64)
+    for _ in range(min(k, counts.sum())):
+        u = s.tape[b, s.tape_pos[b]]
+        s.tape_pos[b] += 1
+        position = np.int64(u * counts.sum())
+        edge = 0
+        for index in range(len(counts)):
+            edge += counts[index]
+            if edge > position:
+                break
+        counts[index] -= 1
+        drawn[index] += 1
+    return drawn
+
+
+# ------------------------------------------------------------------------------ placement
+@numba.njit(cache=True)
+def _place(s, b, seat, target, option, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+    for c in range(K):
+        s.hands[b, seat, c] -= OPTION_HAND[option, c]
+    space = space_taken(s, b, target)
+    s.space_seat[b, space] = seat
+    s.space_cards[b, space, :] = OPTION_CARDS[option]
+    face_up = OPTION_FACE_UP[option]
+    s.space_face_up[b, space] = face_up
+    area = TARGET_AREA[target]
+    if face_up and s.area_colour[b, area] < 0:  # a face-up card sets the colour (R3.2)
+        s.area_colour[b, area] = OPTION_CARDS[option, 0]
+    chest = chest_of_space[space] if has_gifts else -1
+    if chest < 0 or s.gifts[b, chest, 0] < 0:
+        return _start_move(s, b, seat, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+    s.gift_queue[b, :] = s.gifts[b, chest]  # R9.2: the gifts first, in the order laid
+    s.gifts[b, chest, :] = -1
+    s.gift_chest[b] = chest
+    s.pending_target[b] = target
+    s.pending_space[b] = space
+    return _carry_out_gifts(s, b, seat)
+
+
+@numba.njit(cache=True)
+def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
+    """Carry out the waiting gifts in order until one asks for a decision with a legal
+    choice (one without does nothing), then the space's own move; whether the turn ended.
+    The gift masks are tried in s.legal[b], which the step rewrites afterwards."""
+    queue = s.gift_queue[b]
+    while queue[0] >= 0:
+        kind = queue[0]
+        queue[:-1] = queue[1:].copy()
+        queue[-1] = -1
+        effect, amount = EFFECT[kind], AMOUNT[kind]
+        if effect == ASARI:
+            s.money[b, seat] += amount
+        elif effect == PRESTIGE:
+            s.prestige[b, seat] += amount
+        s.market[b] = amount if effect == GIFT_BUY else -1
+        phase = GIFT_PHASE[effect]
+        if phase == PH_PLACE:
+            continue
+        s.phase[b] = phase
+        row, money = s.legal[b], s.money[b, seat]
+        row[:] = False
+        if phase == PH_GIFT_CARD:
+            asks = mask_gift_card(s, b, row)
+        elif phase == PH_GIFT_BUY:
+            asks = mask_gift_buy(s, b, money, row)
+        else:
+            asks = mask_gift_lights(s, b, money, row)
+        if asks:
+            return False
+    return _pending_move(s, b, seat)
+
+
+@numba.njit(cache=True)
+def _pending_move(s, b, seat):  # type: ignore[no-untyped-def]
+    """The move of the space the gifts lay on, once they are carried out."""
+    target, space = s.pending_target[b], s.pending_space[b]
+    s.market[b] = -1
+    s.gift_chest[b] = s.pending_target[b] = s.pending_space[b] = -1
+    return _start_move(s, b, seat, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
+
+
+@numba.njit(cache=True)
+def _start_move(s, b, seat, area, value, build_n):  # type: ignore[no-untyped-def]
+    """Carry out the move of a placement (R4); whether it ends the turn."""
+    phase = NEXT_PHASE[area]
+    s.phase[b] = phase
+    s.market[b] = MARKET[area]
+    s.build_left[b] = build_n
+    s.money[b, seat] += MONEY_SIGN[area] * value
+    if area == CALIPH:
+        s.caliph[b] = seat
+    elif area == TENT:  # R7.1
+        pile = s.draw_pile[b].astype(np.int64)
+        drawn = draw_many(s, b, pile, RECRUIT_CARDS)
+        s.draw_pile[b, :] = pile
+        for c in range(K):
+            s.hands[b, seat, c] += drawn[c]
+    return phase == PH_PLACE
+
+
+# ------------------------------------------------------------------------------ moves
+@numba.njit(cache=True)
+def _take_tile(s, b, seat, pile, part, colour, gold):  # type: ignore[no-untyped-def]
+    pile[b, part, colour, gold] -= 1
+    s.supply[b, seat, part, colour, gold] += 1
+    s.money[b, seat] -= PRICES[colour]
+    return True
+
+
+@numba.njit(cache=True)
+def _keep_gift_window(s, b, seat, colour):  # type: ignore[no-untyped-def]
+    """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
+    counts = np.zeros(C, np.int64)
+    for i in range(s.lighted_stack.shape[1]):
+        if s.lighted_stack[b, i] >= 0:
+            counts[s.lighted_stack[b, i]] += 1
+    counts[colour] -= 1
+    order = shuffled(s, b, counts)
+    s.lighted_stack[b, :] = -1
+    s.lighted_stack[b, : len(order)] = order
+    s.lighted_owner[b, :] = -1
+    s.lighted_len[b] -= 1
+    s.lighted_supply[b, seat, colour] += 1
+    s.money[b, seat] -= LIGHTED_GIFT_COST
+    return _carry_out_gifts(s, b, seat)
+
+
+@numba.njit(cache=True)
+def _lights_option(s, b, seat, option):  # type: ignore[no-untyped-def]
+    s.money[b, seat] -= LIGHTS_COST[option]
+    length = np.int64(s.lighted_len[b])
+    drawn = min(LIGHTS_DRAWN[option], length)
+    stack, owner = s.lighted_stack[b].copy(), s.lighted_owner[b].copy()
+    width = len(stack)
+    for j in range(MAX_LIGHTS_DRAWN):
+        s.lights_drawn[b, j] = stack[j] if j < drawn else -1
+    for k in range(width):
+        keep = k < length - drawn
+        s.lighted_stack[b, k] = stack[min(k + drawn, width - 1)] if keep else -1
+        s.lighted_owner[b, k] = owner[min(k + drawn, width - 1)] if keep else -1
+    s.lighted_len[b] = length - drawn
+    s.lights_keep[b] = min(LIGHTS_KEPT[option], drawn)
+    s.phase[b] = PH_LIGHTS_KEEP
+    return False
+
+
+@numba.njit(cache=True)
+def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
+    """Keep a drawn window; once the last is kept the others go back (R7.2)."""
+    drawn = s.lights_drawn[b]
+    for j in range(MAX_LIGHTS_DRAWN):
+        if drawn[j] == colour:
+            drawn[j] = -1
+            break
+    kept = drawn[drawn >= 0].copy()  # the rest closed up, in drawn order
+    drawn[:] = -1
+    drawn[: len(kept)] = kept
+    s.lighted_supply[b, seat, colour] += 1
+    s.lights_keep[b] -= 1
+    if s.lights_keep[b] != 0:
+        return False
+    length = s.lighted_len[b]
+    for k in range(len(kept)):  # to the bottom of the stack, known to `seat`
+        s.lighted_stack[b, length + k] = kept[k]
+        s.lighted_owner[b, length + k] = seat
+    s.lighted_len[b] = length + len(kept)
+    drawn[:] = -1
+    return True
+
+
+@numba.njit(cache=True)
+def _built_one(s, b, seat):  # type: ignore[no-untyped-def]
+    s.prestige[b, seat] += 1
+    s.build_left[b] -= 1
+    return s.build_left[b] == 0
+
+
+@numba.njit(cache=True)
+def _apply(s, b, group, f, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+    """Apply one legal action of `group` with fields f; whether the turn ended."""
+    seat = np.int64(s.seat[b])
+    if group == PLACE:
+        return _place(s, b, seat, f[0], f[1], chest_of_space, has_gifts, min_money)
+    if group == PLACE_COLOURED:
+        s.hands[b, seat, f[0]] -= 1
+        s.coloured[b, seat, f[0]] += 1
+        s.money[b, seat] += COLOURED_BUILDING_ASARI
+        return True
+    if group == BUY:
+        _take_tile(s, b, seat, s.displays, f[0], f[1], f[2])
+        return _carry_out_gifts(s, b, seat) if s.phase[b] == PH_GIFT_BUY else True
+    if group == BRIBE_STACK:
+        s.bribe_stack[b] = f[0]
+        s.phase[b] = PH_BRIBE_TAKE
+        return False
+    if group == BRIBE_TAKE:
+        return _take_tile(s, b, seat, s.stacks, f[0], f[1], f[2])
+    if group == BRIBE_NOTHING:
+        return True
+    if group == LIGHTS_OPTION:
+        return _lights_option(s, b, seat, f[0])
+    if group == LIGHTS_KEEP:
+        if s.phase[b] == PH_GIFT_LIGHTS:
+            return _keep_gift_window(s, b, seat, f[0])
+        return _keep_drawn(s, b, seat, f[0])
+    if group == BUILD_TILE:
+        part, colour, gold, slot = f[0], f[1], f[2], f[3]
+        s.tower_parts[b, seat, colour, slot, part, gold] += 1
+        s.supply[b, seat, part, colour, gold] -= 1
+        s.n_towers[b, seat, colour] = max(s.n_towers[b, seat, colour], slot + 1)
+        return _built_one(s, b, seat)
+    if group == BUILD_LIGHTED:
+        s.tower_lit[b, seat, f[0], f[1], f[2]] += 1
+        s.lighted_supply[b, seat, f[0]] -= 1
+        return _built_one(s, b, seat)
+    if group == GENIE_MOVE:
+        area = GENIE_AREA[f[0]]
+        if area < 0:  # the coloured building: no card is placed (R9.1)
+            s.money[b, seat] += COLOURED_BUILDING_ASARI
+            return True
+        return _start_move(s, b, seat, area, GENIE_VALUE[f[0]], GENIE_BUILD[f[0]])
+    # GIFT_CARD
+    s.draw_pile[b, f[0]] -= 1
+    s.hands[b, seat, f[0]] += 1
+    return _carry_out_gifts(s, b, seat)
+
+
+@numba.njit(cache=True)
+def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
+    """End the turn: the next seat in turn holding cards moves (R5); False if none does
+    (the year ends)."""
+    s.phase[b] = PH_PLACE
+    s.market[b] = -1
+    s.bribe_stack[b] = -1
+    seat = s.seat[b]
+    for i in range(1, p + 1):
+        candidate = (seat + i) % p
+        for c in range(K):
+            if s.hands[b, candidate, c] != 0:
+                s.seat[b] = candidate
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def apply_actions(s, games, actions, p, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+    """Apply legal actions[j] to game games[j] and write its mask; bool[len(games)]: the
+    games whose year ended instead (their year's end and mask are left to the caller)."""
+    year_ends = np.zeros(len(games), np.bool_)
+    for j in range(len(games)):
+        b, a = games[j], actions[j]
+        s.decisions[b] += 1
+        group = ACTION_GROUP[a]
+        seat = np.int64(s.seat[b])
+        ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts, min_money)
+        if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
+            s.build_sizes[b, seat] = build_sizes(s, b, seat)
+        if ended and not _next_seat(s, b, p):
+            year_ends[j] = True
+            continue
+        write_mask(s, b, min_money)
+    return year_ends

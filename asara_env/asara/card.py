@@ -8,6 +8,7 @@ CARD = GameCard(
     player_counts=(2, 3, 4),
     config="asara_env.asara.config:GameConfig",
     core="asara_env.asara.core",
+    compiled_core="asara_env.asara.core.compiled",
     reward_schemes="asara_env.asara.core.outcome:REWARD_SCHEMES",
     env="asara_env.asara.env:env",
     raw_env="asara_env.asara.env:raw_env",

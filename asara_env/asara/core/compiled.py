@@ -47,7 +47,7 @@ from asara_env.asara.core import (
 from asara_env.asara.core.kernels import mask as mask_kernels
 from asara_env.asara.core.kernels import observe as observe_kernels
 from asara_env.asara.core.kernels import step as step_kernels
-from asara_env.asara.core.kernels.arrays import arrays
+from asara_env.asara.core.kernels.arrays import fields
 from asara_env.asara.core.mask import _min_money
 from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
 from asara_env.asara.core.step import _chest_of_space, checked_step
@@ -122,15 +122,15 @@ def step(
 
 def _apply(state: CoreState, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
     """Apply legal actions; the games whose year ends finish it in the numpy core."""
-    t, s = _tables(state.config), arrays(state)
+    t, arrays = _tables(state.config), fields(state)
     p = state.config.num_players
     year_ends = step_kernels.apply_actions(
-        s, games, actions, p, t.chest_of_space, t.has_gifts, t.min_money
+        games, actions, p, t.chest_of_space, t.has_gifts, t.min_money, *arrays
     )
     if year_ends.any():
         rows = games[year_ends]
         end_year(state, rows)
-        mask_kernels.write_masks(s, rows, t.min_money)
+        mask_kernels.write_masks(rows, t.min_money, *arrays)
 
 
 def observe(
@@ -158,9 +158,8 @@ def _observe_into(
     viewers: NDArray[np.int64],
 ) -> None:
     cfg = state.config
-    fields = tuple(getattr(state, name) for name in observe_kernels.STATE_ARGS)
     flags = float(cfg.pro), float(cfg.has_genie), float(cfg.has_gifts)
-    observe_kernels.observe_games(out, games, viewers, cfg.num_players, *flags, fields)
+    observe_kernels.observe_games(out, games, viewers, cfg.num_players, *flags, *fields(state))
 
 
 def observe_games(

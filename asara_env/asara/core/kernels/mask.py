@@ -20,6 +20,7 @@ from asara_env.asara.constants import (
     Part,
 )
 from asara_env.asara.core import mask as m
+from asara_env.asara.core.kernels.arrays import Arrays
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE
 from asara_env.asara.core.tables import (
     COLOUR_SIZES,
@@ -378,8 +379,9 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def write_masks(s, games, min_money):  # type: ignore[no-untyped-def]
-    """write_mask for each of `games`."""
+def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
+    """write_mask for each of `games`; `fields`: the state's arrays in ARRAY_FIELDS order."""
+    s = Arrays(*fields)
     for b in games:
         write_mask(s, b, min_money)
 

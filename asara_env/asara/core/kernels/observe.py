@@ -23,6 +23,7 @@ from asara_env.asara.constants import (
     N_TILE_COLOURS,
     N_YEARS,
 )
+from asara_env.asara.core.kernels.arrays import Arrays
 from asara_env.asara.core.observation import OBS_INDEX, SPACE_FEATURES, TOWER_FEATURES
 from asara_env.asara.core.state import N_SPACES
 from asara_env.asara.phases import N_PHASES, Phase
@@ -214,31 +215,19 @@ def _counts(row, b, draw_pile, stacks, displays, lighted_len, gift_pile, gifts, 
 
 
 @numba.njit(cache=True)
-def observe_games(out, games, viewers, p, pro, genie, gifts, s):  # type: ignore[no-untyped-def]
-    """Writes out[j] = game games[j]'s observation for seat viewers[j]; `s` is the tuple of
-    the state's arrays in `STATE_ARGS` order."""
-    (year, phase, seat, caliph, money, prestige, hands, draw_pile, supply, lighted_supply,
-     tower_parts, tower_lit, n_towers, stacks, displays, lighted_stack, lighted_owner,
-     lighted_len, area_colour, space_seat, space_cards, space_face_up, coloured, market,
-     bribe_stack, lights_drawn, lights_keep, build_left, gift_pile, gifts_laid, gift_queue,
-     gift_chest, pending_target) = s  # fmt: skip
+def observe_games(out, games, viewers, p, pro, genie, gifts, *fields):  # type: ignore[no-untyped-def]
+    """Writes out[j] = game games[j]'s observation for seat viewers[j]; `fields`: the
+    state's arrays in ARRAY_FIELDS order."""
+    s = Arrays(*fields)
     for j in range(out.shape[0]):
         b, row, v = games[j], out[j], viewers[j]
         row[:] = 0.0
-        _flow(row, b, v, p, pro, genie, gifts, year, phase, seat, caliph, money, prestige)
-        _players(row, b, v, p, hands, supply, lighted_supply, coloured)
-        _towers(row, b, v, p, tower_parts, tower_lit, n_towers)
-        _board(row, b, v, p, area_colour, space_seat, space_cards, space_face_up, lighted_stack, lighted_owner)  # fmt: skip
-        _pending(row, b, v, seat, phase, market, bribe_stack, lights_drawn, lights_keep, build_left, draw_pile, lighted_stack)  # fmt: skip
-        _counts(row, b, draw_pile, stacks, displays, lighted_len, gift_pile, gifts_laid, gift_queue, gift_chest, pending_target)  # fmt: skip
+        _flow(row, b, v, p, pro, genie, gifts, s.year, s.phase, s.seat, s.caliph, s.money, s.prestige)  # fmt: skip
+        _players(row, b, v, p, s.hands, s.supply, s.lighted_supply, s.coloured)
+        _towers(row, b, v, p, s.tower_parts, s.tower_lit, s.n_towers)
+        _board(row, b, v, p, s.area_colour, s.space_seat, s.space_cards, s.space_face_up, s.lighted_stack, s.lighted_owner)  # fmt: skip
+        _pending(row, b, v, s.seat, s.phase, s.market, s.bribe_stack, s.lights_drawn, s.lights_keep, s.build_left, s.draw_pile, s.lighted_stack)  # fmt: skip
+        _counts(row, b, s.draw_pile, s.stacks, s.displays, s.lighted_len, s.gift_pile, s.gifts, s.gift_queue, s.gift_chest, s.pending_target)  # fmt: skip
 
 
-# the state's fields `observe_games` reads, in order
-STATE_ARGS = (
-    "year", "phase", "seat", "caliph", "money", "prestige", "hands", "draw_pile", "supply",
-    "lighted_supply", "tower_parts", "tower_lit", "n_towers", "stacks", "displays",
-    "lighted_stack", "lighted_owner", "lighted_len", "area_colour", "space_seat", "space_cards",
-    "space_face_up", "coloured", "market", "bribe_stack", "lights_drawn", "lights_keep",
-    "build_left", "gift_pile", "gifts", "gift_queue", "gift_chest", "pending_target",
-)  # fmt: skip
 assert N_YEARS and N_PHASES and N_TARGETS  # the slices' sizes the one-hots index into

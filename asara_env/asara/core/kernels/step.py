@@ -18,6 +18,7 @@ from asara_env.asara.constants import (
     RECRUIT_CARDS,
     GiftEffect,
 )
+from asara_env.asara.core.kernels.arrays import Arrays
 from asara_env.asara.core.kernels.mask import (
     PH_GIFT_BUY,
     PH_GIFT_CARD,
@@ -118,7 +119,7 @@ def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------------ placement
 @numba.njit(cache=True)
-def _place(s, b, seat, target, option, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+def _place(s, b, seat, target, option, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
     for c in range(K):
         s.hands[b, seat, c] -= OPTION_HAND[option, c]
     space = space_taken(s, b, target)
@@ -279,11 +280,11 @@ def _built_one(s, b, seat):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _apply(s, b, group, f, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
     """Apply one legal action of `group` with fields f; whether the turn ended."""
     seat = np.int64(s.seat[b])
     if group == PLACE:
-        return _place(s, b, seat, f[0], f[1], chest_of_space, has_gifts, min_money)
+        return _place(s, b, seat, f[0], f[1], chest_of_space, has_gifts)
     if group == PLACE_COLOURED:
         s.hands[b, seat, f[0]] -= 1
         s.coloured[b, seat, f[0]] += 1
@@ -346,16 +347,18 @@ def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def apply_actions(s, games, actions, p, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+def apply_actions(games, actions, p, chest_of_space, has_gifts, min_money, *fields):  # type: ignore[no-untyped-def]
     """Apply legal actions[j] to game games[j] and write its mask; bool[len(games)]: the
-    games whose year ended instead (their year's end and mask are left to the caller)."""
+    games whose year ended instead (their year's end and mask are left to the caller).
+    `fields`: the state's arrays in ARRAY_FIELDS order."""
+    s = Arrays(*fields)
     year_ends = np.zeros(len(games), np.bool_)
     for j in range(len(games)):
         b, a = games[j], actions[j]
         s.decisions[b] += 1
         group = ACTION_GROUP[a]
         seat = np.int64(s.seat[b])
-        ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts, min_money)
+        ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
         if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
             s.build_sizes[b, seat] = build_sizes(s, b, seat)
         if ended and not _next_seat(s, b, p):

@@ -23,8 +23,9 @@ from agents import arena
 from agents.base import Agent
 from asara_env import asara_v0
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import TURNS, CoreState, init, scores
+from asara_env.asara.core import CoreState, init, scores
 from asara_env.common.opponents import NO_LEARNER, Actor, play_opponents
+from asara_env.games import load_core
 
 from .search import SearchAgent
 
@@ -36,12 +37,15 @@ def play_chunk(
     agents: Sequence[Actor],
     seating: ArrayLike,
     seeds: ArrayLike,
+    backend: str | None = None,
 ) -> NDArray[np.int64]:
-    """int64[B, P]: final prestige of games seeded `seeds` (uint64[B]) played in one batch."""
+    """int64[B, P]: final prestige of games seeded `seeds` (uint64[B]) played in one batch
+    on the core of `backend` ("numpy", "numba", None: the default)."""
     games = np.asarray(seeds, np.uint64)
     state = init(config, len(games), seeds=games)
     no_learner = np.full(len(games), NO_LEARNER, np.int64)
-    play_opponents(TURNS, state, no_learner, np.asarray(seating, np.int64), agents)
+    turns = load_core("asara", backend).TURNS
+    play_opponents(turns, state, no_learner, np.asarray(seating, np.int64), agents)
     return scores(state).astype(np.int64)
 
 
@@ -52,13 +56,15 @@ def play_batch(
     seeds: ArrayLike,
     batch_size: int = 256,
     progress: bool | arena.ProgressBar | None = False,
+    backend: str | None = None,
 ) -> NDArray[np.int64]:
     """int64[G, P]: final prestige of G games, game g seeded `seeds[g]` (the reference game
     of that seed) with agent `agents[seating[g, s]]` in seat s. `progress`: True for a tqdm
     bar, or a tqdm bar to advance by one per game. An agent is anything the opponents' loop
     can ask (`Actor`: `act_batch`, and `act_games` where it `needs_state`): an
-    `AsaraAgent`, or a wrapper around one such as the ladder's timer."""
-    chunk = partial(play_chunk, config)
+    `AsaraAgent`, or a wrapper around one such as the ladder's timer. `backend`: the core
+    the games are stepped on ("numpy", "numba", None: the default)."""
+    chunk = partial(play_chunk, config, backend=backend)
     players = config.num_players
     return arena.play_batch(chunk, agents, seating, seeds, players, batch_size, progress)
 

@@ -80,7 +80,7 @@ import numpy as np
 from agents.base import pick_best
 from asara_env.asara.actions import NUM_ACTIONS, public_description
 from asara_env.asara.bridge import from_reference
-from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, step, take
+from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
 from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
@@ -137,7 +137,7 @@ class ISMCTSAgent(FlatMCAgent):
         **options: Any,
     ):
         """`options`: flatmc's (`FlatMCAgent`: sims, seconds, playout, value, batch,
-        horizon), with its defaults."""
+        horizon, backend), with its defaults."""
         if expand not in EXPANSIONS:
             raise ValueError(f"expand must be one of {EXPANSIONS}, got {expand!r}")
         if not (math.isfinite(c) and c >= 0):
@@ -219,7 +219,7 @@ class ISMCTSAgent(FlatMCAgent):
                 )
                 nodes[w] = node
                 paths[w].append(node)
-            step(worlds, actions, games=active)
+            self.core.step(worlds, actions, games=active)
             self.tree_decisions += len(active)
             active = active[inside]
         rewards = terminal_rewards(self.playout(worlds), self.value)

@@ -56,8 +56,7 @@ from agents.base import Actions, Agent, pick_best
 from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.constants import N_YEARS
-from asara_env.asara.core import is_terminal, legal_action_mask, scores, step, take
-from asara_env.asara.core.observation import observe
+from asara_env.asara.core import is_terminal, legal_action_mask, scores, take
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
 from asara_env.asara.core.scoring import final_points, year_end_points
 from asara_env.asara.core.state import CoreState
@@ -65,7 +64,9 @@ from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
+from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import check_scheme
+from asara_env.games import load_core
 
 COMPACT_BELOW = 0.6  # playouts drop finished games once fewer than this share are live
 
@@ -127,7 +128,9 @@ class SearchAgent(Agent[CoreState]):
 
 
 class FlatMCAgent(SearchAgent):
-    """Determinised flat Monte Carlo on the core; see the module docstring."""
+    """Determinised flat Monte Carlo on the core; see the module docstring. `backend`:
+    the core the playouts are stepped and observed on ("numpy", "numba", None: the
+    default, `asara_env.common.backend.resolve_backend`); the games are the same on both."""
 
     name = "flatmc"
 
@@ -140,6 +143,7 @@ class FlatMCAgent(SearchAgent):
         value: str = "win",
         batch: int = 512,
         horizon: int | None = None,
+        backend: str | None = None,
     ):
         if sims < 1 or batch < 1:
             raise ValueError(f"sims and batch must be at least 1, got {sims} and {batch}")
@@ -154,6 +158,8 @@ class FlatMCAgent(SearchAgent):
         self.simulations = 0  # playouts run so far (for rates)
         self.searches = 0  # decisions searched (more than one legal action)
         self.playout_decisions = 0  # core decisions stepped in playouts (for rates)
+        self.backend = resolve_backend(backend)
+        self.core = load_core("asara", self.backend)  # steps and observes the playouts
         super().__init__(seed)
 
     def reseed(self, seed: int | None) -> None:
@@ -249,7 +255,7 @@ class FlatMCAgent(SearchAgent):
             [np.repeat(np.arange(k) + f, len(a)) for (_, a, k), f in zip(jobs, first)]
         )
         games = take(worlds, world)
-        step(games, np.concatenate([np.tile(a, k) for _, a, k in jobs]))
+        self.core.step(games, np.concatenate([np.tile(a, k) for _, a, k in jobs]))
         rewards = terminal_rewards(self.playout(games), self.value)
         seats = np.concatenate([np.full(k * len(a), s.seat) for s, a, k in jobs])
         mine = rewards[np.arange(len(seats)), seats]
@@ -275,7 +281,7 @@ class FlatMCAgent(SearchAgent):
                     return out
                 rows, games = rows[~done], take(games, np.flatnonzero(~done))
             self.playout_decisions += int((~done).sum())
-            step(games, self._playout_actions(games))
+            self.core.step(games, self._playout_actions(games))
             depth += 1
 
     def _playout_actions(self, games: CoreState) -> np.ndarray:
@@ -289,5 +295,5 @@ class FlatMCAgent(SearchAgent):
         actions = np.zeros(len(masks), np.int64)
         rows = np.flatnonzero(live)
         view = take(games, rows)
-        actions[rows] = self.policy.act_batch(observe(view, view.seat), masks[rows])
+        actions[rows] = self.policy.act_batch(self.core.observe(view, view.seat), masks[rows])
         return actions

@@ -44,6 +44,11 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   `load_game(saved)` (or `reset(options={"state": saved})`) continues it (validated: a
   corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
   that continues identically.
+- Backend: `backend="numba"` steps and observes the game with the compiled core (numba
+  kernels, `asara_env.asara.core.compiled`), `"numpy"` with the vectorised numpy core; both
+  play the same games to the byte. By default (`None`) $ASARA_ENV_BACKEND, else numba
+  where it can be imported (`asara_env.common.backend.resolve_backend`); `env.backend`
+  tells the one chosen.
 - Rendering: `render_mode="ansi"` returns the board as the agent to move sees it,
   `"human"` prints it, `"svg"` returns it as an SVG picture and `"rgb_array"` as pixels
   (uint8[H, W, 3]; listed where resvg-py and Pillow are installed), both drawn by
@@ -61,14 +66,15 @@ from pettingzoo import AECEnv
 
 from asara_env.asara.actions import NUM_ACTIONS, action_id, as_int, describe_action
 from asara_env.asara.bridge import TrackedGame
+from asara_env.asara.card import CARD
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, MAX_PLAYERS
 from asara_env.asara.core import is_terminal
-from asara_env.asara.core import step as step_core
-from asara_env.asara.core.observation import OBS_DIM, observe
+from asara_env.asara.core.observation import OBS_DIM
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
 from asara_env.common.svg import pixel_render_modes
 from asara_env.envs import (
@@ -117,11 +123,23 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         shaping: float = 0.0,
+        backend: str | None = None,
     ):
         EzPickle.__init__(
-            self, num_players, variant, expansions, reward, render_mode, illegal_action, shaping
+            self,
+            num_players,
+            variant,
+            expansions,
+            reward,
+            render_mode,
+            illegal_action,
+            shaping,
+            backend,
         )
         super().__init__()
+        self.backend = resolve_backend(backend)
+        core = CARD.load_core(self.backend)
+        self._step_core, self._observe = core.step, core.observe
         self.config = GameConfig(num_players=num_players, variant=variant, expansions=expansions)
         modes = cast(list[str], self.metadata["render_modes"])
         check_env_choices(reward, REWARD_SCHEMES, illegal_action, render_mode, modes)
@@ -188,7 +206,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        step_core(self._core, np.array([a]))  # legal: checked just above
+        self._step_core(self._core, np.array([a]))  # legal: checked just above
         self._obs_cache.clear()
         rewards = self._shaping_rewards() if self.shaping else None
         if self._core.phase[0] == GAME_OVER:
@@ -271,7 +289,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         seat = self._seat[agent]
         obs = self._obs_cache.get(seat)
         if obs is None:
-            obs = self._obs_cache[seat] = observe(self._core, seat)[0]
+            obs = self._obs_cache[seat] = self._observe(self._core, seat)[0]
         moving = agent == self.agent_selection and not self._over
         mask = self._core.legal[0].astype(np.int8) if moving else self._no_moves.copy()
         return {"observation": obs.copy(), "action_mask": mask}
@@ -301,7 +319,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         included, zeros for absent seats (the global state a centralised critic wants)."""
         out = np.zeros((MAX_PLAYERS, OBS_DIM), np.float32)
         for seat in range(self.config.num_players):
-            out[seat] = observe(self._core, seat)[0]
+            out[seat] = self._observe(self._core, seat)[0]
         return out.reshape(-1)
 
     def save_game(self) -> dict[str, Any]:

@@ -26,6 +26,8 @@ others (through the AEC env).
   `IllegalActionError` and changes nothing.
 - `info`: the AEC env's infos of the learner (same keys at every step) plus
   `learner_seat`.
+- `backend`: the core that plays the game ("numpy", "numba" or None for the default), as
+  the AEC env's.
 - Saved games: `save_game()` is the game's saved-game dict (docs/asara/state.md);
   `load_game(saved, seat=None)` (or `reset(options={"state": saved, "seat": k})`)
   continues it with the learner in seat k (the fixed seat, else drawn). `copy.deepcopy(env)`
@@ -61,6 +63,7 @@ class AsaraGymEnv(OpponentsEnv):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         shaping: float = 0.0,
+        backend: str | None = None,
     ):
         game = raw_env(
             num_players,
@@ -70,6 +73,7 @@ class AsaraGymEnv(OpponentsEnv):
             render_mode=render_mode,
             illegal_action=illegal_action,
             shaping=shaping,
+            backend=backend,
         )
         observations = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
         super().__init__(game, opponents, seat, render_mode, observations)

@@ -63,7 +63,11 @@ FOLLOWS_BITS, HOLDS_BITS, BASE3 = m._FOLLOWS_BITS, m._HOLDS_BITS, m._BASE3.astyp
 AFFORDABLE, BUILDABLE, BUILD_COSTS = m._AFFORDABLE, m._BUILDABLE, m._BUILD_COSTS
 COLOUR_BITS = m._COLOUR_BITS.astype(np.int64)
 FIRST_PLOT, PLOT_BITS = m._FIRST_PLOT, (1 << m._N_PLOTS) - 1
-MARKETS, BUILDS, LIGHTS = (m._MARKETS.start, m._MARKETS.stop), (m._BUILDS.start, m._BUILDS.stop), m._LIGHTS.start  # noqa: E501
+MARKETS, BUILDS, LIGHTS = (
+    (m._MARKETS.start, m._MARKETS.stop),
+    (m._BUILDS.start, m._BUILDS.stop),
+    m._LIGHTS.start,
+)  # noqa: E501
 G_MARKETS, G_BUILDS, G_LIGHTS = (
     (m._GENIE_MARKETS.start, m._GENIE_MARKETS.stop),
     (m._GENIE_BUILDS.start, m._GENIE_BUILDS.stop),
@@ -166,8 +170,9 @@ def build_sizes(s, b, seat):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
-    """Build tiles and lighted windows that fit and leave the build finishable (R4.2.6)."""
+def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
+    """bool[placement kind, colour]: placing that tile (a kind of `DELTAS`) of that colour
+    leaves a build of exactly the tiles still to place possible (R4.2.6)."""
     features = np.empty((C, 9), np.int64)
     sizes = np.empty(C, np.int64)
     for c in range(C):
@@ -185,26 +190,37 @@ def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
             for i in range(9):
                 after[i] = features[c, i] + DELTAS[kind, i]
             finishes[kind, c] = (SUMSET[others, colour_sizes(after)] >> need) & 1 == 1
+    return finishes
+
+
+@numba.njit(cache=True)
+def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
+    """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
+    finishable; lighted windows onto free windows likewise."""
+    finishes = _finishes(s, b, seat)
     for c in range(C):
         towers = s.n_towers[b, seat, c]
         for part in range(N_PARTS):
             for k in range(W):
                 parts = s.tower_parts[b, seat, c, k, part]
-                unique_ok = part == TRUNK or part == WINDOW or (parts[0] == 0 and parts[1] == 0)
-                fits = (k < towers and unique_ok and finishes[part, c]) or (
-                    k == towers and finishes[N_PARTS + part, c]
-                )
-                if not fits:
-                    continue
+                unique_ok = part in (TRUNK, WINDOW) or (parts[0] == 0 and parts[1] == 0)
+                old = k < towers and unique_ok and finishes[part, c]
+                if old or (k == towers and finishes[N_PARTS + part, c]):
+                    _mask_supply(s, b, seat, part, c, k, row)
+        if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS, c]:
+            for k in range(towers):
                 for g in range(N_GOLD):
-                    if s.supply[b, seat, part, c, g] > 0:
-                        row[AT[BUILD_TILE] + ((part * C + c) * N_GOLD + g) * W + k] = True
-        if s.lighted_supply[b, seat, c] <= 0 or not finishes[2 * N_PARTS, c]:
-            continue
-        for k in range(towers):
-            for g in range(N_GOLD):
-                if s.tower_parts[b, seat, c, k, WINDOW, g] - s.tower_lit[b, seat, c, k, g] > 0:
-                    row[AT[BUILD_LIGHTED] + (c * W + k) * N_GOLD + g] = True
+                    free = s.tower_parts[b, seat, c, k, WINDOW, g] - s.tower_lit[b, seat, c, k, g]
+                    if free > 0:
+                        row[AT[BUILD_LIGHTED] + (c * W + k) * N_GOLD + g] = True
+
+
+@numba.njit(cache=True)
+def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
+    """The supply's tiles of `part` and colour c, plain or gold, onto tower slot k."""
+    for g in range(N_GOLD):
+        if s.supply[b, seat, part, c, g] > 0:
+            row[AT[BUILD_TILE] + ((part * C + c) * N_GOLD + g) * W + k] = True
 
 
 # ------------------------------------------------------------------------------ placements
@@ -271,7 +287,7 @@ def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     Asari; `shown[c]`: its market's display would still show colour c."""
     target = s.pending_target[b]
     if TARGET_PART[target] >= 0:
-        for c in range(C):
+        for c in range(C):  # noqa: SIM110 (numba compiles no generator expressions)
             if shown[c] and left >= PRICES[c]:
                 return True
         return False
@@ -352,7 +368,20 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
     money = s.money[b, seat]
     if phase == PH_PLACE:
         _mask_place(s, b, seat, money, min_money, row)
-    elif phase == PH_BUY:
+    elif phase == PH_BUILD:
+        _mask_build(s, b, seat, row)
+    elif phase == PH_GENIE:
+        _mask_genie(s, b, seat, money, row)
+    elif phase in (PH_GIFT_CARD, PH_GIFT_BUY, PH_GIFT_LIGHTS):
+        mask_gift(s, b, phase, money, row)
+    else:
+        _mask_move(s, b, phase, money, row)
+
+
+@numba.njit(cache=True)
+def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
+    """The sub-decisions of a market, the spies and the lighted windows (none if over)."""
+    if phase == PH_BUY:
         _mask_tiles(s.displays, b, s.market[b], money, row, AT[BUY])
     elif phase == PH_BRIBE_STACK:
         row[AT[BRIBE_STACK] : AT[BRIBE_STACK] + N_PARTS] = True
@@ -366,16 +395,16 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
         for j in range(s.lights_drawn.shape[1]):
             if s.lights_drawn[b, j] >= 0:
                 row[AT[LIGHTS_KEEP] + s.lights_drawn[b, j]] = True
-    elif phase == PH_BUILD:
-        _mask_build(s, b, seat, row)
-    elif phase == PH_GENIE:
-        _mask_genie(s, b, seat, money, row)
-    elif phase == PH_GIFT_CARD:
-        mask_gift_card(s, b, row)
-    elif phase == PH_GIFT_BUY:
-        mask_gift_buy(s, b, money, row)
-    elif phase == PH_GIFT_LIGHTS:
-        mask_gift_lights(s, b, money, row)
+
+
+@numba.njit(cache=True)
+def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
+    """A gift's decision (R9.2); whether it has a legal choice."""
+    if phase == PH_GIFT_CARD:
+        return mask_gift_card(s, b, row)
+    if phase == PH_GIFT_BUY:
+        return mask_gift_buy(s, b, money, row)
+    return mask_gift_lights(s, b, money, row)
 
 
 @numba.njit(cache=True)
@@ -384,4 +413,3 @@ def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
     s = Arrays(*fields)
     for b in games:
         write_mask(s, b, min_money)
-

@@ -32,8 +32,10 @@ P4, C, K = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
 TOWERS_PER_SEAT = C * MAX_TOWERS_PER_COLOUR * TOWER_FEATURES
 TILES = N_PARTS * C * N_GOLD
 N_TARGETS = len(TARGETS)
-LIGHTS_KEEP, GIFT_CARD, GIFT_LIGHTS = int(Phase.LIGHTS_KEEP), int(Phase.GIFT_CARD), int(
-    Phase.GIFT_LIGHTS
+LIGHTS_KEEP, GIFT_CARD, GIFT_LIGHTS = (
+    int(Phase.LIGHTS_KEEP),
+    int(Phase.GIFT_CARD),
+    int(Phase.GIFT_LIGHTS),
 )
 # the first entry of each slice
 AT_PLAYERS, AT_PRO, AT_GENIE, AT_GIFTS = (
@@ -56,16 +58,13 @@ AT_COLOURED, AT_COLOURED_OWN, AT_MARKET, AT_BRIBE = (
     OBS_INDEX[n].start for n in ("coloured", "coloured_own", "market", "bribe_stack")
 )
 AT_DRAWN, AT_DRAWN_COUNT, AT_KEEP, AT_BUILD_LEFT = (
-    OBS_INDEX[n].start
-    for n in ("lights_drawn", "lights_drawn_count", "lights_keep", "build_left")
+    OBS_INDEX[n].start for n in ("lights_drawn", "lights_drawn_count", "lights_keep", "build_left")
 )
 AT_CHEST_GIFTS, AT_GIFT_PILE, AT_GIFT_QUEUE, AT_GIFT_CHEST, AT_PENDING = (
     OBS_INDEX[n].start
     for n in ("chest_gifts", "gift_pile", "gift_queue", "gift_chest", "pending_target")
 )
-AT_PILE_SEEN, AT_STACK_SEEN = (
-    OBS_INDEX[n].start for n in ("draw_pile_seen", "lighted_stack_seen")
-)
+AT_PILE_SEEN, AT_STACK_SEEN = (OBS_INDEX[n].start for n in ("draw_pile_seen", "lighted_stack_seen"))
 
 
 @numba.njit(cache=True, inline="always")
@@ -81,137 +80,139 @@ def _relative(seat: int, viewer: int, p: int) -> int:
 
 
 @numba.njit(cache=True)
-def _flow(row, b, v, p, pro, genie, gifts, year, phase, seat, caliph, money, prestige):  # type: ignore[no-untyped-def]
+def _flow(row, s, b, v, p, pro, genie, gifts):  # type: ignore[no-untyped-def]
     """The configuration, year, phase, seats and the players' money and prestige."""
     row[AT_PLAYERS + p - MIN_PLAYERS] = 1.0
     row[AT_PRO], row[AT_GENIE], row[AT_GIFTS] = pro, genie, gifts
-    _hot(row, AT_YEAR, year[b] - 1)
-    _hot(row, AT_PHASE, phase[b])
-    _hot(row, AT_SEAT, _relative(seat[b], v, p))
-    _hot(row, AT_CALIPH, _relative(caliph[b], v, p))
+    _hot(row, AT_YEAR, s.year[b] - 1)
+    _hot(row, AT_PHASE, s.phase[b])
+    _hot(row, AT_SEAT, _relative(s.seat[b], v, p))
+    _hot(row, AT_CALIPH, _relative(s.caliph[b], v, p))
     for r in range(p):
-        s = (v + r) % p
+        seat = (v + r) % p
         row[AT_PRESENT + r] = 1.0
-        row[AT_MONEY + r] = money[b, s]
-        row[AT_PRESTIGE + r] = prestige[b, s]
+        row[AT_MONEY + r] = s.money[b, seat]
+        row[AT_PRESTIGE + r] = s.prestige[b, seat]
 
 
 @numba.njit(cache=True)
-def _players(row, b, v, p, hands, supply, lighted_supply, coloured):  # type: ignore[no-untyped-def]
+def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
     """Hands, tiles, lighted windows and coloured-building cards of every seat."""
     for r in range(p):
-        s = (v + r) % p
+        seat = (v + r) % p
         held = 0
         for k in range(K):
-            held += hands[b, s, k]
+            held += s.hands[b, seat, k]
         row[AT_HAND_SIZES + r] = held
-        flat = supply[b, s].ravel()
+        flat = s.supply[b, seat].ravel()
         for i in range(TILES):
             row[AT_SUPPLY + r * TILES + i] = flat[i]
         held = 0
         for c in range(C):
-            held += lighted_supply[b, s, c]
+            held += s.lighted_supply[b, seat, c]
         row[AT_LIT_HELD + r] = held
         held = 0
         for k in range(K):
-            held += coloured[b, s, k]
+            held += s.coloured[b, seat, k]
         row[AT_COLOURED + r] = held
     for k in range(K):
-        row[AT_HAND + k] = hands[b, v, k]
-        row[AT_COLOURED_OWN + k] = coloured[b, v, k]
+        row[AT_HAND + k] = s.hands[b, v, k]
+        row[AT_COLOURED_OWN + k] = s.coloured[b, v, k]
     for c in range(C):
-        row[AT_LIT_SUPPLY + c] = lighted_supply[b, v, c]
+        row[AT_LIT_SUPPLY + c] = s.lighted_supply[b, v, c]
 
 
 @numba.njit(cache=True)
-def _towers(row, b, v, p, tower_parts, tower_lit, n_towers):  # type: ignore[no-untyped-def]
+def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
     """Each tower's tile counts (part x gold), lit counts and whether it exists."""
     for r in range(p):
-        s = (v + r) % p
+        seat = (v + r) % p
         for c in range(C):
             for t in range(MAX_TOWERS_PER_COLOUR):
-                at = AT_TOWERS + r * TOWERS_PER_SEAT + (c * MAX_TOWERS_PER_COLOUR + t) * TOWER_FEATURES
+                slot = c * MAX_TOWERS_PER_COLOUR + t
+                at = AT_TOWERS + r * TOWERS_PER_SEAT + slot * TOWER_FEATURES
                 for part in range(N_PARTS):
                     for g in range(N_GOLD):
-                        row[at + part * N_GOLD + g] = tower_parts[b, s, c, t, part, g]
+                        row[at + part * N_GOLD + g] = s.tower_parts[b, seat, c, t, part, g]
                 at += N_PARTS * N_GOLD
                 for g in range(N_GOLD):
-                    row[at + g] = tower_lit[b, s, c, t, g]
-                row[at + N_GOLD] = 1.0 if t < n_towers[b, s, c] else 0.0
+                    row[at + g] = s.tower_lit[b, seat, c, t, g]
+                row[at + N_GOLD] = 1.0 if t < s.n_towers[b, seat, c] else 0.0
 
 
 @numba.njit(cache=True)
-def _board(row, b, v, p, area_colour, space_seat, space_cards, space_face_up, lighted_stack, lighted_owner):  # type: ignore[no-untyped-def]
+def _board(row, s, b, v, p):  # type: ignore[no-untyped-def]
     """The areas' colours, the spaces (the viewer's own face-down cards shown to it) and
     the windows the viewer put back into the lighted stack."""
     for a in range(N_AREAS):
-        _hot(row, AT_AREAS + a * K, area_colour[b, a])
+        _hot(row, AT_AREAS + a * K, s.area_colour[b, a])
     for sp in range(N_SPACES):
         at = AT_SPACES + sp * SPACE_FEATURES
-        buyer, up = space_seat[b, sp], space_face_up[b, sp]
+        buyer, up = s.space_seat[b, sp], s.space_face_up[b, sp]
         _hot(row, at, _relative(buyer, v, p))
         if up:
-            _hot(row, at + P4, space_cards[b, sp, 0])
+            _hot(row, at + P4, s.space_cards[b, sp, 0])
         if buyer >= 0 and not up:
             row[at + P4 + K] = 1.0
             if buyer == v:
-                for j in range(space_cards.shape[2]):
-                    card = space_cards[b, sp, j]
+                for j in range(s.space_cards.shape[2]):
+                    card = s.space_cards[b, sp, j]
                     if card >= 0:
                         row[at + P4 + K + 1 + card] += 1.0
     for i in range(N_LIGHTED):
-        if lighted_owner[b, i] == v:
-            _hot(row, AT_LIT_KNOWN + i * C, lighted_stack[b, i])
+        if s.lighted_owner[b, i] == v:
+            _hot(row, AT_LIT_KNOWN + i * C, s.lighted_stack[b, i])
 
 
 @numba.njit(cache=True)
-def _pending(row, b, v, seat, phase, market, bribe_stack, lights_drawn, lights_keep, build_left, draw_pile, lighted_stack):  # type: ignore[no-untyped-def]
+def _pending(row, s, b, v):  # type: ignore[no-untyped-def]
     """The pending decision's context, and what the seat to move alone sees (R7.2, R9.2)."""
-    _hot(row, AT_MARKET, market[b])
-    _hot(row, AT_BRIBE, bribe_stack[b])
+    _hot(row, AT_MARKET, s.market[b])
+    _hot(row, AT_BRIBE, s.bribe_stack[b])
     drawn = 0
     for j in range(MAX_LIGHTS_DRAWN):
-        if lights_drawn[b, j] >= 0:
+        if s.lights_drawn[b, j] >= 0:
             drawn += 1
     row[AT_DRAWN_COUNT] = drawn
-    row[AT_KEEP] = lights_keep[b]
-    row[AT_BUILD_LEFT] = build_left[b]
-    if seat[b] != v:
+    row[AT_KEEP] = s.lights_keep[b]
+    row[AT_BUILD_LEFT] = s.build_left[b]
+    if s.seat[b] != v:
         return
-    if phase[b] == LIGHTS_KEEP:
+    if s.phase[b] == LIGHTS_KEEP:
         for j in range(MAX_LIGHTS_DRAWN):
-            if lights_drawn[b, j] >= 0:
-                row[AT_DRAWN + lights_drawn[b, j]] += 1.0
-    elif phase[b] == GIFT_CARD:
+            if s.lights_drawn[b, j] >= 0:
+                row[AT_DRAWN + s.lights_drawn[b, j]] += 1.0
+    elif s.phase[b] == GIFT_CARD:
         for k in range(K):
-            row[AT_PILE_SEEN + k] = draw_pile[b, k]
-    elif phase[b] == GIFT_LIGHTS:
+            row[AT_PILE_SEEN + k] = s.draw_pile[b, k]
+    elif s.phase[b] == GIFT_LIGHTS:
         for i in range(N_LIGHTED):
-            if lighted_stack[b, i] >= 0:
-                row[AT_STACK_SEEN + lighted_stack[b, i]] += 1.0
+            if s.lighted_stack[b, i] >= 0:
+                row[AT_STACK_SEEN + s.lighted_stack[b, i]] += 1.0
 
 
 @numba.njit(cache=True)
-def _counts(row, b, draw_pile, stacks, displays, lighted_len, gift_pile, gifts, gift_queue, gift_chest, pending_target):  # type: ignore[no-untyped-def]
+def _counts(row, s, b):  # type: ignore[no-untyped-def]
     """The draw pile's size, the tile stacks and displays, and the gifts (R9.2)."""
     pile = 0
     for k in range(K):
-        pile += draw_pile[b, k]
+        pile += s.draw_pile[b, k]
     row[AT_DRAW] = pile
-    flat_stacks, flat_displays = stacks[b].ravel(), displays[b].ravel()
+    flat_stacks, flat_displays = s.stacks[b].ravel(), s.displays[b].ravel()
     for i in range(TILES):
         row[AT_STACKS + i] = flat_stacks[i]
         row[AT_DISPLAYS + i] = flat_displays[i]
-    row[AT_LIT_SIZE] = lighted_len[b]
+    row[AT_LIT_SIZE] = s.lighted_len[b]
     for kind in range(N_GIFT_KINDS):
-        row[AT_GIFT_PILE + kind] = gift_pile[b, kind]
+        row[AT_GIFT_PILE + kind] = s.gift_pile[b, kind]
     for chest in range(N_CHESTS):
         for j in range(GIFT_SLOTS):
-            _hot(row, AT_CHEST_GIFTS + (chest * GIFT_SLOTS + j) * N_GIFT_KINDS, gifts[b, chest, j])
+            at = AT_CHEST_GIFTS + (chest * GIFT_SLOTS + j) * N_GIFT_KINDS
+            _hot(row, at, s.gifts[b, chest, j])
     for j in range(GIFT_SLOTS):
-        _hot(row, AT_GIFT_QUEUE + j * N_GIFT_KINDS, gift_queue[b, j])
-    _hot(row, AT_GIFT_CHEST, gift_chest[b])
-    _hot(row, AT_PENDING, pending_target[b])
+        _hot(row, AT_GIFT_QUEUE + j * N_GIFT_KINDS, s.gift_queue[b, j])
+    _hot(row, AT_GIFT_CHEST, s.gift_chest[b])
+    _hot(row, AT_PENDING, s.pending_target[b])
 
 
 @numba.njit(cache=True)
@@ -222,12 +223,12 @@ def observe_games(out, games, viewers, p, pro, genie, gifts, *fields):  # type: 
     for j in range(out.shape[0]):
         b, row, v = games[j], out[j], viewers[j]
         row[:] = 0.0
-        _flow(row, b, v, p, pro, genie, gifts, s.year, s.phase, s.seat, s.caliph, s.money, s.prestige)  # fmt: skip
-        _players(row, b, v, p, s.hands, s.supply, s.lighted_supply, s.coloured)
-        _towers(row, b, v, p, s.tower_parts, s.tower_lit, s.n_towers)
-        _board(row, b, v, p, s.area_colour, s.space_seat, s.space_cards, s.space_face_up, s.lighted_stack, s.lighted_owner)  # fmt: skip
-        _pending(row, b, v, s.seat, s.phase, s.market, s.bribe_stack, s.lights_drawn, s.lights_keep, s.build_left, s.draw_pile, s.lighted_stack)  # fmt: skip
-        _counts(row, b, s.draw_pile, s.stacks, s.displays, s.lighted_len, s.gift_pile, s.gifts, s.gift_queue, s.gift_chest, s.pending_target)  # fmt: skip
+        _flow(row, s, b, v, p, pro, genie, gifts)
+        _players(row, s, b, v, p)
+        _towers(row, s, b, v, p)
+        _board(row, s, b, v, p)
+        _pending(row, s, b, v)
+        _counts(row, s, b)
 
 
 assert N_YEARS and N_PHASES and N_TARGETS  # the slices' sizes the one-hots index into

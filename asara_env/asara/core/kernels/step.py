@@ -21,13 +21,10 @@ from asara_env.asara.constants import (
 from asara_env.asara.core.kernels.arrays import Arrays
 from asara_env.asara.core.kernels.mask import (
     PH_GIFT_BUY,
-    PH_GIFT_CARD,
     PH_GIFT_LIGHTS,
     PH_PLACE,
     build_sizes,
-    mask_gift_buy,
-    mask_gift_card,
-    mask_gift_lights,
+    mask_gift,
     space_taken,
     write_mask,
 )
@@ -161,15 +158,9 @@ def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
         if phase == PH_PLACE:
             continue
         s.phase[b] = phase
-        row, money = s.legal[b], s.money[b, seat]
+        row = s.legal[b]
         row[:] = False
-        if phase == PH_GIFT_CARD:
-            asks = mask_gift_card(s, b, row)
-        elif phase == PH_GIFT_BUY:
-            asks = mask_gift_buy(s, b, money, row)
-        else:
-            asks = mask_gift_lights(s, b, money, row)
-        if asks:
+        if mask_gift(s, b, phase, s.money[b, seat], row):
             return False
     return _pending_move(s, b, seat)
 
@@ -273,13 +264,6 @@ def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _built_one(s, b, seat):  # type: ignore[no-untyped-def]
-    s.prestige[b, seat] += 1
-    s.build_left[b] -= 1
-    return s.build_left[b] == 0
-
-
-@numba.njit(cache=True)
 def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
     """Apply one legal action of `group` with fields f; whether the turn ended."""
     seat = np.int64(s.seat[b])
@@ -290,6 +274,30 @@ def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untype
         s.coloured[b, seat, f[0]] += 1
         s.money[b, seat] += COLOURED_BUILDING_ASARI
         return True
+    if group in (BUY, BRIBE_STACK, BRIBE_TAKE, BRIBE_NOTHING):
+        return _market_move(s, b, seat, group, f)
+    if group in (LIGHTS_OPTION, LIGHTS_KEEP):
+        if group == LIGHTS_OPTION:
+            return _lights_option(s, b, seat, f[0])
+        if s.phase[b] == PH_GIFT_LIGHTS:
+            return _keep_gift_window(s, b, seat, f[0])
+        return _keep_drawn(s, b, seat, f[0])
+    if group in (BUILD_TILE, BUILD_LIGHTED):
+        return _build(s, b, seat, group, f)
+    if group == GENIE_MOVE:
+        area = GENIE_AREA[f[0]]
+        if area < 0:  # the coloured building: no card is placed (R9.1)
+            s.money[b, seat] += COLOURED_BUILDING_ASARI
+            return True
+        return _start_move(s, b, seat, area, GENIE_VALUE[f[0]], GENIE_BUILD[f[0]])
+    s.draw_pile[b, f[0]] -= 1  # GIFT_CARD
+    s.hands[b, seat, f[0]] += 1
+    return _carry_out_gifts(s, b, seat)
+
+
+@numba.njit(cache=True)
+def _market_move(s, b, seat, group, f):  # type: ignore[no-untyped-def]
+    """A purchase from a display, or the steps of a bribe (R4.1, R4.5)."""
     if group == BUY:
         _take_tile(s, b, seat, s.displays, f[0], f[1], f[2])
         return _carry_out_gifts(s, b, seat) if s.phase[b] == PH_GIFT_BUY else True
@@ -299,34 +307,23 @@ def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untype
         return False
     if group == BRIBE_TAKE:
         return _take_tile(s, b, seat, s.stacks, f[0], f[1], f[2])
-    if group == BRIBE_NOTHING:
-        return True
-    if group == LIGHTS_OPTION:
-        return _lights_option(s, b, seat, f[0])
-    if group == LIGHTS_KEEP:
-        if s.phase[b] == PH_GIFT_LIGHTS:
-            return _keep_gift_window(s, b, seat, f[0])
-        return _keep_drawn(s, b, seat, f[0])
+    return True  # BRIBE_NOTHING
+
+
+@numba.njit(cache=True)
+def _build(s, b, seat, group, f):  # type: ignore[no-untyped-def]
+    """One tile or lighted window built onto a tower (R4.2, R7.2)."""
     if group == BUILD_TILE:
         part, colour, gold, slot = f[0], f[1], f[2], f[3]
         s.tower_parts[b, seat, colour, slot, part, gold] += 1
         s.supply[b, seat, part, colour, gold] -= 1
         s.n_towers[b, seat, colour] = max(s.n_towers[b, seat, colour], slot + 1)
-        return _built_one(s, b, seat)
-    if group == BUILD_LIGHTED:
+    else:
         s.tower_lit[b, seat, f[0], f[1], f[2]] += 1
         s.lighted_supply[b, seat, f[0]] -= 1
-        return _built_one(s, b, seat)
-    if group == GENIE_MOVE:
-        area = GENIE_AREA[f[0]]
-        if area < 0:  # the coloured building: no card is placed (R9.1)
-            s.money[b, seat] += COLOURED_BUILDING_ASARI
-            return True
-        return _start_move(s, b, seat, area, GENIE_VALUE[f[0]], GENIE_BUILD[f[0]])
-    # GIFT_CARD
-    s.draw_pile[b, f[0]] -= 1
-    s.hands[b, seat, f[0]] += 1
-    return _carry_out_gifts(s, b, seat)
+    s.prestige[b, seat] += 1
+    s.build_left[b] -= 1
+    return s.build_left[b] == 0
 
 
 @numba.njit(cache=True)

@@ -19,8 +19,9 @@ def config_id(config: GameConfig) -> str:
     return _config_id(config)
 
 
-def lockstep(config: GameConfig, seed: int) -> None:
-    """Four random games in both engines, the first one's observations compared too."""
+def lockstep(config: GameConfig, seed: int, backend: str = "numpy") -> None:
+    """Four random games in both engines (the core on `backend`), the first one's
+    observations compared too."""
     from tests.asara.test_core_differential import lockstep as play
 
-    assert play(config, 4, seed, observed=1) > 0
+    assert play(config, 4, seed, observed=1, backend=backend) > 0

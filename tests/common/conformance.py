@@ -13,7 +13,8 @@ An adapter is optional; every name in it is optional too:
 - `ENV_KWARGS`: the keyword sets the PettingZoo tests make envs with (default: one per
   player count);
 - `lockstep(config, seed)`: play a few random games in the core and the reference engine
-  side by side, asserting they agree (the differential check; skipped without it).
+  side by side, asserting they agree (the differential check; skipped without it); a game
+  with a compiled core takes `backend=` too, the core to check.
 
 A core may have `autoreset(state) -> bool[B]` (the games it restarted); the autoreset check
 runs where it does. Scheme sums are by scheme function (`SCHEME_SUMS`).
@@ -84,10 +85,13 @@ class Subject:
     card: games.GameCard
     core: ModuleType
     extra: ModuleType | None
+    backend: str = "numpy"
 
     @classmethod
-    def of(cls, game: str, config: Any) -> Subject:
-        return cls(game, config, games.game_card(game), games.load_core(game), adapter(game))
+    def of(cls, game: str, config: Any, backend: str = "numpy") -> Subject:
+        """`backend`: the core's ("numpy", or "numba" for the game's compiled core)."""
+        core = games.load_core(game, backend)
+        return cls(game, config, games.game_card(game), core, adapter(game), backend)
 
     @property
     def players(self) -> int:
@@ -309,7 +313,8 @@ def check_lockstep_with_the_reference(s: Subject) -> None:
     lockstep = getattr(s.extra, "lockstep", None)
     if lockstep is None:
         pytest.skip(f"{s.game} has no reference adapter (tests/{s.game}/battery.py: lockstep)")
-    lockstep(s.config, seed=11)
+    on_backend = {"backend": s.backend} if s.card.compiled_core else {}
+    lockstep(s.config, seed=11, **on_backend)
 
 
 CHECKS: dict[str, Callable[[Subject], None]] = {

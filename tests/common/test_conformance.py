@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from asara_env.games import available_games
+from tests.common.backends import backend_params
 from tests.common.conformance import (
     CHECKS,
     Subject,
@@ -17,16 +18,21 @@ from tests.common.conformance import (
     env_kwargs,
 )
 
-CASES = [(game, config) for game in available_games() for config in configs(game)]
-IDS = [config_id(game, config) for game, config in CASES]
+CASES = [
+    pytest.param(game, config, backend.values[0], id=f"{config_id(game, config)}-{backend.id}",
+                 marks=backend.marks)
+    for game in available_games()
+    for config in configs(game)
+    for backend in backend_params(game)
+]  # fmt: skip
 ENVS = [(game, kw) for game in available_games() for kw in env_kwargs(game)]
 ENV_IDS = [f"{game}-" + "-".join(f"{k}={v}" for k, v in kw.items()) for game, kw in ENVS]
 
 
 @pytest.mark.parametrize("check", list(CHECKS))
-@pytest.mark.parametrize(("game", "config"), CASES, ids=IDS)
-def test_conformance(game, config, check):
-    CHECKS[check](Subject.of(game, config))
+@pytest.mark.parametrize(("game", "config", "backend"), CASES)
+def test_conformance(game, config, backend, check):
+    CHECKS[check](Subject.of(game, config, backend))
 
 
 @pytest.mark.parametrize(("game", "kwargs"), ENVS, ids=ENV_IDS)

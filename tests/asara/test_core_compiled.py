@@ -1,0 +1,169 @@
+"""The compiled core (backend "numba", `asara_env.asara.core.compiled`) against the numpy
+core: the same bytes in every field after every step, the same masks and observations of
+every seat, the same errors with the state unchanged, the same env episodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from asara_env.asara import core as numpy_core
+from asara_env.asara.config import GameConfig
+from asara_env.asara.core.state import ARRAY_FIELDS
+from asara_env.asara.env import raw_env
+from asara_env.asara.phases import Phase
+from asara_env.common.backend import BACKEND_ENV_VAR
+from asara_env.common.errors import IllegalActionError
+from asara_env.games import load_core
+from tests.asara.games import ALL_CONFIGS, ALL_IDS
+from tests.common.backends import NEEDS_NUMBA
+
+pytestmark = NEEDS_NUMBA
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return load_core("asara", "numba")
+
+
+def assert_same(a, b, where: str) -> None:
+    """Every array field of two batches byte for byte."""
+    for name in ARRAY_FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), f"{where}: field {name}"
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.argmax(np.where(mask, rng.random(mask.shape), -1.0), axis=1)
+
+
+def test_the_compiled_core_exposes_every_name_of_the_numpy_core(compiled):
+    assert compiled is not numpy_core
+    assert set(numpy_core.__all__) <= set(compiled.__all__)
+    assert compiled.step is not numpy_core.step and compiled.observe is not numpy_core.observe
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
+def test_random_games_are_byte_identical_on_both_backends(compiled, config):
+    """12 random games to their end: every field after every step, and the observation of
+    every seat (one int, and per-game seats into a reused buffer)."""
+    batch, p = 12, config.num_players
+    a, b = numpy_core.init(config, batch, seeds=7), compiled.init(config, batch, seeds=7)
+    rng, out = np.random.default_rng(config.num_players), np.empty((batch, 2266), np.float32)
+    steps = 0
+    while not numpy_core.is_terminal(a).all():
+        for seat in range(p):
+            assert numpy_core.observe(a, seat).tobytes() == compiled.observe(b, seat).tobytes()
+        seats = rng.integers(0, p, batch)
+        assert compiled.observe(b, seats, out=out) is out
+        assert out.tobytes() == numpy_core.observe(a, seats).tobytes()
+        actions = random_actions(numpy_core.legal_action_mask(a), rng)
+        numpy_core.step(a, actions)
+        compiled.step(b, actions)
+        steps += 1
+        assert_same(a, b, f"{config} after step {steps}")
+    assert steps > 80
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS[::3], ids=ALL_IDS[::3])
+def test_stepping_some_games_and_reporting_illegal_ones_agree(compiled, config):
+    a, b = numpy_core.init(config, 16, seeds=3), compiled.init(config, 16, seeds=3)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        rows = np.flatnonzero(rng.random(16) < 0.5)
+        actions = random_actions(a.legal, rng)
+        actions[rng.random(16) < 0.2] = 0  # mostly illegal: reported, those games unchanged
+        flagged = numpy_core.step(a, actions[rows], on_illegal="report", games=rows)
+        same = compiled.step(b, actions[rows], on_illegal="report", games=rows)
+        assert flagged.tolist() == same.tolist()
+        assert_same(a, b, "after a partial step")
+        picked = rng.permutation(16)[:5]
+        seats = rng.integers(0, config.num_players, 5)
+        mine = compiled.TURNS.observe(b, picked, seats)
+        assert mine.tobytes() == numpy_core.TURNS.observe(a, picked, seats).tobytes()
+
+
+PHASES = (Phase.PLACE, Phase.BUY, Phase.BUILD, Phase.GENIE, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)
+
+
+@pytest.mark.parametrize("phase", PHASES, ids=[p.name for p in PHASES])
+def test_an_illegal_action_raises_the_numpy_cores_error_and_changes_nothing(compiled, phase):
+    config = GameConfig(num_players=3, variant="pro", expansions=("genie", "gifts"))
+    state, rng = compiled.init(config, 32, seeds=9), np.random.default_rng(9)
+    while not (state.phase == phase).any():
+        compiled.step(state, random_actions(state.legal, rng))
+        compiled.autoreset(state)
+    game = int(np.flatnonzero(state.phase == phase)[0])
+    actions = random_actions(state.legal, rng)
+    actions[game] = int(np.flatnonzero(~state.legal[game])[0])
+    before = compiled.copy_state(state)
+    errors = []
+    for verbs in (numpy_core, compiled):
+        with pytest.raises(IllegalActionError) as caught:
+            verbs.step(state, actions)
+        errors.append(str(caught.value))
+        assert_same(state, before, f"{verbs.__name__} after the refused step")
+    assert errors[0] == errors[1] and f"game {game} of the batch" in errors[0]
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [[0.5, 1.0], np.zeros(3, np.int64), np.zeros(2, np.float32), [True, False], ["a", "b"]],
+    ids=["floats", "wrong-shape", "float-array", "bools", "strings"],
+)
+def test_malformed_actions_raise_as_on_numpy_and_change_nothing(compiled, actions):
+    state = compiled.init(GameConfig(num_players=2), 2, seeds=1)
+    before = compiled.copy_state(state)
+    errors = []
+    for verbs in (numpy_core, compiled):
+        with pytest.raises(IllegalActionError) as caught:
+            verbs.step(state, actions)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]
+    assert_same(state, before, "after malformed actions")
+
+
+def test_observe_refuses_bad_seats_and_buffers_as_on_numpy(compiled):
+    state = compiled.init(GameConfig(num_players=2), 3, seeds=1)
+    for kwargs in ({"seat": 2}, {"seat": [0, 1, -1]}, {"out": np.empty((3, 5), np.float32)}):
+        messages = []
+        for verbs in (numpy_core, compiled):
+            with pytest.raises(ValueError) as caught:
+                verbs.observe(state, **kwargs)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1]
+
+
+ENV_KWARGS = [
+    {"num_players": 2, "variant": "basic"},
+    {"num_players": 4, "variant": "pro", "expansions": ("genie", "gifts")},
+]
+
+
+@pytest.mark.parametrize("kwargs", ENV_KWARGS, ids=["2p-basic", "4p-pro-genie-gifts"])
+def test_the_env_plays_the_same_episode_on_both_backends(kwargs):
+    envs = [raw_env(**kwargs, backend=b, shaping=0.1) for b in ("numpy", "numba")]
+    assert [e.backend for e in envs] == ["numpy", "numba"]
+    for env in envs:
+        env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while envs[0].agents:
+        lasts = [env.last() for env in envs]
+        (obs, reward, done, trunc, info), other = lasts
+        np.testing.assert_array_equal(obs["observation"], other[0]["observation"])
+        np.testing.assert_array_equal(obs["action_mask"], other[0]["action_mask"])
+        assert (reward, done, trunc) == other[1:4] and info["phase"] == other[4]["phase"]
+        action = None if done or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        for env in envs:
+            env.step(action)
+    np.testing.assert_array_equal(envs[0].state(), envs[1].state())
+    assert envs[0].save_game() == envs[1].save_game()
+
+
+def test_the_env_takes_its_backend_from_the_environment_variable(monkeypatch):
+    monkeypatch.setenv(BACKEND_ENV_VAR, "numpy")
+    assert raw_env(num_players=2).backend == "numpy"
+    monkeypatch.setenv(BACKEND_ENV_VAR, "numba")
+    assert raw_env(num_players=2).backend == "numba"
+    with pytest.raises(ValueError, match="backend must be one of"):
+        raw_env(num_players=2, backend="fortran")

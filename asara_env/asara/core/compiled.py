@@ -189,8 +189,9 @@ TURNS = TurnBased(  # the compiled core's own, over its step and observe
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every kernel now, by playing a short game."""
-    state = init(GameConfig(num_players=2, variant="pro", expansions=("gifts",)), 1, seeds=0)
-    for _ in range(8):
-        step(state, [int(np.flatnonzero(state.legal[0])[0])])
+    """Compile (or load from numba's cache) every kernel now rather than at first use."""
+    config = GameConfig(num_players=2, variant="pro", expansions=("gifts",))
+    state = init(config, 1, seeds=0)
+    step(state, [int(np.flatnonzero(state.legal[0])[0])])
     observe(state)
+    mask_kernels.write_masks(np.arange(1), _tables(config).min_money, *fields(state))

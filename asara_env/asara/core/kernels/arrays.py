@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import Any, cast
 
 from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
 
-# every array field of CoreState, by name (numba types a namedtuple field by field)
-Arrays = namedtuple("Arrays", ARRAY_FIELDS)  # type: ignore[misc]
+# every array field of CoreState, by name (numba types a namedtuple field by field); its
+# fields are made from ARRAY_FIELDS at import, so to mypy an instance is Any
+Arrays: Any = cast(Any, namedtuple)("Arrays", ARRAY_FIELDS)
 
 
 def fields(state: CoreState) -> list[object]:

@@ -108,8 +108,16 @@ def test_an_illegal_action_raises_the_numpy_cores_error_and_changes_nothing(comp
 
 @pytest.mark.parametrize(
     "actions",
-    [[0.5, 1.0], np.zeros(3, np.int64), np.zeros(2, np.float32), [True, False], ["a", "b"]],
-    ids=["floats", "wrong-shape", "float-array", "bools", "strings"],
+    [
+        [0.5, 1.0],
+        np.zeros(3, np.int64),
+        np.zeros(2, np.float32),
+        [True, False],
+        ["a", "b"],
+        np.array([2**63 + 5, 2**64 - 1], np.uint64),
+        np.array([-1, 803], np.int16),
+    ],
+    ids=["floats", "wrong-shape", "float-array", "bools", "strings", "huge", "out-of-range"],
 )
 def test_malformed_actions_raise_as_on_numpy_and_change_nothing(compiled, actions):
     state = compiled.init(GameConfig(num_players=2), 2, seeds=1)

@@ -50,7 +50,7 @@ from asara_env.asara.core.kernels import step as step_kernels
 from asara_env.asara.core.kernels.arrays import fields
 from asara_env.asara.core.mask import _min_money
 from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
-from asara_env.asara.core.step import _chest_of_space, checked_step
+from asara_env.asara.core.step import _chest_of_space, illegal_error, step_arguments
 from asara_env.asara.core.year import end_year
 from asara_env.common.opponents import TurnBased
 
@@ -114,23 +114,28 @@ def step(
     games: ArrayLike | None = None,
 ) -> NDArray[np.bool_]:
     """As `asara_env.asara.core.step` (the same checks, errors and results), compiled."""
-    games, actions, live, ok = checked_step(state, actions, on_illegal, games)
-    if live.any():
-        _apply(state, games[live], actions[live].astype(np.int64))
-    return ~ok
-
-
-def _apply(state: CoreState, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
-    """Apply legal actions; the games whose year ends finish it in the numpy core."""
-    t, arrays = _tables(state.config), fields(state)
-    p = state.config.num_players
-    year_ends = step_kernels.apply_actions(
-        games, actions, p, t.chest_of_space, t.has_gifts, t.min_money, *arrays
-    )
+    batch = len(state.phase)
+    plain = isinstance(actions, np.ndarray) and actions.dtype.kind in "iu"
+    if plain and games is None and actions.shape == (batch,) and on_illegal == "raise":
+        rows = np.arange(batch)  # the common case, whose checks of form are these
+    else:
+        rows, actions = step_arguments(state, actions, on_illegal, games)
+    actions = np.asarray(actions)
+    wide = actions.astype(np.int64)
+    if actions.dtype == np.uint64:  # ids past int64's range are simply illegal
+        wide[actions > np.iinfo(np.int64).max] = -1
+    t = _tables(state.config)
+    ok, year_ends = step_kernels.apply_actions(
+        rows, wide, on_illegal == "raise", state.config.num_players,
+        t.chest_of_space, t.has_gifts, t.min_money, *fields(state),
+    )  # fmt: skip
+    if on_illegal == "raise" and not ok.all():
+        raise illegal_error(state, rows, actions, int(np.flatnonzero(~ok)[0]))
     if year_ends.any():
-        rows = games[year_ends]
-        end_year(state, rows)
-        mask_kernels.write_masks(rows, t.min_money, *arrays)
+        ended = rows[year_ends]
+        end_year(state, ended)
+        mask_kernels.write_masks(ended, t.min_money, *fields(state))
+    return ~ok
 
 
 def observe(

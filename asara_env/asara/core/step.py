@@ -94,24 +94,38 @@ def step(
 def checked_step(
     state: CoreState, actions: ArrayLike, on_illegal: str, games: ArrayLike | None
 ) -> tuple[NDArray[np.int64], NDArray[np.integer[Any]], NDArray[np.bool_], NDArray[np.bool_]]:
-    """`step`'s arguments checked (every backend's step shares this): the games, their
-    actions, which are live and legal, and which are legal or finished. Raises as `step`
-    says, before anything changes."""
+    """`step`'s arguments checked: the games, their actions, which are live and legal, and
+    which are legal or finished. Raises as `step` says, before anything changes."""
+    games, actions = step_arguments(state, actions, on_illegal, games)
+    live = _legal(state, actions, games)
+    ok = live | (state.phase[games] == PHASE.GAME_OVER)
+    if on_illegal == "raise" and not ok.all():
+        raise illegal_error(state, games, actions, int(np.flatnonzero(~ok)[0]))
+    return games, actions, live, ok
+
+
+def step_arguments(
+    state: CoreState, actions: ArrayLike, on_illegal: str, games: ArrayLike | None
+) -> tuple[NDArray[np.int64], NDArray[np.integer[Any]]]:
+    """`step`'s games (all B by default) and their actions as integer arrays, checked for
+    form (every backend's step shares this); a ValueError or IllegalActionError if bad."""
     batch = len(state.phase)
     games = np.arange(batch) if games is None else check_indices("games", games, batch)
     actions = _action_array(actions, games.shape)
     if on_illegal not in ("raise", "report"):
         raise ValueError(f"on_illegal must be 'raise' or 'report', got {on_illegal!r}")
-    live = _legal(state, actions, games)
-    ok = live | (state.phase[games] == PHASE.GAME_OVER)
-    if on_illegal == "raise" and not ok.all():
-        j = int(np.flatnonzero(~ok)[0])
-        game, a = int(games[j]), int(actions[j])
-        name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
-        phase = Phase(int(state.phase[game])).name
-        reason = f"not legal in game {game} of the batch"
-        raise IllegalActionError(int(state.seat[game]), a, name, phase, reason)
-    return games, actions, live, ok
+    return games, actions
+
+
+def illegal_error(
+    state: CoreState, games: np.ndarray, actions: np.ndarray, j: int
+) -> IllegalActionError:
+    """The error of actions[j], illegal in game games[j]."""
+    game, a = int(games[j]), int(actions[j])
+    name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
+    phase = Phase(int(state.phase[game])).name
+    reason = f"not legal in game {game} of the batch"
+    return IllegalActionError(int(state.seat[game]), a, name, phase, reason)
 
 
 def _action_array(actions: object, shape: tuple[int, ...]) -> NDArray[np.integer[Any]]:

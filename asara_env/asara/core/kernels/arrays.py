@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from operator import attrgetter
 from typing import Any, cast
 
 from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
@@ -12,7 +13,10 @@ from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
 Arrays: Any = cast(Any, namedtuple)("Arrays", ARRAY_FIELDS)
 
 
-def fields(state: CoreState) -> list[object]:
+def fields(state: CoreState) -> tuple[Any, ...]:
     """The state's own arrays in ARRAY_FIELDS order (no copies), the kernels' `*fields`:
     passed one by one, numba types each far faster than inside a tuple."""
-    return [getattr(state, name) for name in ARRAY_FIELDS]
+    return _GET(state)  # type: ignore[no-any-return]
+
+
+_GET = attrgetter(*ARRAY_FIELDS)

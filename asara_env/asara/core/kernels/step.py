@@ -8,7 +8,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from asara_env.asara.actions import Group
+from asara_env.asara.actions import NUM_ACTIONS, Group
 from asara_env.asara.constants import (
     COLOURED_BUILDING_ASARI,
     LIGHTED_GIFT_COST,
@@ -64,6 +64,7 @@ GIFT_PHASE, EFFECT, AMOUNT = _GIFT_PHASE, _EFFECT, _AMOUNT
 ASARI, PRESTIGE, GIFT_BUY = int(GiftEffect.ASARI), int(GiftEffect.PRESTIGE), int(GiftEffect.BUY)
 CHANGES_MATERIALS = np.array(_CHANGES_MATERIALS)  # bool[group]
 CALIPH, TENT = AREA.CALIPH, AREA.TENT
+PH_GAME_OVER = PHASE.GAME_OVER
 PLACE, PLACE_COLOURED, BUY, BRIBE_STACK, BRIBE_TAKE, BRIBE_NOTHING = (
     int(Group.PLACE), int(Group.PLACE_COLOURED), int(Group.BUY), int(Group.BRIBE_STACK),
     int(Group.BRIBE_TAKE), int(Group.BRIBE_NOTHING),
@@ -344,22 +345,38 @@ def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def apply_actions(games, actions, p, chest_of_space, has_gifts, min_money, *fields):  # type: ignore[no-untyped-def]
-    """Apply legal actions[j] to game games[j] and write its mask; bool[len(games)]: the
-    games whose year ended instead (their year's end and mask are left to the caller).
-    `fields`: the state's arrays in ARRAY_FIELDS order."""
+def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_money, *fields):  # type: ignore[no-untyped-def]
+    """Apply actions[j] to game games[j] where it is legal, and write its mask. Returns
+    bool[n] the actions legal or in a finished game, and bool[n] the games whose year
+    ended (their year's end and mask are left to the caller). `strict`: change nothing if
+    any action is illegal. `fields`: the state's arrays in ARRAY_FIELDS order."""
     s = Arrays(*fields)
-    year_ends = np.zeros(len(games), np.bool_)
-    for j in range(len(games)):
+    n = len(games)
+    live, ok = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    for j in range(n):
         b, a = games[j], actions[j]
-        s.decisions[b] += 1
-        group = ACTION_GROUP[a]
-        seat = np.int64(s.seat[b])
-        ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
-        if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
-            s.build_sizes[b, seat] = build_sizes(s, b, seat)
-        if ended and not _next_seat(s, b, p):
-            year_ends[j] = True
-            continue
-        write_mask(s, b, min_money)
-    return year_ends
+        live[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]
+        ok[j] = live[j] or s.phase[b] == PH_GAME_OVER
+    year_ends = np.zeros(n, np.bool_)
+    if strict and not ok.all():
+        return ok, year_ends
+    for j in range(n):
+        if live[j]:
+            year_ends[j] = not _apply_one(s, games[j], actions[j], p, chest_of_space, has_gifts, min_money)  # fmt: skip
+    return ok, year_ends
+
+
+@numba.njit(cache=True)
+def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+    """Apply legal action a to game b and write its mask; False if its year ended instead
+    (before the mask is written)."""
+    s.decisions[b] += 1
+    group = ACTION_GROUP[a]
+    seat = np.int64(s.seat[b])
+    ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
+    if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
+        s.build_sizes[b, seat] = build_sizes(s, b, seat)
+    if ended and not _next_seat(s, b, p):
+        return False
+    write_mask(s, b, min_money)
+    return True

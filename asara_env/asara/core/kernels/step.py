@@ -362,7 +362,8 @@ def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_mone
         return ok, year_ends
     for j in range(n):
         if live[j]:
-            year_ends[j] = not _apply_one(s, games[j], actions[j], p, chest_of_space, has_gifts, min_money)  # fmt: skip
+            applied = _apply_one(s, games[j], actions[j], p, chest_of_space, has_gifts, min_money)
+            year_ends[j] = not applied
     return ok, year_ends
 
 

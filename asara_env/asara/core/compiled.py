@@ -10,7 +10,10 @@
 Games played here are bit-identical to the numpy core's (and so to the reference
 engine's): every field after every step, the masks and the observations of every seat.
 The end of a year (its scoring and the next year's deal, a few times a game) runs the
-numpy core's functions on the games that reach it. The kernels compile on first use in a
+numpy core's functions on the games that reach it. The kernels loop over the games one by
+one, which pays where few are stepped at a time; from `STEP_VECTORISED` games stepped
+(`OBSERVE_VECTORISED` observed) at once the numpy core's vectorised verbs are faster, and
+run instead (benchmarks/asara/bench_core.py measures both). The kernels compile on first use in a
 process and are cached on disk (numba's `cache=True`, beside the sources or in
 $NUMBA_CACHE_DIR), so later processes load them.
 """
@@ -23,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from asara_env.asara.config import GameConfig
+from asara_env.asara import core as numpy_core
 from asara_env.asara.core import (
     ARRAY_FIELDS,
     FIELD_SPECS,
@@ -82,6 +86,12 @@ __all__ = [
 ]
 
 
+# batch sizes from which the numpy core's verbs are faster than the kernels' loop over the
+# games (benchmarks/asara/bench_core.py; docs/performance.md)
+STEP_VECTORISED = 1024
+OBSERVE_VECTORISED = 512
+
+
 class _Tables:
     """The per-configuration tables the kernels take: the money each target needs and
     the chest on each space."""
@@ -115,6 +125,8 @@ def step(
 ) -> NDArray[np.bool_]:
     """As `asara_env.asara.core.step` (the same checks, errors and results), compiled."""
     batch = len(state.phase)
+    if batch >= STEP_VECTORISED and (games is None or np.size(games) >= STEP_VECTORISED):
+        return numpy_core.step(state, actions, on_illegal, games)
     plain = isinstance(actions, np.ndarray) and actions.dtype.kind in "iu"
     if plain and games is None and actions.shape == (batch,) and on_illegal == "raise":
         rows = np.arange(batch)  # the common case, whose checks of form are these
@@ -146,6 +158,8 @@ def observe(
     """As `asara_env.asara.core.observe` (float32[B, OBS_DIM] for `seat`, by default the
     seat to decide, written into `out` when given), compiled."""
     batch = len(state.phase)
+    if batch >= OBSERVE_VECTORISED:
+        return numpy_core.observe(state, seat, out)
     viewer = _viewers(state, state.seat if seat is None else seat)
     out = _output(out, batch)
     if isinstance(viewer, int):
@@ -171,6 +185,8 @@ def observe_games(
     state: CoreState, games: NDArray[np.int64], seats: NDArray[np.int64]
 ) -> NDArray[np.float32]:
     """float32[n, OBS_DIM]: game games[j]'s observation for seat seats[j]."""
+    if len(games) >= OBSERVE_VECTORISED:
+        return numpy_core.observe_games(state, games, seats)
     p = state.config.num_players
     games, seats = np.asarray(games, np.int64), np.asarray(seats, np.int64)
     if len(seats) and (seats.min() < 0 or seats.max() >= p):

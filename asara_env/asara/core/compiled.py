@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from asara_env.asara.config import GameConfig
 from asara_env.asara import core as numpy_core
+from asara_env.asara.config import GameConfig
 from asara_env.asara.core import (
     ARRAY_FIELDS,
     FIELD_SPECS,

@@ -7,15 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.asara import FlatMCAgent, ISMCTSAgent
+from agents.asara.arena import play_batch
+from agents.base import RandomAgent
 from asara_env.asara import core as numpy_core
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core.state import ARRAY_FIELDS
 from asara_env.asara.env import raw_env
 from asara_env.asara.phases import Phase
+from asara_env.asara.reference.rules import legal_actions
 from asara_env.common.backend import BACKEND_ENV_VAR
 from asara_env.common.errors import IllegalActionError
 from asara_env.games import load_core
-from tests.asara.games import ALL_CONFIGS, ALL_IDS
+from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.common.backends import NEEDS_NUMBA
 
 pytestmark = NEEDS_NUMBA
@@ -175,3 +179,32 @@ def test_the_env_takes_its_backend_from_the_environment_variable(monkeypatch):
     assert raw_env(num_players=2).backend == "numba"
     with pytest.raises(ValueError, match="backend must be one of"):
         raw_env(num_players=2, backend="fortran")
+
+
+@pytest.mark.parametrize("agent", ["flatmc", "ismcts"])
+def test_search_agents_choose_alike_on_both_backends(agent):
+    """Their playouts (random and heuristic) are the same games on either core."""
+    config = GameConfig(num_players=3, variant="pro", expansions=("gifts",))
+    states = [s for s in game_states(config, 41) if len(legal_actions(s)) > 2][::40]
+    cls = FlatMCAgent if agent == "flatmc" else ISMCTSAgent
+    for playout in ("random", "towers"):
+        picks = [
+            [
+                cls(seed=5, sims=8, playout=playout, horizon=30, backend=b).act_state(s)
+                for s in states
+            ]
+            for b in ("numpy", "numba")
+        ]
+        assert picks[0] == picks[1]
+
+
+def test_the_arena_scores_the_same_games_on_both_backends():
+    config = GameConfig(num_players=2, variant="pro", expansions=("genie",))
+    seeds = np.arange(6, dtype=np.uint64)
+    seating = np.array([[0, 1], [1, 0]] * 3)
+    scores = [
+        play_batch(config, [RandomAgent(seed=1), RandomAgent(seed=2)], seating, seeds,
+                   batch_size=4, backend=b)
+        for b in ("numpy", "numba")
+    ]  # fmt: skip
+    np.testing.assert_array_equal(scores[0], scores[1])

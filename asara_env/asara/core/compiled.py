@@ -127,12 +127,11 @@ def step(
     batch = len(state.phase)
     if batch >= STEP_VECTORISED and (games is None or np.size(games) >= STEP_VECTORISED):
         return numpy_core.step(state, actions, on_illegal, games)
-    plain = isinstance(actions, np.ndarray) and actions.dtype.kind in "iu"
-    if plain and games is None and actions.shape == (batch,) and on_illegal == "raise":
-        rows = np.arange(batch)  # the common case, whose checks of form are these
+    if _plain(actions, batch) and games is None and on_illegal == "raise":
+        rows = np.arange(batch)  # the common call, whose checks of form are these
+        actions = np.asarray(actions)
     else:
         rows, actions = step_arguments(state, actions, on_illegal, games)
-    actions = np.asarray(actions)
     wide = actions.astype(np.int64)
     if actions.dtype == np.uint64:  # ids past int64's range are simply illegal
         wide[actions > np.iinfo(np.int64).max] = -1
@@ -148,6 +147,13 @@ def step(
         end_year(state, ended)
         mask_kernels.write_masks(ended, t.min_money, *fields(state))
     return ~ok
+
+
+def _plain(actions: object, batch: int) -> bool:
+    """`actions` is an integer array of shape (batch,)."""
+    return (
+        isinstance(actions, np.ndarray) and actions.dtype.kind in "iu" and actions.shape == (batch,)
+    )
 
 
 def observe(

@@ -16,7 +16,7 @@ Arrays: Any = cast(Any, namedtuple)("Arrays", ARRAY_FIELDS)
 def fields(state: CoreState) -> tuple[Any, ...]:
     """The state's own arrays in ARRAY_FIELDS order (no copies), the kernels' `*fields`:
     passed one by one, numba types each far faster than inside a tuple."""
-    return _GET(state)  # type: ignore[no-any-return]
+    return _GET(state)
 
 
 _GET = attrgetter(*ARRAY_FIELDS)

@@ -126,7 +126,7 @@ class GameCard:
         core = importlib.import_module(ref)
         missing = [v for v in CORE_VERBS if not callable(getattr(core, v, None))]
         if missing:
-            raise TypeError(f"{self.name}'s core {self.core} lacks {missing} of {CORE_VERBS}")
+            raise TypeError(f"{self.name}'s core {ref} lacks {missing} of {CORE_VERBS}")
         return core
 
     def env_factory(self, kind: str = "env") -> Callable[..., Any]:

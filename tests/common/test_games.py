@@ -15,6 +15,7 @@ import asara_env
 from asara_env import games
 from asara_env.common import outcome
 from asara_env.games import CORE_VERBS, GAMES, GameCard
+from tests.common.backends import NEEDS_NUMBA
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,9 +124,19 @@ def test_a_malformed_card_is_refused_naming_the_field(change, error, words):
 
 
 def test_a_core_without_the_verb_set_is_refused():
-    card = GameCard(**{**GAMES["asara"].__dict__, "name": "hollow", "core": "asara_env.common"})
+    hollow = {"name": "hollow", "core": "asara_env.common", "compiled_core": None}
+    card = GameCard(**{**GAMES["asara"].__dict__, **hollow})
     with pytest.raises(TypeError, match=r"hollow's core asara_env.common lacks \['init'"):
         card.load_core()
+
+
+@NEEDS_NUMBA
+def test_a_compiled_core_without_the_verb_set_is_refused():
+    hollow = {"name": "hollow", "compiled_core": "asara_env.common"}
+    card = GameCard(**{**GAMES["asara"].__dict__, **hollow})
+    assert card.load_core("numpy").__name__ == "asara_env.asara.core"
+    with pytest.raises(TypeError, match=r"hollow's core asara_env.common lacks \['init'"):
+        card.load_core("numba")
 
 
 def test_the_package_face_keeps_its_public_names():

@@ -4,7 +4,7 @@
     asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
     basari-evaluate --model ppo_4p --players 4 --games 400 --opponents value,points_first
 
-`--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_4p) or the path of
+`--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_2p, ppo_3p, ppo_4p) or the path of
 a saved MaskablePPO .zip; a file that is not one, or a model of another game (its
 observation or action space), is refused before any game is played. For each opponent the
 model (its most probable legal action at each decision) plays one seat and copies of the

@@ -6,7 +6,8 @@
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
 (`--seat`, `--start-mode random`, `--save FILE`, `--resume FILE`, `--layout full`). You sit
 in `seat`; the opponents (agent specs of `agents.agent_names("basari")`: the baselines,
-the shipped model `ppo_4p`, `policy:model=PATH`) fill the other seats in order, seats
+the shipped models `ppo_2p`, `ppo_3p` and `ppo_4p`, `policy:model=PATH`) fill the other
+seats in order, seats
 named P0..P3 (the specs listed once at the start); opponent in seat s plays the game's
 step d seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays on as it
 would have.

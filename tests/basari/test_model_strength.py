@@ -11,7 +11,7 @@ import pytest
 from agents.basari import AGENTS
 from agents.models import MODELS
 
-EVALUATION_SEED = 20261125  # the training runs used seeds 0, 1, 7 and 1000
+EVALUATION_SEED = 20261125  # the training runs used 0, 1, 7 and 1000 on (training/run.py)
 GAMES = 400
 MODEL_PLAYERS = {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4}  # each model's own player count
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agents.basari import AGENTS
 from agents.models import MODELS
 from training.basari.tournament import LADDER, PLAYER_COUNTS, game, ladder
 from training.ladder import per_players, planned_games, play_one, run_ladder
@@ -32,12 +33,8 @@ def _results(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def test_the_default_lineup_holds_every_baseline_and_a_model_for_every_player_count() -> None:
     agents = LADDER.default_agents
     assert agents[0] == "random"
-    assert {"points_first", "value", "value_l1"} <= set(agents)
-    assert (
-        {f"ppo_{p}p" for p in PLAYER_COUNTS}
-        <= set(agents)
-        == set(agents) & ({"random", "points_first", "value", "value_l1"} | set(MODELS["basari"]))
-    )
+    assert set(agents) == set(AGENTS) | set(MODELS["basari"])
+    assert {f"ppo_{p}p" for p in PLAYER_COUNTS} <= set(MODELS["basari"])
     assert LADDER.default_players == list(PLAYER_COUNTS)
 
 

@@ -1,7 +1,8 @@
 """The shipped trained models of every game, usable by name wherever an agent is named
 (`asara play --opponents ppo_2p`, `asara-tournament --agents ppo_4p,towers`,
 `asara-evaluate --opponents ppo_2p`, `basari play --opponents ppo_4p`,
-`basari-tournament --agents value,ppo_4p`, `make_agent("basari", "ppo_4p")`).
+`basari-tournament --agents value,ppo_2p --players 2`, `make_agent("basari", "ppo_3p")`).
+Each is trained for the player count in its name (it plays the others too, less well).
 
 `MODELS[game]` maps a name to a file of `models/`; `make_model_agent(game, name, seed)`
 loads it (once per process) as a `PolicyAgent` playing its most probable legal action.
@@ -26,7 +27,9 @@ MODELS: dict[str, dict[str, str]] = {
         "ppo_4p": "asara_4p.zip",  # MaskablePPO trained for 4 players
     },
     "basari": {
-        "ppo_4p": "basari_4p.zip",  # MaskablePPO trained for 4-player BASARI (README: BASARI)
+        "ppo_2p": "basari_2p.zip",  # MaskablePPO trained for 2-player BASARI (docs/agents.md)
+        "ppo_3p": "basari_3p.zip",  # MaskablePPO trained for 3-player BASARI
+        "ppo_4p": "basari_4p.zip",  # MaskablePPO trained for 4-player BASARI
     },
 }
 

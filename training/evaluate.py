@@ -4,18 +4,17 @@
     asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
     basari-evaluate --model ppo_4p --players 4 --games 400 --opponents value,points_first
 
-`--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_4p) or the path of
-a saved MaskablePPO .zip; a file that is not one, or a model of another game (its
-observation or action space), is refused before any game is played. For each opponent the
-model (its most probable legal action at each decision) plays one seat and copies of the
-opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
+`--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_2p, ppo_3p, ppo_4p)
+or the path of a saved MaskablePPO .zip; a file that is not one, or a model of another game
+(its observation or action space), is refused before any game is played. For each opponent
+the model (its most probable legal action at each decision) plays one seat and copies of
+the opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
 `training.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
-games stepped together. Prints the model's win rate (a win shared by k winners counts
-1/k) with a 95% Wilson interval and its mean points, with a progress bar on stderr
-(`--quiet`: none); `--out` also writes evaluation_<P>p.json and a bar plot, atomically;
-if those files exist already the command is refused before any game (`--force` replaces
-them). The game's rules are its own flags (ASARA: `--variant`, `--expansions`; BASARI:
-`--start-mode`).
+games stepped together. Prints the model's win rate (a win shared by k winners counts 1/k)
+with a 95% Wilson interval and its mean points, with a progress bar on stderr (`--quiet`:
+none); `--out` also writes evaluation_<P>p.json and a bar plot, atomically; if those files
+exist already the command is refused before any game (`--force` replaces them). The game's
+rules are its own flags (ASARA: `--variant`, `--expansions`; BASARI: `--start-mode`).
 """
 
 from __future__ import annotations

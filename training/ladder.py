@@ -7,7 +7,8 @@ Agents are given as `label=spec` (or a bare spec, its own label); a spec is an a
 of the game (ASARA: `towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The default
 lineup is the game's `LadderCommand.default_agents` (ASARA: the four baselines, the
 shipped 2-player model, the flat Monte Carlo search agent at three budgets and
-information-set MCTS at 128 iterations; BASARI: the baselines and the shipped model).
+information-set MCTS at 128 iterations; BASARI: the baselines and the shipped models of
+2, 3 and 4 players, at 2, 3 and 4 players).
 
 Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
 blocks of P games in which one lineup of P agents plays all P rotations of its seats,
@@ -39,7 +40,10 @@ Results, from all games of all player counts:
   time per decision: the wall time of its calls per decision asked, and per decision with
   more than one legal action (a "choice"), wall and CPU (the CPU time is what a quiet
   machine would take; on a shared one the wall time is longer).
-Written into --out: games.csv, ladder.csv, ratings.csv, results.json and ladder.png.
+Written into --out: games.csv, ladder.csv, ratings.csv, results.json and ladder.png; a
+ladder of several player counts also has one table and plot per count, from its games
+alone (ladder_<P>p.csv, ladder_<P>p.png; results.json's "by_players"), printed after the
+whole ladder's.
 """
 
 from __future__ import annotations
@@ -425,14 +429,49 @@ def ladder_text(table: Rows) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Standing:
+    """The ladder of some of its games (all, or one player count's): the agent table and
+    the OpenSkill ratings."""
+
+    table: Rows
+    ratings: Rows
+
+
+def standing(labels: list[str], rows: Rows, seed: int) -> Standing:
+    """The agent table and the OpenSkill ratings of the games `rows`."""
+    return Standing(agent_table(labels, rows, seed), rate_games(labels, as_played(labels, rows)))
+
+
+def per_players(settings: Settings, rows: Rows) -> dict[int, Standing]:
+    """One standing per player count of a ladder of several, of the agents seated at that
+    count (none for a single count: the whole ladder is its table)."""
+    if len(settings["players"]) < 2:
+        return {}
+    standings = {}
+    for p in settings["players"]:
+        mine = [r for r in rows if r["players"] == p]
+        seated = {a for r in mine for a in r["seating"]}
+        labels = [label for label, _ in settings["agents"] if label in seated]
+        if mine:
+            standings[p] = standing(labels, mine, settings["seed"])
+    return standings
+
+
+def _write_standing(out: Path, name: str, found: Standing, title: str) -> None:
+    write_csv(out / f"{name}.csv", found.table, list(found.table[0]))
+    plot_ladder(out / f"{name}.png", found.table, found.ratings, title)
+
+
 def write_outputs(
     game: TournamentGame, out: Path, settings: Settings, rows: Rows
-) -> tuple[Rows, Rows]:
-    """games.csv, ladder.csv, ratings.csv, results.json and ladder.png; returns the ladder
-    table and the OpenSkill ratings."""
+) -> tuple[Standing, dict[int, Standing]]:
+    """games.csv, ladder.csv, ratings.csv, results.json and ladder.png, and for a ladder
+    of several player counts ladder_<P>p.csv and ladder_<P>p.png for each; returns the
+    whole ladder's standing and each player count's."""
     labels = [label for label, _ in settings["agents"]]
-    table = agent_table(labels, rows, settings["seed"])
-    ratings = rate_games(labels, as_played(labels, rows))
+    whole = standing(labels, rows, settings["seed"])
+    counts = per_players(settings, rows)
     flat = [
         {k: r[k] for k in ("players", "game", "seed")}
         | {f"seat_{s}": a for s, a in enumerate(r["seating"])}
@@ -443,14 +482,23 @@ def write_outputs(
         f"{w}_{s}" for w in ("seat", "score") for s in range(max(settings["players"]))
     ]
     write_csv(out / "games.csv", flat, fields)
-    write_csv(out / "ladder.csv", table, list(table[0]))
-    write_csv(out / "ratings.csv", ratings, list(ratings[0]))
-    document = {"settings": settings, "ladder": table, "ratings": ratings, "games": rows}
+    write_csv(out / "ratings.csv", whole.ratings, list(whole.ratings[0]))
+    document = {
+        "settings": settings,
+        "ladder": whole.table,
+        "ratings": whole.ratings,
+        "by_players": {
+            str(p): {"ladder": s.table, "ratings": s.ratings} for p, s in counts.items()
+        },
+        "games": rows,
+    }
     atomic_write_text(out / "results.json", json.dumps(document, indent=1) + "\n")
     players = "+".join(str(p) for p in settings["players"])
-    title = f"{game.title}; {players} players; {len(rows)} games"
-    plot_ladder(out / "ladder.png", table, ratings, title)
-    return table, ratings
+    _write_standing(out, "ladder", whole, f"{game.title}; {players} players; {len(rows)} games")
+    for p, found in counts.items():
+        games = sum(r["players"] == p for r in rows)
+        _write_standing(out, f"ladder_{p}p", found, f"{game.title}; {p} players; {games} games")
+    return whole, counts
 
 
 # ---------------------------------------------------------------------------- command line
@@ -541,9 +589,13 @@ def run_command(command: LadderCommand, argv: list[str] | None = None) -> int:
         not args.no_progress,
         args.force,
     )
-    table, _ = write_outputs(args.game, args.out, args.settings, rows)
+    whole, counts = write_outputs(args.game, args.out, args.settings, rows)
     print(args.game.title, f"- {len(rows)} games")
-    print(ladder_text(table))
+    print(ladder_text(whole.table))
+    for p, found in counts.items():
+        games = sum(r["players"] == p for r in rows)
+        print(f"\n{p} players - {games} games")
+        print(ladder_text(found.table))
     print(f"\nresults written to {args.out}/ ({time.perf_counter() - start:.0f} s this run)")
     return 0
 

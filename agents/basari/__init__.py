@@ -5,7 +5,8 @@ agents/base.py) and the heuristics of `baselines.py` (`points_first`, `value`,
 `value_l1`), which read the observation through `view.py` and value cards, gems and
 barters with `valuation.py`. The batched arena and its negotiation figures are
 `arena.py`. Build them by spec: `agents.make_agent("basari", "value", seed)`, or the
-shipped model `ppo_4p` (agents/models.py).
+shipped models `ppo_2p`, `ppo_3p` and `ppo_4p`, each trained for its player count
+(agents/models.py).
 """
 
 from agents.base import Agent, RandomAgent

@@ -5,11 +5,11 @@
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
 (`--seat`, `--start-mode random`, `--save FILE`, `--resume FILE`, `--layout full`). You sit
-in `seat`; the opponents (agent specs of `agents.agent_names("basari")`: the baselines,
-the shipped model `ppo_4p`, `policy:model=PATH`) fill the other seats in order, seats
-named P0..P3 (the specs listed once at the start); opponent in seat s plays the game's
-step d seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays on as it
-would have.
+in `seat`; the opponents (agent specs of `agents.agent_names("basari")`: the baselines, the
+shipped models `ppo_2p`, `ppo_3p` and `ppo_4p`, `policy:model=PATH`) fill the other seats
+in order, seats named P0..P3 (the specs listed once at the start); opponent in seat s plays
+the game's step d seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays
+on as it would have.
 
 At each of your decisions the board is drawn (compact: 80x24, only the archways with a
 merchant or start disk and the six ahead of yours expanded; full: every archway) with

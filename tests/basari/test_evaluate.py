@@ -73,7 +73,7 @@ def _usage_error(module: str, *argv: str) -> str:
     [
         (["--model", "README.md"], "README.md is not a saved MaskablePPO model"),
         (["--model", "nonexist.zip"], "no model at nonexist.zip"),
-        (["--model", "ppo_2p"], "no model at ppo_2p"),  # ASARA's shipped name
+        (["--model", "ppo_5p"], "no model at ppo_5p"),  # no such shipped model
         (["--model", str(model_path("asara", "ppo_2p"))], "a model of another game?"),
         (["--model", "ppo_4p", "--players", "5"], "invalid choice: 5"),
         (["--model", "ppo_4p", "--games", "0"], "--games: must be at least 1"),

@@ -124,5 +124,5 @@ def test_shipped_model_beats_three_value_agents_in_four_player_games() -> None:
 
 
 def test_the_shipped_model_can_be_named_in_a_tournament() -> None:
-    args = BT.parse_args(["--agents", "value,ppo_4p", "--players", "4"])
-    assert args.agents == ["value", "ppo_4p"]
+    args = BT.parse_args(["--agents", "value,ppo_4p,ppo_3p,ppo_2p", "--players", "4"])
+    assert args.agents == ["value", "ppo_4p", "ppo_3p", "ppo_2p"]

@@ -136,8 +136,8 @@ def test_every_game_with_agents_is_found_by_name() -> None:
     assert agent_names("asara") == [
         *["greedy", "random", "tall", "towers", "ppo_2p", "ppo_4p", "flatmc", "ismcts", "policy"]
     ]
-    assert agent_names("basari") == ["points_first", "random", "value", "value_l1", "ppo_4p"] + [
-        "policy"
+    assert agent_names("basari") == ["points_first", "random", "value", "value_l1"] + [
+        *["ppo_2p", "ppo_3p", "ppo_4p", "policy"]
     ]
 
 
@@ -197,7 +197,7 @@ def test_options_are_read_with_their_types() -> None:
         ("chess", "random", r"unknown game 'chess'; games with agents: \['asara', 'basari'\]"),
         ("asara", "alphago", r"unknown agent 'alphago' \(game asara\); known agents: \['greedy'"),
         ("basari", "flatmc", r"unknown agent 'flatmc' \(game basari\); known agents: .*'value'"),
-        ("basari", "ppo_2p", r"unknown agent 'ppo_2p' \(game basari\).*models: \['ppo_4p'\]"),
+        ("basari", "ppo_5p", r"unknown agent 'ppo_5p' \(game basari\).*models: \['ppo_2p', "),
         ("asara", "ismcts:sims=abc", r"option 'sims' must be an integer, got 'abc'$"),
         ("asara", "ismcts:widen=2", r"option 'widen' must be in \(0, 1\], got 2$"),
         ("asara", "ismcts:widen=0", r"option 'widen' must be in \(0, 1\], got 0$"),
@@ -279,9 +279,9 @@ def test_every_games_models_are_named_files() -> None:
                 and model_path(game, name).is_file()
             )
     with pytest.raises(
-        ValueError, match=r"unknown basari model 'ppo_2p'; shipped models: \['ppo_4p'\]"
+        ValueError, match=r"unknown basari model 'ppo_5p'; shipped models: \['ppo_2p', 'ppo_3p', "
     ):
-        model_path("basari", "ppo_2p")
+        model_path("basari", "ppo_5p")
 
 
 @pytest.mark.parametrize("game, name", [("asara", "ppo_2p"), ("basari", "ppo_4p")])

@@ -184,8 +184,8 @@ LADDER = ladder_command.LadderCommand(
     tournament=COMMAND,
     prog="basari-ladder",
     description="Place BASARI agents on one strength scale.",
-    default_agents=["random", "points_first", "value", "value_l1", "ppo_4p"],
-    default_players=[2, 4],
+    default_agents=["random", "points_first", "value", "value_l1", "ppo_2p", "ppo_3p", "ppo_4p"],
+    default_players=list(PLAYER_COUNTS),
     default_out=Path("results/basari_ladder"),
 )
 

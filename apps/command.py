@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -215,3 +216,58 @@ def run_main(prog: str) -> Callable[[Callable[..., R]], Callable[..., R]]:
         return wrapped
 
     return wrap
+
+
+def positive_int(text: str) -> int:
+    """An argparse `type`: a whole number above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse `type`: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number above 0, got {text!r}")
+    return value
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The web page's address and limits (`asara serve`, `asara-serve`, `basari-serve`)."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    port = bounded_int(0, 65535, "a port number")
+    parser.add_argument("--port", type=port, default=8000, help="port to listen on (0: any)")
+    parser.add_argument(
+        "--max-games",
+        type=positive_int,
+        default=200,
+        help="games held at once (and as many replays); a new one evicts the least recently "
+        "used (default 200)",
+    )
+    parser.add_argument(
+        "--idle-minutes",
+        type=positive_float,
+        default=60.0,
+        help="a game unused this long is evicted (default 60)",
+    )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each finished game evicted here first (default: nowhere)",
+    )
+    parser.add_argument(
+        "--max-body-kib",
+        type=positive_int,
+        default=256,
+        help="largest request body in KiB; larger ones get 413 (default 256)",
+    )

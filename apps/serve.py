@@ -75,45 +75,23 @@ import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
-import numpy as np
 from fastapi import FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agents.asara import AGENTS
-from agents.asara.arena import AsaraAgent
-from agents.models import MODELS as SHIPPED
-from agents.registry import make_agent
-from apps.asara.options import add_serve_arguments
-from apps.asara.play import AGENT_SEED_OFFSET, move_head
+from apps.command import add_serve_arguments, run_main
 from apps.command import parser as command_parser
-from apps.command import run_main
-from asara_env.asara.actions import (
-    NUM_ACTIONS,
-    describe_action,
-    public_description,
-)
-from asara_env.asara.bridge import encode_view
-from asara_env.asara.config import VARIANTS, GameConfig
-from asara_env.asara.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
-from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import GameRecord, replay
-from asara_env.asara.reference.rules import illegal_reason, legal_actions
-from asara_env.asara.reference.scoring import year_end_points
-from asara_env.asara.reference.state import State
-from asara_env.asara.reference.view import seat_view
-from asara_env.asara.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
+from apps.webgame import WEB_GAMES, Loaded, Refused, Session, WebGame, load_web_game, preload_models
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.files import atomic_write_text
-from asara_env.common.seeding import derived_seed
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63
@@ -122,6 +100,7 @@ MAX_GAMES = 200  # games held at once (and as many uploaded replays)
 IDLE_SECONDS = 3600.0  # a game unused this long is evicted
 MAX_BODY = 256 * 1024  # bytes of a request body
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+DEFAULT_GAME = "asara"  # a request that names no game (the page before it had two)
 
 
 # ------------------------------------------------------------------------ strict JSON
@@ -377,19 +356,6 @@ class Store(Generic[T]):
 
 
 # ------------------------------------------------------------------------ requests
-class NewGame(BaseModel):
-    """A game to start; the person sits in `seat`, the opponents fill the other seats."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    players: int = Field(2, description="2..4")
-    variant: str = "basic"
-    expansions: list[str] = []
-    opponents: list[str] = Field(["random"], description="agent or shipped model names")
-    seat: int = 0
-    seed: int | None = Field(None, ge=0, lt=MAX_SEED)
-
-
 class Move(BaseModel):
     """A move of the person: an action id, and the decisions the page had seen."""
 
@@ -399,209 +365,58 @@ class Move(BaseModel):
     decision: int | None = None
 
 
-# ------------------------------------------------------------------------ opponents
-# the web page's names for the shipped models until they were named as everywhere else
-# (`agents.models.MODELS["asara"]`): `model:asara_2p` is `ppo_2p`, `model:asara_4p` is `ppo_4p`
-MODELS = SHIPPED["asara"]
-DEPRECATED_MODEL_NAMES = {f"model:{Path(f).stem}": name for name, f in MODELS.items()}
+class Continue(BaseModel):
+    """Who plays an uploaded game on from its last position."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    opponents: list[str]
+    seat: int = 0
 
 
-def opponent_name(name: str) -> str:
-    """`name` as the registry names it: a deprecated `model:NAME` becomes its shipped
-    model's name (with a DeprecationWarning); ValueError for an unknown opponent."""
-    if name in DEPRECATED_MODEL_NAMES:
-        new = DEPRECATED_MODEL_NAMES[name]
-        warnings.warn(
-            f"the opponent name {name!r} is deprecated; use {new!r}", DeprecationWarning, 2
-        )
-        return new
-    if name.startswith("model:"):
-        raise ValueError(f"unknown model {name!r}; shipped models: {sorted(MODELS)}")
-    if name not in AGENTS and name not in MODELS:
-        known = sorted(AGENTS) + sorted(MODELS)
-        raise ValueError(f"unknown opponent {name!r}; known: {known}")
-    return name
+def refusal(exc: Refused) -> HTTPException:
+    return HTTPException(exc.status, exc.message)
 
 
-def opponent(name: str, seed: int) -> AsaraAgent:
-    """The agent playing as `name` (a baseline agent's or a shipped model's name), seeded."""
-    name = opponent_name(name)
+def game_of(name: str) -> WebGame:
     try:
-        return make_agent("asara", name, seed)
-    except ImportError as exc:  # pragma: no cover - the train extra is installed in CI
-        raise ValueError("model opponents need the 'train' extra (sb3-contrib)") from exc
+        return load_web_game(name)
+    except Refused as exc:
+        raise refusal(exc) from exc
 
 
-# ------------------------------------------------------------------------ what others see
-# ------------------------------------------------------------------------ one game
-@dataclass
-class Game:
-    """One game of the person (in `seat`) against agents, and what happened so far."""
-
-    id: str
-    seat: int
-    names: list[str | None]  # per seat: the opponent's name, None for the person
-    record: GameRecord
-    state: State
-    agents: dict[int, AsaraAgent]
-    log: list[dict[str, Any]] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def label(self, seat: int) -> str:
-        return f"P{seat} ({self.names[seat] or 'you'})"
-
-    def apply(self, action: int) -> None:
-        """Play one legal action and log it, with the scoring a year end brings."""
-        state, mover, year = self.state, self.state.seat, self.state.year
-        step(state, action)
-        self.record.actions.append(int(action))
-        n = len(self.record.actions)
-        text = public_description(action, mover, self.seat)
-        self.log.append({"kind": "move", "decision": n, "seat": mover, "text": text})
-        if state.year != year or state.is_over:
-            self.log_year_end(year, n)
-        if state.is_over:
-            self.log.append({"kind": "final", "decision": n, "text": self.final_text()})
-
-    def log_year_end(self, year: int, n: int) -> None:
-        """R6.2's points of every seat (the towers and the Caliph do not change at the
-        year's end, so the position after it gives them)."""
-        state = self.state
-        points = [
-            year_end_points(state.towers[s], state.caliph == s) for s in range(len(self.names))
-        ]
-        gains = ", ".join(f"{self.label(s)} +{p}" for s, p in enumerate(points))
-        text = f"end of year {year} scoring (R6.2): {gains}"
-        self.log.append({"kind": "year", "decision": n, "text": text, "points": points})
-
-    def final_text(self) -> str:
-        best = max(self.state.prestige)
-        won = [self.label(s) for s, p in enumerate(self.state.prestige) if p == best]
-        return f"final scoring: winner(s) {', '.join(won)}"
-
-    def advance(self) -> None:
-        """Let the opponents move until it is the person's turn or the game is over."""
-        while not self.state.is_over and self.state.seat != self.seat:
-            mover = self.state.seat
-            mask = np.zeros(NUM_ACTIONS, bool)
-            mask[legal_actions(self.state)] = True
-            observation = encode_view(seat_view(self.state, mover))
-            self.apply(int(self.agents[mover].act(observation, mask)))
-
-    def play(self, move: Move) -> None:
-        """The person's move; HTTPException (nothing changed) if it is not legal now."""
-        if self.state.is_over:
-            raise HTTPException(409, "the game is over: no more moves")
-        if move.decision is not None and move.decision != len(self.record.actions):
-            raise HTTPException(
-                409,
-                f"stale move: it was chosen at decision {move.decision}, the game is at "
-                f"decision {len(self.record.actions)}",
-            )
-        if not 0 <= move.action < NUM_ACTIONS:
-            raise HTTPException(400, f"action ids are 0..{NUM_ACTIONS - 1}, got {move.action}")
-        reason = illegal_reason(self.state, move.action)
-        if reason is not None:
-            name = describe_action(move.action)
-            raise HTTPException(409, f"illegal move {move.action} ({name}): {reason}")
-        self.apply(move.action)
-        self.advance()
-
-    def summary(self) -> dict[str, Any]:
-        """The game's id, configuration and progress; the seed (which tells every hidden
-        card, R10) only once the game is over."""
-        return {
-            "id": self.id,
-            "config": self.record.config.to_dict(),
-            "seed": self.record.seed if self.state.is_over else None,
-            "seat": self.seat,
-            "players": [self.label(s) for s in range(len(self.names))],
-            "decisions": len(self.record.actions),
-            "over": self.state.is_over,
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything the page shows: board, moves, log, final scoring."""
-        state = self.state
-        yours = not state.is_over and state.seat == self.seat
-        moves = legal_actions(state) if yours else []
-        return self.summary() | {
-            "year": state.year,
-            "phase": state.phase.name,
-            "to_move": state.seat,
-            "your_turn": yours,
-            "prestige": list(state.prestige),
-            "svg": svg_view(seat_view(state, self.seat)),
-            "moves": [self.move_json(a) for a in moves],
-            "log": self.log,
-            "final": self.final_json(),
-        }
-
-    @staticmethod
-    def move_json(action: int) -> dict[str, Any]:
-        head, label = move_head(action)
-        name, spots = describe_action(action), action_spots(action)
-        return {"id": action, "name": name, "head": head, "label": label, "spots": spots}
-
-    def final_json(self) -> dict[str, Any] | None:
-        if self.state.final is None:
-            return None
-        rows = [
-            {"player": self.label(s), **points, "prestige": self.state.prestige[s]}
-            for s, points in enumerate(self.state.final)
-        ]
-        best = max(self.state.prestige)
-        won = [self.label(s) for s, p in enumerate(self.state.prestige) if p == best]
-        return {"categories": [*FINAL_CATEGORIES, "total"], "rows": rows, "winners": won}
-
-
-def start_game(request: NewGame) -> Game:
-    """A new game as requested, the opponents moved up to the person's first turn;
-    ValueError naming what is wrong with the request."""
-    config = GameConfig(
-        num_players=request.players, variant=request.variant, expansions=tuple(request.expansions)
-    )
-    if len(request.opponents) != config.num_players - 1:
-        raise ValueError(
-            f"{config.num_players} players need {config.num_players - 1} opponent(s), "
-            f"got {len(request.opponents)}"
+def load_upload(game: str, data: object, players: int | None) -> Loaded:
+    """`data` read as `game`'s record or saved game; 400 naming both configurations when
+    it is another game's or has another number of players, or what is wrong with it."""
+    try:
+        loaded = game_of(game).load(data)
+    except (CorruptStateError, ValueError, TypeError) as exc:
+        problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        for other in WEB_GAMES:
+            found = _loads(other, data) if other != game else None
+            if found is not None:
+                raise HTTPException(
+                    400,
+                    f"this is a {found.describe()}; the page is set for {game.upper()}"
+                    + (f" with {players} players" if players else "")
+                    + ": choose that game to open it",
+                ) from exc
+        raise HTTPException(
+            400, f"not a playable {game.upper()} game record or saved game: {problem}"
+        ) from exc
+    if players is not None and loaded.players != players:
+        raise HTTPException(
+            400,
+            f"this is a {loaded.describe()}; the page is set for {game.upper()} with "
+            f"{players} players: choose {loaded.players} players to open it",
         )
-    if not 0 <= request.seat < config.num_players:
-        raise ValueError(f"seat must be in 0..{config.num_players - 1}, got {request.seat}")
-    seed = request.seed
-    if seed is None:
-        seed = cast(int, np.random.SeedSequence().entropy) % MAX_SEED  # an int when unseeded
-    names: list[str | None] = [opponent_name(name) for name in request.opponents]
-    names.insert(request.seat, None)
-    agents = {
-        s: opponent(name, derived_seed(seed, AGENT_SEED_OFFSET + s))
-        for s, name in enumerate(names)
-        if name is not None
-    }
-    game = Game(
-        "",  # the store names it
-        request.seat,
-        names,
-        GameRecord(config, seed),
-        new_game(config, seed),
-        agents,
-    )
-    game.advance()
-    return game
+    return loaded
 
 
-def replayed(record: GameRecord, k: int) -> State:
-    """The position after the record's first k actions."""
-    if not 0 <= k <= len(record.actions):
-        raise HTTPException(404, f"frame must be in 0..{len(record.actions)}, got {k}")
-    state = new_game(record.config, record.seed)
-    for action in record.actions[:k]:
-        step(state, action)
-    return state
-
-
-def svg_response(svg: str) -> Response:
-    return Response(svg, media_type="image/svg+xml")
+def _loads(game: str, data: object) -> Loaded | None:
+    with contextlib.suppress(CorruptStateError, ValueError, TypeError):
+        return load_web_game(game).load(data)
+    return None
 
 
 # ------------------------------------------------------------------------ the app
@@ -614,7 +429,7 @@ def create_app(  # noqa: C901
     max_body: int = MAX_BODY,
     clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
-    """The web application, with its own stores of games and replays: at most `max_games`
+    """The web application, with its own stores of games and uploads: at most `max_games`
     of each (the least recently used evicted for a new one), each evicted after
     `idle_seconds` unused (by `clock`), a finished game evicted written to `records_dir`
     first if given; request bodies over `max_body` bytes refused (413)."""
@@ -624,22 +439,33 @@ def create_app(  # noqa: C901
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
 
-    def save(game: Game) -> None:
-        if records is not None and game.state.is_over:
-            text = json.dumps(game.record.to_dict())
+    def save(session: Session[Any]) -> None:
+        if records is not None and session.over:
+            record = session.record()
+            text = json.dumps(record)
             try:
-                atomic_write_text(records / f"asara-{game.id}.json", text, encoding="utf-8")
+                atomic_write_text(
+                    records / f"{record['game']}-{session.id}.json", text, encoding="utf-8"
+                )
             except OSError as exc:  # the disk's trouble must not fail a player's request
-                warnings.warn(f"could not save the finished game {game.id}: {exc}", stacklevel=2)
+                warnings.warn(f"could not save the finished game {session.id}: {exc}", stacklevel=2)
 
-    app = FastAPI(title="ASARA", description=__doc__)
+    app = FastAPI(title="ASARA and BASARI", description=__doc__)
     app.router.route_class = StrictJSONRoute
-    games: Store[Game] = Store("game", max_games, idle_seconds, clock, save)
-    replays: Store[GameRecord] = Store("replay", max_games, idle_seconds, clock)
-    app.add_middleware(SweepIdle, stores=(games, replays))
+    games: Store[Session[Any]] = Store("game", max_games, idle_seconds, clock, save)
+    uploads: Store[Loaded] = Store("upload", max_games, idle_seconds, clock)
+    app.add_middleware(SweepIdle, stores=(games, uploads))
     app.add_middleware(BodyLimit, limit=max_body)  # the outermost: nothing runs for a 413
-    app.state.games, app.state.replays = games, replays
+    app.state.games, app.state.uploads = games, uploads
     Token = Header(None, alias=TOKEN_HEADER, description="the token given at creation")
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    def created(session: Session[Any]) -> dict[str, Any]:
+        session.id, token = games.add(session)
+        return session.to_json() | {"token": token}
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -647,82 +473,68 @@ def create_app(  # noqa: C901
 
     @app.get("/api/options")
     def options() -> dict[str, Any]:
-        return {
-            "agents": sorted(AGENTS),
-            "models": sorted(MODELS),
-            "variants": list(VARIANTS),
-            "expansions": list(KNOWN_EXPANSIONS),
-            "players": [2, 3, 4],
-        }
+        return {"games": {name: load_web_game(name).options() for name in WEB_GAMES}}
 
     @app.post("/api/games", status_code=201)
-    def create(request: NewGame) -> dict[str, Any]:
-        try:
-            game = start_game(request)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from exc
-        game.id, token = games.add(game)
-        return game.to_json() | {"token": token}
+    def create(request: dict[str, Any]) -> dict[str, Any]:
+        body = dict(request)
+        name = body.pop("game", DEFAULT_GAME)
+        if not isinstance(name, str):
+            raise HTTPException(422, f"game must be one of {list(WEB_GAMES)}, got {name!r}")
+        return created(game_of(name).start(body))
 
     @app.get("/api/games/{game_id}")
     def show(game_id: str, token: str | None = Token) -> dict[str, Any]:
-        return games.get(game_id, token).to_json()
+        session = games.get(game_id, token)
+        with session.lock:
+            return session.to_json()
 
     @app.post("/api/games/{game_id}/moves")
     def move(game_id: str, move: Move, token: str | None = Token) -> dict[str, Any]:
-        game = games.get(game_id, token)
-        with game.lock:
-            game.play(move)
-            return game.to_json()
+        session = games.get(game_id, token)
+        with session.lock:
+            session.play(move.action, move.decision)
+            return session.to_json()
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str, token: str | None = Token) -> JSONResponse:
-        game = games.get(game_id, token)
-        if not game.state.is_over:
+        session = games.get(game_id, token)
+        if not session.over:
             raise HTTPException(
                 409,
-                "the record holds the seed, which tells every hidden card (R10): it is "
+                "the record holds the seed, which tells every hidden card and die: it is "
                 "offered once the game is over",
             )
-        name = f"asara-{game.record.seed}.json"
+        data = session.record()
+        name = f"{data['game']}-{session.seed}.json"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return JSONResponse(game.record.to_dict(), headers=headers)
-
-    @app.get("/api/games/{game_id}/replay.svg")
-    def animated_replay(
-        game_id: str,
-        seconds: float = Query(0.7, gt=0, le=10, allow_inf_nan=False),
-        token: str | None = Token,
-    ) -> Response:
-        game = games.get(game_id, token)
-        if not game.state.is_over:
-            raise HTTPException(
-                409, "the replay shows every hidden card: it is offered once the game is over"
-            )
-        svg = animated_svg(replay_frames(game.record), seconds)
-        name = f"asara-{game.record.seed}-replay.svg"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return Response(svg, media_type="image/svg+xml", headers=headers)
+        return JSONResponse(data, headers=headers)
 
     @app.get("/api/games/{game_id}/frames/{k}")
-    def game_frame(game_id: str, k: int, token: str | None = Token) -> Response:
-        game = games.get(game_id, token)
-        return svg_response(svg_view(seat_view(replayed(game.record, k), game.seat)))
+    def game_frame(game_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
+        session = games.get(game_id, token)
+        with session.lock:
+            return session.frame(k)
 
-    @app.post("/api/replays", status_code=201)
-    def upload(record: dict[str, Any]) -> dict[str, Any]:
-        try:
-            loaded = GameRecord.from_dict(record)
-            replay(loaded)  # every action must be legal in turn
-        except (CorruptStateError, ValueError) as exc:
-            raise HTTPException(400, f"not a playable game record: {exc}") from exc
-        key, token = replays.add(loaded)
-        frames = len(loaded.actions) + 1
-        return {"id": key, "token": token, "frames": frames, "config": loaded.config.to_dict()}
+    @app.post("/api/uploads", status_code=201)
+    def upload(
+        data: dict[str, Any],
+        game: str = Query(DEFAULT_GAME, description="the game the page is set for"),
+        players: int | None = Query(None, ge=2, le=4, description="its number of players"),
+    ) -> dict[str, Any]:
+        loaded = load_upload(game, data, players)
+        key, token = uploads.add(loaded)
+        return loaded.to_json() | {"id": key, "token": token}
 
-    @app.get("/api/replays/{replay_id}/frames/{k}")
-    def replay_frame(replay_id: str, k: int, token: str | None = Token) -> Response:
-        return svg_response(svg_full(replayed(replays.get(replay_id, token), k)))
+    @app.get("/api/uploads/{upload_id}/frames/{k}")
+    def upload_frame(upload_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
+        loaded = uploads.get(upload_id, token)
+        return game_of(loaded.game).frame(loaded, k)
+
+    @app.post("/api/uploads/{upload_id}/continue", status_code=201)
+    def resume(upload_id: str, request: Continue, token: str | None = Token) -> dict[str, Any]:
+        loaded = uploads.get(upload_id, token)
+        return created(game_of(loaded.game).resume(loaded, request.opponents, request.seat))
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
@@ -760,9 +572,21 @@ def is_local(host: str) -> bool:
         return False
 
 
-def serve(args: argparse.Namespace) -> None:
+def preload() -> None:
+    """Load every game's shipped models before the page is served, so that no game
+    against one waits for it; a model that cannot load is left to fail its own games."""
+    for game in WEB_GAMES:
+        print(f"loading the shipped {game.upper()} models ...", flush=True)
+        try:
+            preload_models(game)
+        except (ImportError, OSError) as exc:
+            warnings.warn(f"the shipped {game} models cannot be loaded: {exc}", stacklevel=2)
+
+
+def serve(args: argparse.Namespace, game: str = DEFAULT_GAME) -> None:
     """Run the web page on `args.host`:`args.port` until interrupted, with the limits of
-    `args` (`max_games`, `idle_minutes`, `records`, `max_body_kib`)."""
+    `args` (`max_games`, `idle_minutes`, `records`, `max_body_kib`); the page opens on
+    `game`'s setup."""
     import uvicorn
 
     app = create_app(
@@ -777,16 +601,25 @@ def serve(args: argparse.Namespace) -> None:
             "reach it can start games here (each game still needs its own token)",
             stacklevel=2,
         )
-    print(f"ASARA: open http://{args.host}:{args.port} in a browser (Ctrl-C stops)")
+    preload()
+    print(f"open http://{args.host}:{args.port}/?game={game} in a browser (Ctrl-C stops)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 
 @run_main("asara-serve")
 def main(argv: list[str] | None = None) -> None:
-    """`asara-serve` (also `asara serve`): run the web page on a local port."""
-    parser = command_parser("asara-serve", "Play ASARA in a browser.")
+    """`asara-serve` (also `asara serve`): run the web page of both games on a local port."""
+    parser = command_parser("asara-serve", "Play ASARA and BASARI in a browser.")
     add_serve_arguments(parser)
     serve(parser.parse_args(argv))
+
+
+@run_main("basari-serve")
+def main_basari(argv: list[str] | None = None) -> None:
+    """`basari-serve`: the same page, opening on BASARI."""
+    parser = command_parser("basari-serve", "Play BASARI and ASARA in a browser.")
+    add_serve_arguments(parser)
+    serve(parser.parse_args(argv), "basari")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,483 @@
+"""BASARI on the web page (apps/serve.py): the position as JSON for the page to draw, the
+moves offered, a move applied with the opponents' simultaneous choices, barters step by
+step, round-end scoring explained, uploads read and continued.
+
+Every seat picks its start archway and its card at once with the others (B3.4, B5.1): the
+opponents choose from the same position as the person, before the person's choice is
+known. In a barter only the party to act decides (E2): an offer is built gem by gem and
+then submitted, or the standing offer accepted, or the barter forfeited. Everything in
+BASARI is public but the bundle another player is building (B11): the page shows the
+person's own bundle, and of an opponent's only that it is building one until it submits.
+The seed, which tells every die, and the record come only once the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.base import Agent
+from agents.registry import make_agent
+from apps.webgame import (
+    BAD_REQUEST,
+    CONFLICT,
+    MAX_SEED,
+    NOT_FOUND,
+    Loaded,
+    Refused,
+    Session,
+    agent_choices,
+    agent_seed,
+    check_opponents,
+    envelope,
+    fresh_seed,
+    lineup,
+    unwrap,
+    validated,
+)
+from asara_env.basari.actions import Group
+from asara_env.basari.bridge import encode_view
+from asara_env.basari.config import START_MODES, BasariConfig
+from asara_env.basari.constants import (
+    CARD_NAMES,
+    COLOUR_NAMES,
+    LAP_BONUS,
+    MAJORITY_BONUS,
+    MAJORITY_RETURN,
+    ROUNDS,
+    TIE_RETURN,
+)
+from asara_env.basari.phases import Phase
+from asara_env.basari.reference.engine import new_game, step
+from asara_env.basari.reference.record import RECORD_KEYS, GameRecord, replay
+from asara_env.basari.reference.rules import (
+    acting_seats,
+    bundle_name,
+    illegal_reason,
+    legal_actions,
+)
+from asara_env.basari.reference.scoring import ranks, winners
+from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
+from asara_env.basari.reference.state import State
+from asara_env.common.errors import CorruptStateError
+
+GAME = "basari"
+PLAYERS = (2, 3, 4)
+START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
+Joint = list[int]  # one action id per seat
+
+
+class NewGame(BaseModel):
+    """A BASARI game to start; the person sits in `seat`."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    players: int = Field(3, description="2..4")
+    start_mode: str = "choose"
+    opponents: list[str] = Field(["value", "value"], description="agent specs")
+    seat: int = 0
+    seed: int | None = Field(None, ge=0, lt=MAX_SEED)
+
+
+@dataclass
+class Origin:
+    """Where a game starts: a seed (a new game or a record) or a saved game's position."""
+
+    config: BasariConfig
+    seed: int
+    saved: dict[str, Any] | None = None
+
+    def state(self) -> State:
+        return (
+            new_game(self.config, self.seed) if self.saved is None else state_from_dict(self.saved)
+        )
+
+
+def position(origin: Origin, joints: list[Joint]) -> State:
+    state = origin.state()
+    for joint in joints:
+        step(state, joint)
+    return state
+
+
+# ------------------------------------------------------------------------ what the page draws
+def board_json(state: State, viewer: int | None) -> dict[str, Any]:
+    """The position as the page draws it: archways, merchants, carpet, seats, barter. The
+    bundle being built is shown only to its builder (`viewer`; None shows it: a replay)."""
+    building = state.phase == Phase.BARTER and viewer in (None, state.to_act)
+    return {
+        "round": state.round + 1,
+        "rounds": ROUNDS,
+        "turn": state.turn + 1,
+        "phase": state.phase.name,
+        "archways": state.board.tolist(),
+        "carpet": state.carpet.tolist(),
+        "colours": list(COLOUR_NAMES),
+        "cards": list(CARD_NAMES),
+        "viewer": viewer,
+        "seats": [
+            {
+                "score": int(state.score[s]),
+                "gems": state.gems[s].tolist(),
+                "position": int(state.position[s]),
+                "start": int(state.start[s]),
+                "progress": int(state.progress[s]),
+                "move_roll": int(state.move_roll[s]),
+                "revealed": int(state.revealed[s]),
+            }
+            for s in range(state.num_players)
+        ],
+        "barter": None
+        if state.phase != Phase.BARTER
+        else {
+            "card": CARD_NAMES[state.barter_card],
+            "opener": state.opener,
+            "responder": state.responder,
+            "to_act": state.to_act,
+            "offer": state.offer.tolist() if state.offer_by >= 0 else None,
+            "offer_by": state.offer_by,
+            "offers": state.offers,
+            "pending": state.pending.tolist() if building else None,
+        },
+    }
+
+
+def move_json(state: State, action: int) -> dict[str, Any]:
+    group, arg = state.config.actions.decode(action)
+    return {
+        "id": action,
+        "group": group.name.lower(),
+        "arg": arg,
+        "name": state.config.actions.describe(action),
+    }
+
+
+# ------------------------------------------------------------------------ one game
+@dataclass(eq=False)
+class BasariSession(Session[Joint]):
+    """One BASARI game on the page."""
+
+    origin: Origin = field(kw_only=True)
+    state: State = field(kw_only=True)
+    agents: dict[int, Agent[Any]] = field(kw_only=True)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == Phase.OVER
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {
+            "num_players": self.origin.config.num_players,
+            "start_mode": self.origin.config.start_mode,
+        }
+
+    @property
+    def revealing(self) -> dict[str, Any]:
+        return {"seed": self.origin.seed}
+
+    def yours(self) -> bool:
+        return self.seat in acting_seats(self.state)
+
+    def joint(self, mine: int | None) -> Joint:
+        """Every seat's action now: the agents' for their decisions, `mine` for the
+        person's, NOOP for the seats without one."""
+        acting, noop = acting_seats(self.state), self.state.config.actions.noop
+        joint = []
+        for s in range(self.state.num_players):
+            if s not in acting:
+                joint.append(noop)
+            elif s == self.seat:
+                assert mine is not None, "the person has a decision"
+                joint.append(mine)
+            else:
+                joint.append(choose(self.agents[s], self.state, s))
+        return joint
+
+    def apply(self, joint: Joint) -> None:
+        """Play one joint action and log what everybody may see of it."""
+        before = self.state.copy()
+        step(self.state, joint)
+        self.decisions.append(joint)
+        n = len(self.decisions)
+        for text in self.events(before, joint):
+            self.log.append({"kind": "move", "decision": n, "text": text})
+        scoring = round_end_text(before, joint, self.state, self.label)
+        if scoring is not None:
+            self.log.append({"kind": "year", "decision": n, "text": scoring})
+        if self.over:
+            self.log.append({"kind": "final", "decision": n, "text": self.final_text()})
+
+    def events(self, before: State, joint: Joint) -> list[str]:
+        """The public events of one step: start archways, cards, each barter decision
+        (an opponent's gem added is not named), points gained."""
+        layout = before.config.actions
+        decoded = [layout.decode(a) for a in joint]
+        if before.phase == Phase.SETUP:
+            texts = [
+                f"{self.label(s)} starts at archway {arg}" for s, (_, arg) in enumerate(decoded)
+            ]
+        elif before.phase == Phase.SELECT:
+            texts = [
+                "cards: "
+                + ", ".join(
+                    f"{self.label(s)} {CARD_NAMES[arg or 0]}" for s, (_, arg) in enumerate(decoded)
+                )
+            ]
+        else:
+            event = self.barter_event(before, *decoded[before.to_act])
+            texts = [] if event is None else [event]
+        gained = self.state.score - before.score
+        if (
+            before.phase != Phase.SETUP
+            and before.round == self.state.round
+            and self.state.phase != Phase.OVER
+            and gained.any()
+        ):
+            texts.append(
+                "points: "
+                + ", ".join(f"{self.label(s)} +{int(g)}" for s, g in enumerate(gained) if g)
+            )
+        return texts
+
+    def barter_event(self, before: State, group: Group, arg: int | None) -> str | None:
+        """One barter decision in words; an opponent's gem added to the bundle it builds
+        is hidden (B11): None."""
+        actor, card = self.label(before.to_act), CARD_NAMES[before.barter_card]
+        if group == Group.ADD:
+            if before.to_act != self.seat:
+                return None
+            return f"{actor} adds a {COLOUR_NAMES[arg or 0]} gem to the offer"
+        if group == Group.SUBMIT:
+            return f"{actor} offers {bundle_name(before.pending)} for {card}"
+        if group == Group.ACCEPT:
+            giver = self.label(before.offer_by)
+            return (
+                f"{actor} accepts {bundle_name(before.offer)} from {giver}, who carries out {card}"
+            )
+        return f"{actor} forfeits: {self.label(before.responder)} carries out {card}"
+
+    def final_text(self) -> str:
+        return f"final scoring (B10): winner(s) {', '.join(self.winner_labels())}"
+
+    def winner_labels(self) -> list[str]:
+        return [self.label(s) for s, won in enumerate(winners(self.state)) if won]
+
+    def advance(self) -> None:
+        """Let the opponents decide until the person has a decision or the game is over."""
+        while not self.over and not self.yours():
+            self.apply(self.joint(None))
+
+    def apply_move(self, action: int) -> None:
+        n = self.state.config.n_actions
+        if not 0 <= action < n:
+            raise Refused(BAD_REQUEST, f"action ids are 0..{n - 1}, got {action}")
+        reason = illegal_reason(self.state, self.seat, action)
+        if reason is not None:
+            name = self.state.config.actions.describe(action)
+            raise Refused(CONFLICT, f"illegal move {action} ({name}): {reason}")
+        self.apply(self.joint(action))
+        self.advance()
+
+    def view(self) -> dict[str, Any]:
+        state, yours = self.state, self.yours()
+        mask = legal_actions(state, self.seat) if yours else np.zeros(0, np.int8)
+        return {
+            "game": GAME,
+            "status": self.status(yours),
+            "your_turn": yours,
+            "scores": state.score.tolist(),
+            "board": board_json(state, self.seat),
+            "moves": [move_json(state, int(a)) for a in np.flatnonzero(mask)],
+            "final": self.final_json(),
+        }
+
+    def status(self, yours: bool) -> str:
+        state = self.state
+        if self.over:
+            return f"Game over after {len(self.decisions)} decisions."
+        where = f"Round {state.round + 1}/{ROUNDS}, turn {state.turn + 1}"
+        if state.phase == Phase.SETUP:
+            return f"{where}: choose your start archway."
+        if state.phase == Phase.SELECT:
+            return f"{where}: choose your card."
+        card = CARD_NAMES[state.barter_card]
+        whose = "your turn" if yours else f"{self.label(state.to_act)} to act"
+        return f"{where}: barter for {card}, {whose}."
+
+    def final_json(self) -> dict[str, Any] | None:
+        if not self.over:
+            return None
+        place = ranks(self.state)
+        rows = [
+            {
+                "player": self.label(s),
+                **{c: int(self.state.gems[s, k]) for k, c in enumerate(COLOUR_NAMES)},
+                "gems": int(self.state.gems[s].sum()),
+                "score": int(self.state.score[s]),
+                "place": float(place[s]),
+            }
+            for s in range(self.state.num_players)
+        ]
+        columns = ["player", *COLOUR_NAMES, "gems", "score", "place"]
+        return {"columns": columns, "rows": rows, "winners": self.winner_labels()}
+
+    def record(self) -> dict[str, Any]:
+        if self.origin.saved is None:
+            inner = GameRecord(self.origin.config, self.origin.seed, self.decisions).to_dict()
+        else:
+            inner = {"state": self.origin.saved, "actions": [list(j) for j in self.decisions]}
+        return envelope(GAME, inner, self.names, self.seat)
+
+    def frame(self, k: int) -> dict[str, Any]:
+        self.check_frame(k)
+        return board_json(position(self.origin, self.decisions[:k]), self.seat)
+
+
+def choose(agent: Agent[Any], state: State, seat: int) -> int:
+    """The agent's action for `seat`: from its observation and legal mask."""
+    return int(agent.act(encode_view(state, seat), legal_actions(state, seat).astype(bool)))
+
+
+def round_end_text(before: State, joint: Joint, after: State, label: Any) -> str | None:
+    """B9's scoring of the round the joint action ended, explained; None if it ended none.
+
+    The merchants' progress is read only to see who completed a lap, so the same joint
+    action replayed with no progress gives the holdings and scores right before the
+    scoring; where each merchant stood then is the new start disk (B9.5)."""
+    ended = after.round != before.round or after.phase == Phase.OVER
+    if before.phase == Phase.SETUP or before.phase == Phase.OVER or not ended:
+        return None
+    probe = before.copy()
+    probe.progress[:] = 0
+    step(probe, joint)
+    n = before.n_archways
+    progress = before.progress + (after.start - before.position) % n
+    laps = [label(s) for s in range(before.num_players) if progress[s] >= n]
+    parts = [f"lap bonus +{LAP_BONUS}: {', '.join(laps) or 'nobody'}"]
+    for c, colour in enumerate(COLOUR_NAMES):
+        held = probe.gems[:, c]
+        most = int(held.max())
+        if most == 0:
+            continue
+        holders = np.flatnonzero(held == most)
+        bonus = int(MAJORITY_BONUS[before.round, c]) // len(holders)
+        back = min(MAJORITY_RETURN if len(holders) == 1 else TIE_RETURN, most)
+        names = ", ".join(label(int(s)) for s in holders)
+        parts.append(f"most {colour} ({most}): {names} +{bonus}, returning {back}")
+    gained = after.score - probe.score
+    total = ", ".join(f"{label(s)} +{int(g)}" for s, g in enumerate(gained))
+    return f"end of round {before.round + 1} scoring (B9): {'; '.join(parts)}. In all: {total}"
+
+
+def make_session(
+    origin: Origin, joints: list[Joint], opponents: list[str], seat: int
+) -> BasariSession:
+    """A session at the position after `joints`, the opponents moved up to the person."""
+    check_opponents(GAME, opponents)
+    names = lineup(origin.config.num_players, opponents, seat)
+    agents = {
+        s: make_agent(GAME, name, agent_seed(origin.seed, s))
+        for s, name in enumerate(names)
+        if name is not None
+    }
+    state = position(origin, joints)
+    session = BasariSession(
+        seat,
+        names,
+        origin.seed,
+        [list(j) for j in joints],
+        origin=origin,
+        state=state,
+        agents=agents,
+    )
+    session.advance()
+    return session
+
+
+class BasariWeb:
+    """BASARI's page module (`WebGame`)."""
+
+    name = GAME
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "players": list(PLAYERS),
+            "default_players": 3,
+            "agents": agent_choices(GAME),
+            "default_opponent": "value",
+            "start_modes": list(START_MODES),
+        }
+
+    def start(self, request: Mapping[str, Any]) -> BasariSession:
+        game = validated(NewGame, request)
+        try:
+            config = BasariConfig(num_players=game.players, start_mode=game.start_mode)
+        except ValueError as exc:
+            raise Refused(BAD_REQUEST, str(exc)) from exc
+        return make_session(Origin(config, fresh_seed(game.seed)), [], game.opponents, game.seat)
+
+    def load(self, data: object) -> Loaded:
+        inner, names, seat = unwrap(data, GAME)
+        if isinstance(inner, dict) and set(inner) == set(RECORD_KEYS):
+            record = GameRecord.from_dict(inner)
+            state = replay(record)
+            origin, joints, kind = Origin(record.config, record.seed), record.actions, "record"
+        elif isinstance(inner, dict) and set(inner) == set(START_KEYS):
+            origin, kind = saved_origin(inner["state"]), "saved game"
+            joints = check_joints(origin, inner["actions"])
+            state = position(origin, joints)
+        else:
+            origin, joints, kind = saved_origin(inner), [], "saved game"
+            state = origin.state()
+        config = origin.config
+        return Loaded(
+            GAME,
+            kind,
+            {"num_players": config.num_players, "start_mode": config.start_mode},
+            config.num_players,
+            len(joints) + 1,
+            state.phase == Phase.OVER,
+            (origin, [list(j) for j in joints]),
+            names,
+            seat,
+        )
+
+    def resume(self, loaded: Loaded, opponents: list[str], seat: int) -> BasariSession:
+        origin, joints = loaded.item
+        if loaded.over:
+            raise Refused(CONFLICT, "this game is over: it can be replayed, not continued")
+        return make_session(origin, joints, opponents, seat)
+
+    def frame(self, loaded: Loaded, k: int) -> dict[str, Any]:
+        origin, joints = loaded.item
+        if not 0 <= k <= len(joints):
+            raise Refused(NOT_FOUND, f"frame must be in 0..{len(joints)}, got {k}")
+        return board_json(position(origin, joints[:k]), None)
+
+
+def saved_origin(saved: object) -> Origin:
+    """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
+    if not isinstance(saved, dict) or "config" not in saved:
+        raise CorruptStateError("neither a BASARI game record nor a saved BASARI game", "(top)")
+    state = state_from_dict(saved)
+    return Origin(state.config, state.seed, state_to_dict(state))
+
+
+def check_joints(origin: Origin, actions: object) -> list[Joint]:
+    """A saved game's joint actions, each legal in turn; ValueError naming the first bad."""
+    record = GameRecord(origin.config, origin.seed, actions)  # type: ignore[arg-type]
+    state = origin.state()
+    for i, joint in enumerate(record.actions):
+        try:
+            step(state, joint)
+        except ValueError as exc:
+            raise CorruptStateError(f"action #{i} cannot be replayed: {exc}", "actions") from exc
+    return record.actions
+
+
+WEB_GAME = BasariWeb()

@@ -1,0 +1,310 @@
+"""What the web page (apps/serve.py) needs of a game, written once for every game.
+
+A game's page module (`apps/<game>/web.py`, found by name: `load_web_game(name)`) gives a
+`WebGame`: its setup choices (`options`), a new `Session` from a setup request, a saved
+game or record read from an upload (`load`), a session continued from one (`resume`),
+and the positions of a record for the replayer (`frame`). A `Session` is one game of the
+person against agents; the shared part here keeps its seats, log, decision count and
+lock, refuses stale moves and moves after the end, and lets the game's subclass say what a
+move, a view and a record are.
+
+Every refusal is a `Refused(status, message)`: the server answers it as that 4xx with the
+one-line message, and nothing has changed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, cast
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from agents.models import MODELS
+from agents.registry import agent_names, game_agents, make_agent, spec_error
+from asara_env.common.seeding import derived_seed
+
+WEB_GAMES = ("asara", "basari")  # the games the page offers, each with apps/<game>/web.py
+AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(seed, 1000 + s)
+MAX_SEED = 2**63
+BAD_REQUEST, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 404, 409, 422
+UPLOAD_FORMAT = "asara-env/web-game"  # the page's downloads: a record with its lineup
+POLICY_NAME = "policy"  # the registry's agent of a model file: not offered on the page
+SEARCH_BUDGET = 64  # the page's default budget (`sims`) of a search agent
+
+
+class Refused(Exception):  # noqa: N818 - a refusal, not a failure of the server
+    """A request the game refuses: `status` (a 4xx) and a one-line message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def fresh_seed(seed: int | None) -> int:
+    """`seed`, or a new random one below MAX_SEED when None."""
+    if seed is not None:
+        return seed
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)  # an int when no entropy is given
+    return entropy % MAX_SEED
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the opponent in `seat` (as in the terminal games)."""
+    return derived_seed(seed, AGENT_SEED_OFFSET + seat)
+
+
+def lineup(players: int, opponents: list[str], seat: int) -> list[str | None]:
+    """The agent spec of every seat, None for the person's; Refused naming what is wrong."""
+    if len(opponents) != players - 1:
+        raise Refused(
+            BAD_REQUEST,
+            f"{players} players need {players - 1} opponent(s), got {len(opponents)}",
+        )
+    if not 0 <= seat < players:
+        raise Refused(BAD_REQUEST, f"seat must be in 0..{players - 1}, got {seat}")
+    names: list[str | None] = list(opponents)
+    names.insert(seat, None)
+    return names
+
+
+Decision = TypeVar("Decision")  # what one entry of the game's record is
+
+
+@dataclass(eq=False)
+class Session(ABC, Generic[Decision]):
+    """One game of the person (in `seat`) against agents, and what happened so far. The
+    game's subclass holds the state; `decisions` are the record's entries since the
+    start (a new game's or an uploaded game's position)."""
+
+    seat: int
+    names: list[str | None]  # per seat: the opponent's spec, None for the person
+    seed: int  # the seed the agents' seeds derive from
+    decisions: list[Decision] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    id: str = ""  # the store names it
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def label(self, seat: int) -> str:
+        return f"P{seat} ({self.names[seat] or 'you'})"
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def apply_move(self, action: int) -> None:
+        """The person's legal move (and the opponents' up to the person's next decision);
+        Refused (nothing changed) if it is not legal now."""
+
+    @abstractmethod
+    def view(self) -> dict[str, Any]:
+        """The game as the person's seat may see it: board, moves offered, scores, final."""
+
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The game's download: what `WebGame.load` reads back (only at the end)."""
+
+    @abstractmethod
+    def frame(self, k: int) -> dict[str, Any]:
+        """The board after the first k decisions, as the person's seat saw it."""
+
+    @property
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """The game's configuration as JSON."""
+
+    @property
+    @abstractmethod
+    def revealing(self) -> dict[str, Any]:
+        """What is shown only at the end (the seed, which tells every chance)."""
+
+    def play(self, action: int, decision: int | None) -> None:
+        """The person's move chosen at `decision` (None: unchecked); Refused when the game
+        is over or the move is stale, then as `apply_move`."""
+        if self.over:
+            raise Refused(CONFLICT, "the game is over: no more moves")
+        if decision is not None and decision != len(self.decisions):
+            raise Refused(
+                CONFLICT,
+                f"stale move: it was chosen at decision {decision}, the game is at decision "
+                f"{len(self.decisions)}",
+            )
+        self.apply_move(action)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the page shows."""
+        return {
+            "id": self.id,
+            "config": self.config,
+            "seat": self.seat,
+            "players": [self.label(s) for s in range(len(self.names))],
+            "decisions": len(self.decisions),
+            "over": self.over,
+            "seed": self.seed if self.over else None,
+            "log": self.log,
+        } | self.view()
+
+    def check_frame(self, k: int) -> None:
+        if not 0 <= k <= len(self.decisions):
+            raise Refused(NOT_FOUND, f"frame must be in 0..{len(self.decisions)}, got {k}")
+
+
+@dataclass
+class Loaded:
+    """A game read from an upload: what it is, its configuration, and a way to its
+    positions. `lineup` and `seat` come with the page's own downloads."""
+
+    game: str
+    kind: str  # "record" or "saved game"
+    config: dict[str, Any]
+    players: int
+    frames: int  # positions, the start included
+    over: bool
+    item: Any  # the game's own loaded object, for `resume` and `frame`
+    lineup: list[str | None] | None = None
+    seat: int | None = None
+
+    def describe(self) -> str:
+        return f"{self.players}-player {self.game.upper()} {self.kind}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "kind": self.kind,
+            "config": self.config,
+            "players": self.players,
+            "frames": self.frames,
+            "over": self.over,
+            "lineup": self.lineup,
+            "seat": self.seat,
+        }
+
+
+class WebGame(Protocol):
+    """A game's page module (`apps/<game>/web.py`: `WEB_GAME`)."""
+
+    name: str
+
+    def options(self) -> dict[str, Any]:
+        """The setup choices: players, agents (with the search agents' options), the
+        game's own configuration choices."""
+        ...
+
+    def start(self, request: Mapping[str, Any]) -> Session[Any]:
+        """A new game as requested, the opponents moved up to the person's first
+        decision; Refused naming what is wrong with the request."""
+        ...
+
+    def load(self, data: object) -> Loaded:
+        """A record, a saved game or the page's own download of this game; ValueError
+        (CorruptStateError included) naming what is wrong."""
+        ...
+
+    def resume(self, loaded: Loaded, opponents: list[str], seat: int) -> Session[Any]:
+        """A session at `loaded`'s last position with these opponents; Refused."""
+        ...
+
+    def frame(self, loaded: Loaded, k: int) -> dict[str, Any]:
+        """Position k of an upload in full (everything shown: a replay)."""
+        ...
+
+
+def load_web_game(name: str) -> WebGame:
+    """The page module of game `name` (`apps/<name>/web.py`), imported by name."""
+    if name not in WEB_GAMES:
+        raise Refused(NOT_FOUND, f"unknown game {name!r}; the page offers {list(WEB_GAMES)}")
+    game = importlib.import_module(f"apps.{name}.web").WEB_GAME
+    assert game.name == name, f"apps.{name}.web.WEB_GAME is {game.name!r}"
+    return cast(WebGame, game)
+
+
+def envelope(
+    game: str, record: dict[str, Any], names: list[str | None], seat: int
+) -> dict[str, Any]:
+    """The page's download of a finished game: the record with who played it."""
+    return {
+        "format": UPLOAD_FORMAT,
+        "game": game,
+        "record": record,
+        "lineup": names,
+        "seat": seat,
+    }
+
+
+def unwrap(data: object, game: str) -> tuple[object, list[str | None] | None, int | None]:
+    """(the record or saved game inside, lineup, seat) of an upload: the page's download
+    gives all three, a bare record or saved game only itself. ValueError if the download
+    is another game's."""
+    if not (isinstance(data, dict) and data.get("format") == UPLOAD_FORMAT):
+        return data, None, None
+    if set(data) != {"format", "game", "record", "lineup", "seat"}:
+        raise ValueError(f"a {UPLOAD_FORMAT} file has format, game, record, lineup and seat")
+    if data["game"] != game:
+        raise ValueError(f"this is a {str(data['game']).upper()} game, not {game.upper()}")
+    names, seat = data["lineup"], data["seat"]
+    if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
+        raise ValueError("lineup must be a list of agent names and one null (the person)")
+    if not isinstance(seat, int) or isinstance(seat, bool) or names.count(None) != 1:
+        raise ValueError("seat must be an int, and the lineup have one null (the person)")
+    if not 0 <= seat < len(names) or names[seat] is not None:
+        raise ValueError(f"seat {seat} is not the lineup's null entry")
+    return data["record"], names, seat
+
+
+def agent_choices(game: str) -> list[dict[str, Any]]:
+    """Every named agent of `game` the page offers (all but `policy:model=PATH`, which
+    names a file on the server): name, kind, and for the search agents the option their
+    budget is (`sims`) with its default."""
+    table = game_agents(game)
+    models = set(MODELS.get(game, {}))
+    choices = []
+    for name in agent_names(game):
+        if name == POLICY_NAME:
+            continue
+        if name in table.configurable:
+            kind = table.configurable[name]
+            choices.append(
+                {"name": name, "kind": "search", "budget": kind.main, "default": SEARCH_BUDGET}
+            )
+        else:
+            choices.append({"name": name, "kind": "model" if name in models else "baseline"})
+    return choices
+
+
+def check_opponents(game: str, opponents: list[str]) -> None:
+    """Refused naming the first spec that names no agent of `game` the page offers."""
+    for spec in opponents:
+        if spec.partition(":")[0] == POLICY_NAME:
+            raise Refused(BAD_REQUEST, "policy:model=PATH is not offered on the page")
+        problem = spec_error(game, spec)
+        if problem is not None:
+            raise Refused(BAD_REQUEST, problem)
+
+
+def preload_models(game: str) -> list[str]:
+    """Load `game`'s shipped models now (each once per process), so that no game waits
+    for one; the names loaded."""
+    names = sorted(MODELS.get(game, {}))
+    for name in names:
+        make_agent(game, name, 0)
+    return names
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validated(model: type[Model], data: Mapping[str, Any]) -> Model:
+    """`data` read by the request model `model`; Refused (422) naming the first bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "request"
+        raise Refused(UNPROCESSABLE, f"{where}: {first['msg']}") from exc

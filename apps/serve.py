@@ -510,6 +510,24 @@ def create_app(  # noqa: C901
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return JSONResponse(data, headers=headers)
 
+    @app.get("/api/games/{game_id}/replay.svg")
+    def animated_replay(
+        game_id: str,
+        seconds: float = Query(0.7, gt=0, le=10, allow_inf_nan=False),
+        token: str | None = Token,
+    ) -> Response:
+        session = games.get(game_id, token)
+        if not session.over:
+            raise HTTPException(
+                409, "the replay shows every hidden card: it is offered once the game is over"
+            )
+        svg = session.animated(seconds)
+        if svg is None:
+            raise HTTPException(404, "this game offers no animated picture; replay it on the page")
+        name = f"{session.view()['game']}-{session.seed}-replay.svg"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
     @app.get("/api/games/{game_id}/frames/{k}")
     def game_frame(game_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
         session = games.get(game_id, token)

@@ -19,7 +19,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -89,6 +89,7 @@ class Session(ABC, Generic[Decision]):
     log: list[dict[str, Any]] = field(default_factory=list)
     id: str = ""  # the store names it
     lock: threading.Lock = field(default_factory=threading.Lock)
+    ANIMATES: ClassVar[bool] = False  # whether `animated` draws the game
 
     def label(self, seat: int) -> str:
         return f"P{seat} ({self.names[seat] or 'you'})"
@@ -149,7 +150,13 @@ class Session(ABC, Generic[Decision]):
             "over": self.over,
             "seed": self.seed if self.over else None,
             "log": self.log,
+            "animation": self.ANIMATES and self.over,
         } | self.view()
+
+    def animated(self, seconds: float) -> str | None:
+        """The whole game as an animated picture (SVG), `seconds` a position; None if the
+        game draws none."""
+        return None
 
     def check_frame(self, k: int) -> None:
         if not 0 <= k <= len(self.decisions):

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -52,7 +52,7 @@ from asara_env.asara.reference.scoring import year_end_points
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
-from asara_env.asara.render_svg import action_spots, svg_full, svg_view
+from asara_env.asara.render_svg import action_spots, animated_svg, svg_full, svg_view
 from asara_env.common.errors import CorruptStateError
 
 GAME = "asara"
@@ -116,9 +116,19 @@ class AsaraSession(Session[int]):
     state: State = field(kw_only=True)
     agents: dict[int, Agent[Any]] = field(kw_only=True)
 
+    ANIMATES: ClassVar[bool] = True
+
     @property
     def over(self) -> bool:
         return self.state.is_over
+
+    def animated(self, seconds: float) -> str:
+        state = self.origin.state()
+        frames = [svg_full(state)]
+        for action in self.decisions:
+            step(state, action)
+            frames.append(svg_full(state))
+        return animated_svg(frames, seconds)
 
     @property
     def config(self) -> dict[str, Any]:

@@ -153,6 +153,7 @@ def move_json(state: State, action: int) -> dict[str, Any]:
         "group": group.name.lower(),
         "arg": arg,
         "name": state.config.actions.describe(action),
+        "spots": [f"archway:{arg}"] if group == Group.START else [],
     }
 
 

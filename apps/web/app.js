@@ -1,12 +1,18 @@
-// The ASARA page: start a game, draw the board, play moves by clicking, replay games.
-// Everything it knows comes from the server's JSON API (apps/serve.py).
+// The page of both games: pick a game, start one, draw the board, play by clicking,
+// replay and continue saved games. Everything it knows comes from the server's JSON API
+// (apps/serve.py); each game's own drawing and move controls are window.GAME_UI[name]
+// (asara.js, basari.js).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-let options = null; // GET /api/options
+const UI = window.GAME_UI;
+let options = null; // GET /api/options: {games: {name: options}}
+let choice = "asara"; // the game the setup form is for
 let game = null; // the game shown: GET /api/games/{id}
 let busy = false; // a move is on its way: no second one
-let replay = null; // {url: frame URL prefix, frames: count, back: game id or null, token}
+let seenDecisions = null; // the decisions the person had seen before the last move
+let replay = null; // {game, url, frames, back: game id or null, token}
+let loaded = null; // the upload shown: POST /api/uploads
 let timer = null; // the replay's play timer
 
 // ------------------------------------------------------------------ this browser's games
@@ -44,7 +50,7 @@ async function request(method, path, body, token) {
   if (token) init.headers["X-Game-Token"] = token;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   return fetch(path, init);
 }
@@ -87,34 +93,88 @@ function showError(text) {
 }
 
 function show(section) {
-  for (const id of ["setup", "game", "replayer"]) $(id).hidden = id !== section;
+  for (const id of ["setup", "loaded", "game", "replayer"]) $(id).hidden = id !== section;
+}
+
+// ------------------------------------------------------------------ choosing opponents
+function agentOf(gameName, name) {
+  return options.games[gameName].agents.find((a) => a.name === name);
+}
+
+function opponentRow(gameName, k, value) {
+  // one opponent: an agent, and for a search agent its budget
+  const opts = options.games[gameName];
+  const row = document.createElement("div");
+  row.className = "opponent-row";
+  const label = document.createElement("label");
+  label.textContent = `Opponent ${k + 1} `;
+  const select = document.createElement("select");
+  select.className = "opponent";
+  for (const agent of opts.agents) {
+    const text = agent.kind === "baseline" ? agent.name : `${agent.name} (${agent.kind})`;
+    select.add(new Option(text, agent.name));
+  }
+  const [name, budgetText] = (value || opts.default_opponent).split(":");
+  select.value = agentOf(gameName, name) ? name : opts.default_opponent;
+  label.append(select);
+  const budget = document.createElement("label");
+  budget.className = "budget";
+  budget.textContent = "budget (simulations) ";
+  const number = document.createElement("input");
+  number.type = "number";
+  number.min = "1";
+  number.className = "budget-value";
+  number.value = (budgetText || "").replace(/^sims=/, "") || "64";
+  budget.append(number);
+  const sync = () => {
+    budget.hidden = agentOf(gameName, select.value).kind !== "search";
+  };
+  select.addEventListener("change", sync);
+  sync();
+  row.append(label, budget);
+  return row;
+}
+
+function opponentSpecs(box, gameName) {
+  return [...box.querySelectorAll(".opponent-row")].map((row) => {
+    const name = row.querySelector("select").value;
+    const agent = agentOf(gameName, name);
+    return agent.kind === "search" ? `${name}:${agent.budget}=${row.querySelector(".budget-value").value}` : name;
+  });
+}
+
+function fillOpponents(box, gameName, count, values) {
+  box.querySelectorAll(".opponent-row").forEach((r) => r.remove());
+  for (let k = 0; k < count; k++) box.append(opponentRow(gameName, k, values[k]));
+}
+
+function fillSeats(select, players, keep) {
+  select.innerHTML = "";
+  for (let s = 0; s < players; s++) select.add(new Option(`P${s}${s === 0 ? " (starts)" : ""}`, s));
+  select.value = Math.min(keep, players - 1);
 }
 
 // ------------------------------------------------------------------ setting up a game
-function opponentChoices() {
-  return [...options.agents, ...options.models];
+function chooseGame(name) {
+  choice = name;
+  $("game-choice").value = name;
+  const opts = options.games[name];
+  const players = $("players");
+  players.innerHTML = "";
+  for (const n of opts.players) players.add(new Option(n, n));
+  players.value = opts.default_players || opts.players[0];
+  const fields = $("game-fields");
+  fields.querySelectorAll(":scope > :not(legend)").forEach((el) => el.remove());
+  UI[name].setupFields(fields, opts);
+  $("setup-title").textContent = `Start a game of ${name.toUpperCase()}`;
+  fillSetup();
 }
 
 function fillSetup() {
   const players = Number($("players").value);
-  const seat = $("seat");
-  const keep = Math.min(Number(seat.value || 0), players - 1);
-  seat.innerHTML = "";
-  for (let s = 0; s < players; s++) seat.add(new Option(`P${s}${s === 0 ? " (starts)" : ""}`, s));
-  seat.value = keep;
-  const box = $("opponents");
-  const before = [...box.querySelectorAll("select")].map((s) => s.value);
-  box.querySelectorAll("label").forEach((l) => l.remove());
-  for (let k = 0; k < players - 1; k++) {
-    const label = document.createElement("label");
-    label.textContent = `Opponent ${k + 1} `;
-    const select = document.createElement("select");
-    select.className = "opponent";
-    for (const name of opponentChoices()) select.add(new Option(name, name));
-    select.value = before[k] || (options.agents.includes("greedy") ? "greedy" : options.agents[0]);
-    label.append(select);
-    box.append(label);
-  }
+  fillSeats($("seat"), players, Number($("seat").value || 0));
+  const before = opponentSpecs($("opponents"), choice);
+  fillOpponents($("opponents"), choice, players - 1, before);
 }
 
 function seedValue() {
@@ -123,136 +183,104 @@ function seedValue() {
   return /^-?\d+$/.test(text) ? Number(text) : text; // the server names what is wrong
 }
 
-async function startGame(event) {
-  event.preventDefault();
-  const expansions = ["exp-genie", "exp-gifts"].filter((id) => $(id).checked).map((id) => $(id).value);
-  const request = {
-    players: Number($("players").value),
-    variant: $("variant").value,
-    expansions,
-    opponents: [...document.querySelectorAll("#opponents select")].map((s) => s.value),
-    seat: Number($("seat").value),
-    seed: seedValue(),
-  };
-  $("start").disabled = true;
+async function withProgress(button, work) {
+  button.disabled = true;
+  $("starting").hidden = false;
   try {
-    showGame(await api("POST", "/api/games", request));
+    await work();
     showError("");
   } catch (error) {
     showError(error.message);
   } finally {
-    $("start").disabled = false;
+    button.disabled = false;
+    $("starting").hidden = true;
   }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const body = {
+    game: choice,
+    players: Number($("players").value),
+    opponents: opponentSpecs($("opponents"), choice),
+    seat: Number($("seat").value),
+    seed: seedValue(),
+    ...UI[choice].setupRequest(),
+  };
+  await withProgress($("start"), async () => showGame(await api("POST", "/api/games", body)));
 }
 
 // ------------------------------------------------------------------ the game
 function showGame(g) {
   if (g.token) keepGame(g.id, { token: g.token }); // given once, when the game is created
+  const fresh = !game || game.id !== g.id;
   game = g;
   keepGame(g.id, { label: gameLabel(g) });
   history.replaceState(null, "", `#${g.id}`);
   show("game");
   const board = $("board");
-  board.innerHTML = g.svg;
+  board.dataset.game = g.game;
+  UI[g.game].drawBoard(board, g.board, g);
   board.dataset.decisions = g.decisions;
   board.dataset.gameId = g.id;
-  $("status").textContent = statusText(g);
+  board.dataset.game = g.game;
+  $("status").textContent = `${g.status} (${g.game.toUpperCase()} game ${g.id}${g.seed === null ? "" : `, seed ${g.seed}`})`;
   showMoves(g);
-  showLog(g);
+  showLog(g, fresh);
   showFinal(g);
-  $("download").hidden = !g.over; // the record tells every hidden card: only at the end
-  $("download-replay").hidden = !g.over;
+  $("downloads").hidden = !g.over; // the record tells every hidden card: only at the end
+  $("download-replay").hidden = !g.animation;
   refreshGames();
 }
 
 function gameLabel(g) {
   const state = g.over ? `over, seed ${g.seed}` : `decision ${g.decisions}`;
-  return `${g.id}: ${g.config.num_players}p ${g.config.variant}, ${state}`;
-}
-
-function statusText(g) {
-  const config = g.config;
-  const rules = `${config.num_players} players, ${config.variant}${config.expansions.map((e) => " + " + e).join("")}`;
-  const seed = g.seed === null ? "" : `, seed ${g.seed}`;
-  const where = `game ${g.id}${seed}, ${rules}`;
-  if (g.over) return `Game over after ${g.decisions} decisions (${where}).`;
-  return `Year ${g.year}, your turn: ${g.phase.toLowerCase().replace("_", " ")} (${where}).`;
+  return `${g.game.toUpperCase()} ${g.id}: ${g.config.num_players}p, ${state}`;
 }
 
 function showMoves(g) {
-  // placements grouped by where they go (one line each), every other move on its own line
-  const list = $("moves");
-  list.innerHTML = "";
-  let item = null;
-  let head = null;
-  for (const move of g.moves) {
-    if (item === null || move.head === "" || move.head !== head) {
-      item = document.createElement("li");
-      if (move.head) {
-        const span = document.createElement("span");
-        span.className = "head";
-        span.textContent = `${move.head}: `;
-        item.append(span);
-      }
-      list.append(item);
-      head = move.head;
-    }
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move";
-    button.dataset.action = move.id;
-    button.dataset.name = move.name;
-    button.title = move.name;
-    button.textContent = move.label;
-    button.addEventListener("click", () => play(move.id));
-    item.append(button);
-  }
-  $("move-count").textContent = g.moves.length ? `(${g.moves.length})` : "";
   $("your-moves").hidden = g.over;
-  $("filter").value = "";
-  $("hint").textContent = g.moves.length ? "Click a highlighted place on the board, or a move below." : "";
-  const spots = new Set(g.moves.flatMap((m) => m.spots));
+  $("move-count").textContent = g.moves.length ? `(${g.moves.length})` : "";
+  $("hint").textContent = "";
+  $("moves").innerHTML = "";
+  $("move-panel").innerHTML = "";
+  UI[g.game].showMoves(g, { play, panel: $("move-panel"), list: $("moves"), hint: $("hint"), board: $("board") });
+  const spots = new Set(g.moves.flatMap((m) => m.spots || []));
   for (const el of $("board").querySelectorAll("[data-spot]")) {
-    el.classList.toggle("clickable", spots.has(el.dataset.spot));
-  }
-}
-
-function filterMoves(keep) {
-  for (const item of $("moves").children) {
-    let shown = 0;
-    for (const button of item.querySelectorAll("button.move")) {
-      const keepIt = keep(button);
-      button.classList.toggle("dim", !keepIt);
-      shown += keepIt;
+    const on = spots.has(el.dataset.spot);
+    el.classList.toggle("clickable", on);
+    if (on) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", g.moves.filter((m) => (m.spots || []).includes(el.dataset.spot)).map((m) => m.name).join(" or "));
     }
-    item.classList.toggle("dim", shown === 0);
   }
 }
 
-function showLog(g) {
+function entryText(g, entry) {
+  return entry.seat === undefined ? entry.text : `${g.players[entry.seat]}: ${entry.text}`;
+}
+
+function showLog(g, fresh) {
   const log = $("log");
   log.innerHTML = "";
   for (const entry of g.log) {
     const item = document.createElement("li");
     item.className = entry.kind;
     item.value = entry.decision;
-    item.textContent = entry.kind === "move" ? `${g.players[entry.seat]}: ${entry.text}` : entry.text;
+    item.textContent = entryText(g, entry);
     log.append(item);
   }
   log.scrollTop = log.scrollHeight;
-  showRecent(g);
-}
-
-function showRecent(g) {
-  // the opponents' moves and the scoring since the person's last move, on top
-  const mine = g.log.map((e) => e.kind === "move" && e.seat === g.seat);
-  const recent = g.log.slice(mine.lastIndexOf(true) + 1);
+  // what happened since the person's last move (on opening a game: its last events)
+  const since = fresh || seenDecisions === null ? -1 : seenDecisions;
+  const recent = since < 0 ? g.log.slice(-8) : g.log.filter((e) => e.decision > since);
   const list = $("recent").querySelector("ul");
   list.innerHTML = "";
   for (const entry of recent) {
     const item = document.createElement("li");
     item.className = entry.kind;
-    item.textContent = entry.kind === "move" ? `${g.players[entry.seat]}: ${entry.text}` : entry.text;
+    item.textContent = entryText(g, entry);
     list.append(item);
   }
   $("recent").hidden = recent.length === 0;
@@ -262,26 +290,40 @@ function showFinal(g) {
   const box = $("final");
   box.hidden = !g.final;
   if (!g.final) return;
-  const heads = ["player", ...g.final.categories, "prestige"];
   const names = { most_towers: "towers", total: "final" };
-  const rows = g.final.rows.map((row) => `<tr>${heads.map((h) => `<td>${row[h]}</td>`).join("")}</tr>`);
-  const cells = heads.map((h) => `<th>${names[h] || h}</th>`).join("");
-  box.innerHTML =
-    `<h3>Final scoring</h3><table><thead><tr>${cells}</tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table><p class="winners">Winner(s): ${g.final.winners.join(", ")}</p>`;
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  for (const column of g.final.columns) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = names[column] || column.replaceAll("_", " ");
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const row of g.final.rows) {
+    const tr = body.insertRow();
+    for (const column of g.final.columns) tr.insertCell().textContent = row[column];
+  }
+  const title = document.createElement("h3");
+  title.textContent = "Final scoring";
+  const winners = document.createElement("p");
+  winners.className = "winners";
+  winners.textContent = `Winner(s): ${g.final.winners.join(", ")}`;
+  box.replaceChildren(title, table, winners);
 }
 
 async function play(action) {
   if (busy || !game || !game.your_turn) return;
   busy = true;
-  document.querySelectorAll(".move").forEach((b) => (b.disabled = true));
+  document.querySelectorAll("#game button.move").forEach((b) => (b.disabled = true));
   try {
     const body = { action, decision: game.decisions };
+    seenDecisions = game.decisions;
     showGame(await api("POST", `/api/games/${game.id}/moves`, body, tokenOf(game.id)));
     showError("");
   } catch (error) {
     showError(error.message);
-    document.querySelectorAll(".move").forEach((b) => (b.disabled = false));
+    document.querySelectorAll("#game button.move").forEach((b) => (b.disabled = false));
   } finally {
     busy = false;
   }
@@ -290,17 +332,7 @@ async function play(action) {
 function boardClick(event) {
   const el = event.target.closest("[data-spot]");
   if (!el || !game || !game.your_turn) return;
-  const spot = el.dataset.spot;
-  const matching = game.moves.filter((m) => m.spots.includes(spot));
-  if (matching.length === 1) {
-    play(matching[0].id);
-  } else if (matching.length > 1) {
-    const ids = new Set(matching.map((m) => String(m.id)));
-    filterMoves((button) => ids.has(button.dataset.action));
-    $("hint").textContent = `${matching.length} moves there: choose one below.`;
-  } else {
-    $("hint").textContent = "No move of yours there now.";
-  }
+  UI[game.game].boardClick(el.dataset.spot, game, { play, list: $("moves"), hint: $("hint") });
 }
 
 function refreshGames() {
@@ -316,6 +348,8 @@ async function openGame(id) {
   const token = tokenOf(id);
   try {
     if (!token) throw new Error(`game ${id} is not one of this browser's games`);
+    seenDecisions = null;
+    game = null;
     showGame(await api("GET", `/api/games/${id}`, undefined, token));
     showError("");
   } catch (error) {
@@ -329,16 +363,18 @@ async function openGame(id) {
 async function showFrame(k) {
   const frame = Math.max(0, Math.min(k, replay.frames - 1));
   $("frame").value = frame;
-  $("frame-label").textContent = `position ${frame} of ${replay.frames - 1}`;
+  $("frame-text").textContent = `${frame} of ${replay.frames - 1}`;
   const response = await request("GET", `${replay.url}/${frame}`, undefined, replay.token);
-  if (!response.ok) return showError(errorText(await response.json(), response.status));
-  $("replay-board").innerHTML = await response.text();
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) return showError(errorText(data, response.status));
+  $("replay-board").dataset.game = replay.game;
+  UI[replay.game].drawBoard($("replay-board"), data, null);
   $("replay-board").dataset.frame = frame;
 }
 
-function openReplay(url, frames, back, token) {
+function openReplay(gameName, url, frames, back, token) {
   stopTimer();
-  replay = { url, frames, back, token };
+  replay = { game: gameName, url, frames, back, token };
   $("frame").max = frames - 1;
   $("back").hidden = back === null;
   show("replayer");
@@ -348,7 +384,8 @@ function openReplay(url, frames, back, token) {
 function stopTimer() {
   if (timer !== null) clearInterval(timer);
   timer = null;
-  $("play").textContent = "play";
+  $("play").classList.remove("playing");
+  $("play").setAttribute("aria-label", "play");
 }
 
 function playReplay() {
@@ -360,39 +397,79 @@ function playReplay() {
     await showFrame(frame);
   };
   timer = setInterval(tick, 700);
-  $("play").textContent = "pause";
+  $("play").classList.add("playing");
+  $("play").setAttribute("aria-label", "pause");
 }
 
-async function uploadReplay(event) {
+// ------------------------------------------------------------------ saved games
+async function upload(event) {
   const file = event.target.files[0];
   if (!file) return;
-  let record;
+  let text;
   try {
-    record = JSON.parse(await file.text());
-  } catch (error) {
-    return showError(`${file.name} is not JSON: ${error.message}`);
+    text = await file.text();
   } finally {
     event.target.value = "";
   }
+  const players = Number($("players").value);
   try {
-    const loaded = await api("POST", "/api/replays", record);
+    // the server reads the file: it names what is wrong with it (not JSON included)
+    loaded = await api("POST", `/api/uploads?game=${choice}&players=${players}`, text);
     showError("");
-    openReplay(`/api/replays/${loaded.id}/frames`, loaded.frames, null, loaded.token);
+    showLoaded(file.name);
+  } catch (error) {
+    showError(`${file.name}: ${error.message}`);
+  }
+}
+
+function showLoaded(name) {
+  const who = loaded.lineup ? `, played by ${loaded.lineup.map((n, s) => `P${s} (${n || "you"})`).join(", ")}` : "";
+  const end = loaded.over ? "finished" : "unfinished";
+  $("loaded-text").textContent = `${name}: a ${end} ${loaded.players}-player ${loaded.game.toUpperCase()} ${loaded.kind}, ${loaded.frames - 1} decisions${who}.`;
+  $("continue-form").hidden = loaded.over;
+  const seat = loaded.seat === null ? Number($("seat").value) : loaded.seat;
+  fillSeats($("continue-seat"), loaded.players, seat);
+  const same = loaded.lineup ? loaded.lineup.filter((n) => n !== null) : opponentSpecs($("opponents"), choice);
+  fillOpponents($("continue-opponents"), loaded.game, loaded.players - 1, same);
+  show("loaded");
+}
+
+async function continueGame(event) {
+  event.preventDefault();
+  const body = { opponents: opponentSpecs($("continue-opponents"), loaded.game), seat: Number($("continue-seat").value) };
+  $("starting").hidden = false;
+  $("continue").disabled = true;
+  try {
+    game = null;
+    seenDecisions = null;
+    showGame(await api("POST", `/api/uploads/${loaded.id}/continue`, body, loaded.token));
+    showError("");
   } catch (error) {
     showError(error.message);
+  } finally {
+    $("continue").disabled = false;
+    $("starting").hidden = true;
   }
 }
 
 // ------------------------------------------------------------------ wiring
 async function init() {
   options = await api("GET", "/api/options");
-  fillSetup();
+  const asked = new URLSearchParams(location.search).get("game");
+  chooseGame(options.games[asked] ? asked : "asara");
+  $("game-choice").addEventListener("change", () => {
+    chooseGame($("game-choice").value);
+    show("setup");
+  });
   $("players").addEventListener("change", fillSetup);
   $("setup-form").addEventListener("submit", startGame);
+  $("continue-form").addEventListener("submit", continueGame);
   $("board").addEventListener("click", boardClick);
-  $("filter").addEventListener("input", () => {
-    const text = $("filter").value.toLowerCase();
-    filterMoves((button) => button.dataset.name.toLowerCase().includes(text));
+  $("board").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      boardClick(event);
+    }
   });
   $("new-game").addEventListener("click", () => {
     stopTimer();
@@ -400,17 +477,20 @@ async function init() {
   });
   $("games").addEventListener("change", () => $("games").value && openGame($("games").value));
   $("replay").addEventListener("click", () =>
-    openReplay(`/api/games/${game.id}/frames`, game.decisions + 1, game.id, tokenOf(game.id)),
+    openReplay(game.game, `/api/games/${game.id}/frames`, game.decisions + 1, game.id, tokenOf(game.id)),
+  );
+  $("loaded-replay").addEventListener("click", () =>
+    openReplay(loaded.game, `/api/uploads/${loaded.id}/frames`, loaded.frames, null, loaded.token),
   );
   $("download").addEventListener("click", (event) => {
     event.preventDefault();
-    download(`/api/games/${game.id}/record`, `asara-${game.seed}.json`, tokenOf(game.id));
+    download(`/api/games/${game.id}/record`, `${game.game}-${game.seed}.json`, tokenOf(game.id));
   });
   $("download-replay").addEventListener("click", (event) => {
     event.preventDefault();
-    download(`/api/games/${game.id}/replay.svg`, `asara-${game.seed}-replay.svg`, tokenOf(game.id));
+    download(`/api/games/${game.id}/replay.svg`, `${game.game}-${game.seed}-replay.svg`, tokenOf(game.id));
   });
-  $("replay-file").addEventListener("change", uploadReplay);
+  $("upload-file").addEventListener("change", upload);
   const step = (frame) => () => {
     stopTimer();
     showFrame(frame());

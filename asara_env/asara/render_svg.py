@@ -38,6 +38,7 @@ from asara_env.asara.constants import (
     MARKET_AREAS,
     N_YEARS,
     PART_NAMES,
+    PRICE,
     SPACE_VALUES,
     Area,
     Part,
@@ -69,6 +70,7 @@ from asara_env.common.svg import to_rgb_array as to_rgb_array
 WIDTH = 1280
 BOARD_W = 700  # the board column; the players' panels fill the rest
 TILE_FILL = ("#8d5a2b", "#2f8f46", "#c8372d", "#2b2b2b", "#f2efe6")  # by TileColour
+PRICE_INK = ("white", "white", "white", "white", "#222")  # the price on each TileColour
 CARD_FILL = ("#2f6fd6", "#f2c230", "#8e44ad", "#27ae60", "#e67e22")  # by CardColour
 SEAT_FILL = ("#17becf", "#e377c2", "#bcbd22", "#7f7f7f")  # by seat
 GOLD = "#d4a017"
@@ -156,11 +158,14 @@ def colour_tag(x: float, y: float, colour: int) -> str:
 
 
 def tile_chip(x: float, y: float, colour: int, gold: int, **attrs: object) -> str:
-    """One tile: its colour, a gold border and dot when gold-decorated."""
+    """One tile: its colour with its price (R1), a gold border when gold-decorated."""
     stroke = {"stroke": GOLD, "stroke_width": 3} if gold else {}
     body = rect(x, y, 16, 16, TILE_FILL[colour], rx=2, **stroke)
-    body += el("circle", cx=x + 8, cy=y + 8, r=3, fill=GOLD) if gold else ""
-    title = el("title", f"{COLOUR_NAMES[colour]}{' gold' if gold else ''}")
+    ink = PRICE_INK[colour]
+    body += text(
+        x + 8, y + 12, str(PRICE[colour]), 10, text_anchor="middle", fill=ink, class_="price"
+    )
+    title = el("title", f"{COLOUR_NAMES[colour]}{' gold' if gold else ''}, {PRICE[colour]} Asari")
     return el("g", title + body, **attrs)
 
 

@@ -1,4 +1,5 @@
-"""The web page's server (apps/serve.py) through its JSON API, without a browser."""
+"""ASARA on the web page's server (apps/serve.py, apps/asara/web.py) through its JSON API,
+without a browser; what both games share is tests/common/test_serve_games.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from apps.serve import create_app, opponent_name  # noqa: E402
+from apps.asara.web import opponent_spec  # noqa: E402
+from apps.serve import create_app  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.asara.actions import CARD_OPTIONS, NUM_ACTIONS, TARGETS, Group, decode, encode  # noqa: E402
 from asara_env.asara.actions import public_description as public_name  # noqa: E402
@@ -68,19 +70,27 @@ def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
-def test_options_list_the_agents_and_the_shipped_models(client):
-    options = client.get("/api/options").json()
-    assert {"random", "greedy"} <= set(options["agents"])
-    assert options["models"] == [
-        "ppo_2p",
-        "ppo_4p",
-    ]  # agents.models.MODELS["asara"]: no BASARI model
+def test_options_list_every_named_agent_the_shipped_models_and_the_search_agents(client):
+    options = client.get("/api/options").json()["games"]["asara"]
+    kinds = {a["name"]: a["kind"] for a in options["agents"]}
+    assert {"random", "greedy", "towers", "tall"} <= {n for n, k in kinds.items() if k == "baseline"}
+    assert sorted(n for n, k in kinds.items() if k == "model") == ["ppo_2p", "ppo_4p"]
+    search = {a["name"]: a["budget"] for a in options["agents"] if a["kind"] == "search"}
+    assert search == {"flatmc": "sims", "ismcts": "sims"}
     assert options["expansions"] == ["genie", "gifts"]
+
+
+def test_a_search_agent_plays_with_the_budget_chosen(client):
+    game = start(client, opponents=["flatmc:sims=4"], seat=1)
+    assert game["players"][0] == "P0 (flatmc:sims=4)"
+    assert game["decisions"] > 0  # it moved first
+    response = client.post("/api/games", json=BASIC_2P | {"opponents": ["flatmc:sims=0"]})
+    assert response.status_code == 400 and "sims" in response.json()["detail"]
 
 
 def test_a_whole_game_ends_with_the_final_scoring_and_its_record_replays_to_it(client):
     game = start(client, seat=1)
-    assert game["your_turn"] and game["moves"] and game["svg"].startswith("<svg")
+    assert game["your_turn"] and game["moves"] and game["board"]["svg"].startswith("<svg")
     assert game["seed"] is None  # R10: the seed tells every card
     assert get(client, game, "/record").status_code == 409
     game = play_out(client, game)
@@ -91,11 +101,12 @@ def test_a_whole_game_ends_with_the_final_scoring_and_its_record_replays_to_it(c
     assert kinds.count("year") == 4 and kinds[-1] == "final"
     response = get(client, game, "/record")
     assert "attachment" in response.headers["content-disposition"]
-    state = replay(GameRecord.from_dict(response.json()))
+    state = replay(GameRecord.from_dict(response.json()["record"]))
     assert state.is_over and state.final is not None
     assert [r["prestige"] for r in final["rows"]] == state.prestige
     assert [r["total"] for r in final["rows"]] == [f["total"] for f in state.final]
-    assert game["seed"] == 5 and len(response.json()["actions"]) == game["decisions"]
+    assert game["seed"] == 5 and len(response.json()["record"]["actions"]) == game["decisions"]
+    assert response.json()["lineup"] == ["random", None] and response.json()["seat"] == 1
 
 
 def test_the_opponents_moves_and_the_year_end_scoring_are_logged(client):
@@ -106,7 +117,7 @@ def test_the_opponents_moves_and_the_year_end_scoring_are_logged(client):
     assert [e["text"].split(" scoring")[0] for e in year_ends] == [
         f"end of year {y}" for y in (1, 2, 3, 4)
     ]
-    record = GameRecord.from_dict(get(client, game, "/record").json())
+    record = GameRecord.from_dict(get(client, game, "/record").json()["record"])
     for entry in year_ends:  # R6.2: the towers, gold, lighted windows and the Caliph
         n = entry["decision"]
         before = replay(GameRecord(record.config, record.seed, record.actions[: n - 1]))
@@ -143,8 +154,9 @@ def test_several_games_at_once_stay_apart(client):
         ({"expansions": ["genie"]}, 400, "needs the professional variant"),
         ({"expansions": ["dragons"]}, 400, "unknown expansion 'dragons'"),
         ({"opponents": ["random", "random"]}, 400, "2 players need 1 opponent(s), got 2"),
-        ({"opponents": ["wizard"]}, 400, "unknown opponent 'wizard'"),
-        ({"opponents": ["model:nothing"]}, 400, "unknown model 'model:nothing'"),
+        ({"opponents": ["wizard"]}, 400, "unknown agent 'wizard'"),
+        ({"opponents": ["model:nothing"]}, 400, "unknown agent 'model'"),
+        ({"opponents": ["policy:model=x.zip"]}, 400, "not offered on the page"),
         ({"seat": 2}, 400, "seat must be in 0..1, got 2"),
         ({"seed": -1}, 422, "greater than or equal to 0"),
         ({"seed": "abc"}, 422, "seed"),
@@ -186,7 +198,7 @@ def test_unknown_ids_and_frames_get_404(client):
     assert "no game with id 'nope'" in response.text
     frames = game["decisions"] + 1
     assert get(client, game, f"/frames/{frames}").status_code == 404
-    assert client.get("/api/replays/nope/frames/0", headers=auth(game)).status_code == 404
+    assert client.get("/api/uploads/nope/frames/0", headers=auth(game)).status_code == 404
 
 
 def test_a_finished_game_downloads_as_an_animated_picture(client):
@@ -204,27 +216,25 @@ def test_a_finished_game_downloads_as_an_animated_picture(client):
 
 def test_the_games_frames_show_each_position_as_the_persons_seat_saw_it(client):
     game = move(client, start(client, seat=1))
-    frames = [get(client, game, f"/frames/{k}") for k in range(game["decisions"] + 1)]
-    assert all(f.headers["content-type"].startswith("image/svg+xml") for f in frames)
-    assert frames[-1].text == game["svg"]
-    assert "as seen by P1 (you)" in frames[0].text
-    assert len({f.text for f in frames}) == len(frames)  # every decision changes the picture
+    frames = [get(client, game, f"/frames/{k}").json()["svg"] for k in range(game["decisions"] + 1)]
+    assert frames[-1] == game["board"]["svg"]
+    assert "as seen by P1 (you)" in frames[0]
+    assert len(set(frames)) == len(frames)  # every decision changes the picture
 
 
 def test_a_saved_game_uploads_for_replay_and_a_corrupt_one_is_refused(client):
     game = play_out(client, start(client))
-    record = get(client, game, "/record").json()
-    loaded = client.post("/api/replays", json=record)
+    record = get(client, game, "/record").json()["record"]
+    loaded = client.post("/api/uploads", json=record)
     assert loaded.status_code == 201 and loaded.json()["frames"] == len(record["actions"]) + 1
-    url = f"/api/replays/{loaded.json()['id']}/frames/{len(record['actions'])}"
+    url = f"/api/uploads/{loaded.json()['id']}/frames/{len(record['actions'])}"
     assert client.get(url).status_code == 404  # the replay too is its uploader's only
-    last = client.get(url, headers=auth(loaded.json()))
-    assert "full view" in last.text and "final scoring" in last.text
+    last = client.get(url, headers=auth(loaded.json())).json()["svg"]
+    assert "full view" in last and "final scoring" in last
     bad = record | {"actions": record["actions"][:3] + [NUM_ACTIONS - 1]}
-    response = client.post("/api/replays", json=bad)
-    assert response.status_code == 400 and "not a playable game record" in response.text
-    response = client.post("/api/replays", json={"config": {}, "seed": 1})
-    assert response.status_code == 400 and "a game record has the keys" in response.text
+    response = client.post("/api/uploads", json=bad)
+    assert response.status_code == 400
+    assert "not a playable ASARA game record" in response.json()["detail"]
 
 
 def test_r10_opponents_face_down_cards_stay_hidden_in_the_log():
@@ -249,7 +259,7 @@ def test_r10_the_page_never_sees_an_opponents_hand(client):
     game = start(client, players=3, opponents=["random", "random"], seed=3)
     state = new_game(GameConfig(num_players=3), 3)
     assert legal_actions(state) == [m["id"] for m in game["moves"]]  # seat 0 starts
-    assert game["svg"].count('class="hand"') == 1
+    assert game["board"]["svg"].count('class="hand"') == 1
 
 
 @pytest.mark.slow
@@ -264,17 +274,17 @@ def test_a_shipped_model_plays_as_an_opponent(client):
 )
 def test_the_models_former_names_are_accepted_with_a_deprecation_warning(old, new):
     with pytest.warns(DeprecationWarning, match=f"{old!r} is deprecated; use {new!r}"):
-        assert opponent_name(old) == new
+        assert opponent_spec(old) == new
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the registry's own names warn of nothing
-        assert opponent_name(new) == new
+        assert opponent_spec(new) == new
 
 
-def test_an_unknown_opponent_is_refused_naming_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown opponent 'wizard'.*'ppo_2p', 'ppo_4p'"):
-        opponent_name("wizard")
-    with pytest.raises(ValueError, match=r"unknown model 'model:basari_4p'"):
-        opponent_name("model:basari_4p")
+def test_an_unknown_opponent_is_refused_naming_the_known_ones(client):
+    response = client.post("/api/games", json=BASIC_2P | {"opponents": ["wizard"]})
+    assert response.status_code == 400
+    assert "unknown agent 'wizard'" in response.json()["detail"]
+    assert "'ppo_2p', 'ppo_4p'" in response.json()["detail"]
 
 
 def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):
@@ -287,7 +297,7 @@ def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):
         seed=12,
     )
     game = play_out(client, game)
-    record = get(client, game, "/record").json()
+    record = get(client, game, "/record").json()["record"]
     hidden_groups = {Group.PLACE_COLOURED, Group.LIGHTS_KEEP, Group.GIFT_CARD}
     checked = 0
     for entry in game["log"]:

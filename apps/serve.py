@@ -89,7 +89,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apps.command import add_serve_arguments, run_main
 from apps.command import parser as command_parser
-from apps.webgame import WEB_GAMES, Loaded, Refused, Session, WebGame, load_web_game, preload_models
+from apps.webgame import (
+    WEB_GAMES,
+    Invalid,
+    Loaded,
+    Refused,
+    Session,
+    WebGame,
+    load_web_game,
+    preload_models,
+)
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.files import atomic_write_text
 
@@ -461,7 +470,8 @@ def create_app(  # noqa: C901
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        detail = exc.errors if isinstance(exc, Invalid) else exc.message
+        return JSONResponse({"detail": detail}, status_code=exc.status)
 
     def created(session: Session[Any]) -> dict[str, Any]:
         session.id, token = games.add(session)

@@ -45,6 +45,18 @@ class Refused(Exception):  # noqa: N818 - a refusal, not a failure of the server
         self.status, self.message = status, message
 
 
+class Invalid(Refused):
+    """A request whose fields do not validate: 422 with FastAPI's list of errors, each
+    naming its field (`loc`, from "body")."""
+
+    def __init__(self, exc: ValidationError) -> None:
+        self.errors = [
+            {"type": e["type"], "loc": ["body", *e["loc"]], "msg": e["msg"]} for e in exc.errors()
+        ]
+        where = ".".join(str(part) for part in exc.errors()[0]["loc"]) or "request"
+        super().__init__(UNPROCESSABLE, f"{where}: {exc.errors()[0]['msg']}")
+
+
 def fresh_seed(seed: int | None) -> int:
     """`seed`, or a new random one below MAX_SEED when None."""
     if seed is not None:
@@ -308,10 +320,8 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def validated(model: type[Model], data: Mapping[str, Any]) -> Model:
-    """`data` read by the request model `model`; Refused (422) naming the first bad field."""
+    """`data` read by the request model `model`; Invalid (422) naming the bad fields."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "request"
-        raise Refused(UNPROCESSABLE, f"{where}: {first['msg']}") from exc
+        raise Invalid(exc) from exc

@@ -1,7 +1,8 @@
-"""The web server (apps/serve.py) keeps players apart and its resources bounded: a game or
-replay opens only with its creator's token, on every endpoint; abandoned games are evicted
-(by a limit and by idle time, on an injected clock) and memory falls back; JSON is strict
-(no NaN/Infinity, no coerced ints: a 422 naming the field); bodies are capped (413)."""
+"""The web server (apps/serve.py) keeps players apart and its resources bounded, for every
+game it serves: a game or upload opens only with its creator's token, on every endpoint;
+abandoned and finished games are evicted (by a limit and by idle time, on an injected
+clock) and memory falls back; JSON is strict (no NaN/Infinity, no coerced ints: a 422
+naming the field); bodies are capped (413)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,36 @@ pytest.importorskip("fastapi")
 from fastapi.routing import APIRoute  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
+import apps.asara.web  # noqa: E402
 import apps.serve  # noqa: E402
 from apps.asara.cli import asara_parser  # noqa: E402
 from apps.serve import MAX_BODY, TOKEN_HEADER, Store, create_app, is_local, main  # noqa: E402
-from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
+from apps.webgame import WEB_GAMES  # noqa: E402
+from asara_env.asara.reference.record import GameRecord as AsaraRecord  # noqa: E402
+from asara_env.asara.reference.record import replay as asara_replay  # noqa: E402
+from asara_env.basari.reference.record import GameRecord as BasariRecord  # noqa: E402
+from asara_env.basari.reference.record import replay as basari_replay  # noqa: E402
 
-BASIC_2P = {"players": 2, "variant": "basic", "opponents": ["random"], "seed": 5}
-OWNED = re.compile(r"\{(game_id|replay_id)\}")  # the path parameters that name a held thing
+NEW_GAME = {  # a small game of each, the first legal move always ends it
+    "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
+    "basari": {"game": "basari", "players": 3, "opponents": ["random", "random"]},
+}
+OWNED = re.compile(r"\{(game_id|upload_id)\}")  # the path parameters that name a held thing
+
+
+def final_scores(game: str, record: dict[str, Any]) -> list[int]:
+    """The final scores the record replays to, by the game's own engine."""
+    if game == "asara":
+        return list(asara_replay(AsaraRecord.from_dict(record)).prestige)
+    return basari_replay(BasariRecord.from_dict(record)).score.tolist()
+
+
+SCORE_COLUMN = {"asara": "prestige", "basari": "score"}
+
+
+@pytest.fixture(params=WEB_GAMES)
+def game_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 class Clock:
@@ -37,8 +61,10 @@ class Clock:
         return self.now
 
 
-def start(client: TestClient, **request) -> dict[str, Any]:
-    response = client.post("/api/games", json=BASIC_2P | request)
+def start(
+    client: TestClient, game: str = "asara", seed: int | None = 5, **request
+) -> dict[str, Any]:
+    response = client.post("/api/games", json=NEW_GAME[game] | {"seed": seed} | request)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -68,17 +94,20 @@ def owned_routes(app) -> list[tuple[str, str]]:
 
 
 def url_of(path: str, game: dict[str, Any], uploaded: dict[str, Any]) -> str:
-    return path.format(game_id=game["id"], replay_id=uploaded["id"], k=0)
+    return path.format(game_id=game["id"], upload_id=uploaded["id"], k=0)
 
 
-def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_anothers_game():
+def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_anothers_game(
+    game_name,
+):
     app = create_app()
     alice, mallory = TestClient(app), TestClient(app)
-    finished = play_out(alice, start(alice, seed=4))
-    live = start(alice, seed=6)
+    finished = play_out(alice, start(alice, game_name, seed=4))
+    live = start(alice, game_name, seed=6)
     record = alice.get(f"/api/games/{finished['id']}/record", headers=auth(finished)).json()
-    uploaded = alice.post("/api/replays", json=record).json()
-    own = start(mallory, seed=7)  # mallory's own game, and a token of hers
+    half = record | {"record": record["record"] | {"actions": record["record"]["actions"][:5]}}
+    uploaded = alice.post(f"/api/uploads?game={game_name}", json=half).json()
+    own = start(mallory, game_name, seed=7)  # mallory's own game, and a token of hers
     routes = owned_routes(app)
     assert {p for _, p in routes} >= {
         "/api/games/{game_id}",
@@ -86,15 +115,18 @@ def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_another
         "/api/games/{game_id}/record",
         "/api/games/{game_id}/replay.svg",
         "/api/games/{game_id}/frames/{k}",
-        "/api/replays/{replay_id}/frames/{k}",
+        "/api/uploads/{upload_id}/frames/{k}",
+        "/api/uploads/{upload_id}/continue",
     }
     nobody = {"id": "0" * 12}
     for method, path in routes:
         for game in (finished, live):
-            owner = uploaded if "{replay_id}" in path else game
+            owner = uploaded if "{upload_id}" in path else game
             url = url_of(path, game, uploaded)
-            body = None
-            if method == "POST":  # a valid move of the live game: only the token is wrong
+            body: dict[str, Any] | None = None
+            if method == "POST" and owner is uploaded:  # valid: only the token is wrong
+                body = {"opponents": NEW_GAME[game_name]["opponents"], "seat": 0}
+            elif method == "POST":  # a valid move of the live game: only the token is wrong
                 body = {"action": live["moves"][0]["id"], "decision": live["decisions"]}
             missing = mallory.request(method, url_of(path, nobody, nobody), json=body)
             assert missing.status_code == 404, (method, path)
@@ -113,7 +145,7 @@ def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_another
                     nobody["id"], owner["id"]
                 )
                 assert owner["token"] not in answer.text
-            if method == "GET" and game is finished:  # the owner is served
+            if method == "GET" and game is finished and "replay.svg" not in path:
                 assert alice.get(url, headers=auth(owner)).status_code == 200, path
     shown = alice.get(f"/api/games/{live['id']}", headers=auth(live)).json()
     assert shown["decisions"] == live["decisions"]  # mallory's moves changed nothing
@@ -123,46 +155,46 @@ def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_another
     assert alice.post(url, json=move, headers=auth(live)).status_code == 200
 
 
-def test_no_endpoint_lists_games_or_tells_their_ids():
+def test_no_endpoint_lists_games_or_tells_their_ids(game_name):
     app = create_app()
     client = TestClient(app)
-    game = start(client)
+    game = start(client, game_name)
     assert client.get("/api/games").status_code == 405
     routes = [r for r in app.routes if isinstance(r, APIRoute)]
     for route in routes:
         if "GET" in (route.methods or ()) and "{" not in route.path:
             answer = client.get(route.path)
             assert game["id"] not in answer.text and game["token"] not in answer.text
-    assert len({start(client)["token"] for _ in range(5)} | {game["token"]}) == 6
+    assert len({start(client, game_name)["token"] for _ in range(5)} | {game["token"]}) == 6
     assert len(game["token"]) >= 43  # secrets.token_urlsafe(32): 256 bits
 
 
-def test_the_seed_stays_hidden_until_the_end_for_the_owner_too():
+def test_the_seed_stays_hidden_until_the_end_for_the_owner_too(game_name):
     client = TestClient(create_app())
-    game = start(client, seed=123)
+    game = start(client, game_name, seed=123)
     assert game["seed"] is None and "123" not in json.dumps(game["config"])
     url = f"/api/games/{game['id']}/record"
     assert client.get(url, headers=auth(game)).status_code == 409
 
 
 # ------------------------------------------------------------------------ bounded resources
-def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monkeypatch):
-    # the board's picture is drawn for each answer and never held: a stub keeps tracemalloc
-    # (which slows the drawing's many small allocations ~7x) to seconds
-    monkeypatch.setattr(apps.serve, "svg_view", lambda view: "<svg/>")
+def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monkeypatch, game_name):
+    # ASARA's board picture is drawn for each answer and never held: a stub keeps
+    # tracemalloc (which slows the drawing's many small allocations ~7x) to seconds
+    monkeypatch.setattr(apps.asara.web, "svg_view", lambda view: "<svg/>")
     clock = Clock()
     app = create_app(max_games=40, idle_seconds=30, clock=clock)
     client = TestClient(app)
     held = app.state.games
     for _ in range(50):  # warm up: imports, caches, the agents' first game
-        start(client, seed=None)
+        start(client, game_name, seed=None)
     gc.collect()
     tracemalloc.start()
     try:
         baseline = tracemalloc.get_traced_memory()[0]
         sizes = []
         for n in range(1000):
-            start(client, seed=None)
+            start(client, game_name, seed=None)
             clock.now += 1 if n < 500 else 0  # first the idle time binds, then the limit
             assert len(held) <= 40
             if n in (249, 499, 749, 999):
@@ -183,14 +215,14 @@ def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monk
     assert after < 512 * 2**10, after
 
 
-def test_the_least_recently_used_game_is_evicted_first_and_a_used_one_stays():
+def test_the_least_recently_used_game_is_evicted_first_and_a_used_one_stays(game_name):
     clock = Clock()
     app = create_app(max_games=3, idle_seconds=100, clock=clock)
     client = TestClient(app)
-    first, second, third = (start(client) for _ in range(3))
+    first, second, third = (start(client, game_name) for _ in range(3))
     clock.now += 10
     assert client.get(f"/api/games/{first['id']}", headers=auth(first)).status_code == 200
-    start(client)  # full: the least recently used, `second`, goes
+    start(client, game_name)  # full: the least recently used, `second`, goes
     assert app.state.games.held() >= {first["id"], third["id"]}
     assert client.get(f"/api/games/{second['id']}", headers=auth(second)).status_code == 404
     clock.now += 95  # `third` was last used 105 s ago, `first` 95 s ago
@@ -198,39 +230,45 @@ def test_the_least_recently_used_game_is_evicted_first_and_a_used_one_stays():
     assert client.get(f"/api/games/{first['id']}", headers=auth(first)).status_code == 200
 
 
-def test_finished_games_are_saved_atomically_when_evicted_and_unfinished_ones_dropped(tmp_path):
+def test_finished_games_are_saved_atomically_when_evicted_and_unfinished_ones_dropped(
+    tmp_path, game_name
+):
     clock = Clock()
     records = tmp_path / "records"
     app = create_app(max_games=2, idle_seconds=60, records_dir=records, clock=clock)
     client = TestClient(app)
-    done = play_out(client, start(client, seed=8))
-    unfinished = start(client, seed=9)
-    start(client, seed=10)  # full: `done`, the least recently used, is saved and dropped
-    path = records / f"asara-{done['id']}.json"
+    done = play_out(client, start(client, game_name, seed=8))
+    unfinished = start(client, game_name, seed=9)
+    start(client, game_name, seed=10)  # full: `done`, the least recently used, is saved
+    path = records / f"{game_name}-{done['id']}.json"
     assert sorted(p.name for p in records.iterdir()) == [path.name]  # no temporary file left
-    state = replay(GameRecord.from_dict(json.loads(path.read_text())))
-    assert state.is_over and state.prestige == [r["prestige"] for r in done["final"]["rows"]]
-    done2 = play_out(client, start(client, seed=11))  # evicts `unfinished`: not saved
+    saved = json.loads(path.read_text())
+    assert saved["game"] == game_name and saved["lineup"][saved["seat"]] is None
+    column = SCORE_COLUMN[game_name]
+    assert final_scores(game_name, saved["record"]) == [r[column] for r in done["final"]["rows"]]
+    done2 = play_out(client, start(client, game_name, seed=11))  # evicts `unfinished`
     clock.now += 61
     client.get("/api/options")  # idle: every game goes, the finished one saved
     assert len(app.state.games) == 0
     saved = {p.name for p in records.iterdir()}
-    assert saved == {path.name, f"asara-{done2['id']}.json"}
-    assert f"asara-{unfinished['id']}.json" not in saved
+    names = {p.name for p in records.iterdir()}
+    assert names == {path.name, f"{game_name}-{done2['id']}.json"}
+    assert f"{game_name}-{unfinished['id']}.json" not in names
 
 
-def test_uploaded_replays_are_bounded_too():
+def test_uploads_are_bounded_too(game_name):
     clock = Clock()
     app = create_app(max_games=2, idle_seconds=60, clock=clock)
     client = TestClient(app)
-    game = play_out(client, start(client))
+    game = play_out(client, start(client, game_name))
     record = client.get(f"/api/games/{game['id']}/record", headers=auth(game)).json()
     for _ in range(5):
-        assert client.post("/api/replays", json=record).status_code == 201
-    assert len(app.state.replays) == 2
+        answer = client.post(f"/api/uploads?game={game_name}", json=record)
+        assert answer.status_code == 201
+    assert len(app.state.uploads) == 2
     clock.now += 61
     client.get("/api/options")
-    assert len(app.state.replays) == 0
+    assert len(app.state.uploads) == 0
 
 
 def test_a_store_refuses_bad_limits():
@@ -254,14 +292,14 @@ BAD_NUMBERS = {
 
 @pytest.mark.parametrize("value", BAD_NUMBERS.values(), ids=BAD_NUMBERS.keys())
 @pytest.mark.parametrize("where", ["new game", "move"])
-def test_nan_infinity_and_coerced_ints_get_422_naming_the_field(value, where):
+def test_nan_infinity_and_coerced_ints_get_422_naming_the_field(value, where, game_name):
     app = create_app()
     client = TestClient(app)
-    game = start(client)
+    game = start(client, game_name)
     fields: tuple[str, ...]
     if where == "new game":
         fields, url, headers = ("players", "seat", "seed"), "/api/games", {}
-        good = BASIC_2P | {"seat": 0}
+        good = NEW_GAME[game_name] | {"seat": 0, "seed": 5}
     else:
         fields, url, headers = ("action", "decision"), f"/api/games/{game['id']}/moves", auth(game)
         good = {"action": game["moves"][0]["id"], "decision": game["decisions"]}
@@ -282,9 +320,10 @@ def test_nan_infinity_and_coerced_ints_get_422_naming_the_field(value, where):
 def test_nan_deep_in_a_request_names_its_place():
     client = TestClient(create_app())
     body = '{"config": {"num_players": 2}, "seed": 1, "actions": [3, 4, NaN]}'
-    answer = client.post("/api/replays", content=body, headers={"content-type": "application/json"})
+    answer = client.post("/api/uploads", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 422
     assert [e["loc"] for e in answer.json()["detail"]] == [["body", "actions", 2]]
+    BASIC_2P = NEW_GAME["asara"] | {"seed": 5}
     answer = client.post("/api/games", json=BASIC_2P | {"expansions": [1]})
     assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == [
         "body",
@@ -315,19 +354,20 @@ def test_an_oversized_body_gets_413_before_it_is_read():
     app = create_app()
     client = TestClient(app)
     big = json.dumps({"config": {"num_players": 2}, "seed": 1, "pad": "x" * MAX_BODY})
-    answer = client.post("/api/replays", content=big, headers={"content-type": "application/json"})
+    answer = client.post("/api/uploads", content=big, headers={"content-type": "application/json"})
     assert answer.status_code == 413 and str(MAX_BODY) in answer.json()["detail"]
 
     def chunks():  # no Content-Length: counted as it comes
         for _ in range(MAX_BODY // 1000 + 10):
             yield b"x" * 1000
 
-    answer = client.post("/api/replays", content=chunks())
+    answer = client.post("/api/uploads", content=chunks())
     assert answer.status_code == 413
     small = TestClient(create_app(max_body=100))
-    assert small.post("/api/games", json=BASIC_2P | {"expansions": ["x" * 100]}).status_code == 413
-    assert small.post("/api/games", json=BASIC_2P).status_code == 201
-    assert len(app.state.replays) == 0
+    basic = NEW_GAME["asara"] | {"seed": 5}
+    assert small.post("/api/games", json=basic | {"expansions": ["x" * 100]}).status_code == 413
+    assert small.post("/api/games", json=basic).status_code == 201
+    assert len(app.state.uploads) == 0
 
 
 # ------------------------------------------------------------------------ where it listens
@@ -336,6 +376,7 @@ def test_it_listens_on_localhost_by_default_and_warns_otherwise(monkeypatch, tmp
 
     served = []
     monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: served.append((app, host)))
+    monkeypatch.setattr(apps.serve, "preload", lambda: None)  # the models: not needed here
     main(["--port", "1"])
     app, host = served[-1]
     assert host == "127.0.0.1" and is_local(host)

@@ -139,7 +139,7 @@ function opponentSpecs(box, gameName) {
   return [...box.querySelectorAll(".opponent-row")].map((row) => {
     const name = row.querySelector("select").value;
     const agent = agentOf(gameName, name);
-    return agent.kind === "search" ? `${name}:${agent.budget}=${row.querySelector(".budget-value").value}` : name;
+    return agent && agent.kind === "search" ? `${name}:${agent.budget}=${row.querySelector(".budget-value").value}` : name;
   });
 }
 
@@ -166,6 +166,7 @@ function chooseGame(name) {
   const fields = $("game-fields");
   fields.querySelectorAll(":scope > :not(legend)").forEach((el) => el.remove());
   UI[name].setupFields(fields, opts);
+  $("opponents").querySelectorAll(".opponent-row").forEach((r) => r.remove()); // another game's
   $("setup-title").textContent = `Start a game of ${name.toUpperCase()}`;
   fillSetup();
 }
@@ -274,7 +275,8 @@ function showLog(g, fresh) {
   log.scrollTop = log.scrollHeight;
   // what happened since the person's last move (on opening a game: its last events)
   const since = fresh || seenDecisions === null ? -1 : seenDecisions;
-  const recent = since < 0 ? g.log.slice(-8) : g.log.filter((e) => e.decision > since);
+  const others = g.log.filter((e) => e.seat !== g.seat);
+  const recent = since < 0 ? others.slice(-8) : others.filter((e) => e.decision > since);
   const list = $("recent").querySelector("ul");
   list.innerHTML = "";
   for (const entry of recent) {

@@ -73,7 +73,9 @@ def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
 def test_options_list_every_named_agent_the_shipped_models_and_the_search_agents(client):
     options = client.get("/api/options").json()["games"]["asara"]
     kinds = {a["name"]: a["kind"] for a in options["agents"]}
-    assert {"random", "greedy", "towers", "tall"} <= {n for n, k in kinds.items() if k == "baseline"}
+    assert {"random", "greedy", "towers", "tall"} <= {
+        n for n, k in kinds.items() if k == "baseline"
+    }
     assert sorted(n for n, k in kinds.items() if k == "model") == ["ppo_2p", "ppo_4p"]
     search = {a["name"]: a["budget"] for a in options["agents"] if a["kind"] == "search"}
     assert search == {"flatmc": "sims", "ismcts": "sims"}

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from typing import Any
 
+import numpy as np
 import pytest
 
 from apps.browser import LAUNCH_ARGS, find_chromium
@@ -25,10 +27,12 @@ if CHROMIUM is None:
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
 from apps.serve import running  # noqa: E402
+from asara_env import GameConfig  # noqa: E402
 from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
 
 pytestmark = pytest.mark.browser
-MAX_CLICKS = 600  # a 2-player game asks the person for far fewer decisions
+MAX_CLICKS = 600
+SEED = 5  # the uploaded records' games  # a 2-player game asks the person for far fewer decisions
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +259,6 @@ def test_two_games_at_once_in_two_tabs(page, browser, server):
 def test_an_animated_replay_shows_one_position_at_a_time(page):
     """The animated SVG in a real browser: at any moment exactly the frame of that moment
     is visible (the animation's clock is set, not waited for)."""
-    from asara_env import GameConfig
     from asara_env.asara.reference.engine import new_game, step
     from asara_env.asara.reference.rules import legal_actions
     from asara_env.asara.render_svg import animated_svg, replay_frames
@@ -354,35 +357,36 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
 
 
 # ------------------------------------------------------------------------ saved games
-def half_played(game: str, players: int, fraction: float) -> dict:
+def half_played(game: str, players: int, fraction: float) -> dict[str, Any]:
     """A record of a game played by first legal moves, cut after `fraction` of it."""
-    if game == "asara":
-        from asara_env import GameConfig
-        from asara_env.asara.reference.engine import new_game, step
-        from asara_env.asara.reference.rules import legal_actions
+    actions = asara_first_moves(players) if game == "asara" else basari_first_moves(players)
+    config = {"num_players": players} if game == "basari" else GameConfig(players).to_dict()
+    return {"config": config, "seed": SEED, "actions": actions[: int(len(actions) * fraction)]}
 
-        state, actions = new_game(GameConfig(num_players=players), 5), []
-        while not state.is_over:
-            actions.append(legal_actions(state)[0])
-            step(state, actions[-1])
-        config = GameConfig(num_players=players).to_dict()
-    else:
-        import numpy as np
 
-        from asara_env.basari.config import BasariConfig
-        from asara_env.basari.phases import Phase
-        from asara_env.basari.reference.engine import new_game as basari_new
-        from asara_env.basari.reference.engine import step as basari_step
-        from asara_env.basari.reference.rules import legal_actions as basari_legal
+def asara_first_moves(players: int) -> list[int]:
+    from asara_env.asara.reference.engine import new_game, step
+    from asara_env.asara.reference.rules import legal_actions
 
-        config_b = BasariConfig(num_players=players)
-        state, actions = basari_new(config_b, 5), []
-        while state.phase != Phase.OVER:
-            joint = [int(np.flatnonzero(basari_legal(state, s))[0]) for s in range(players)]
-            basari_step(state, joint)
-            actions.append(joint)
-        config = config_b.to_dict()
-    return {"config": config, "seed": 5, "actions": actions[: int(len(actions) * fraction)]}
+    state, actions = new_game(GameConfig(num_players=players), SEED), []
+    while not state.is_over:
+        actions.append(legal_actions(state)[0])
+        step(state, actions[-1])
+    return actions
+
+
+def basari_first_moves(players: int) -> list[list[int]]:
+    from asara_env.basari.config import BasariConfig
+    from asara_env.basari.phases import Phase
+    from asara_env.basari.reference.engine import new_game, step
+    from asara_env.basari.reference.rules import legal_actions
+
+    state, actions = new_game(BasariConfig(num_players=players), SEED), []
+    while state.phase != Phase.OVER:
+        joint = [int(np.flatnonzero(legal_actions(state, s))[0]) for s in range(players)]
+        step(state, joint)
+        actions.append(joint)
+    return actions
 
 
 def finish_by_clicking(page, game: str) -> None:
@@ -400,7 +404,7 @@ def finish_by_clicking(page, game: str) -> None:
     raise AssertionError("the game did not end")
 
 
-def upload(page, tmp_path, game: str, players: int, data: dict, name: str = "saved.json"):
+def upload(page, tmp_path, game: str, players: int, data: dict[str, Any], name: str = "saved.json"):
     choose_game(page, game)
     page.select_option("#players", str(players))
     path = tmp_path / name
@@ -463,7 +467,7 @@ def finished_game(page, tmp_path, game: str) -> None:
     finish_by_clicking(page, game)
 
 
-def box(page, selector: str) -> dict:
+def box(page, selector: str) -> dict[str, float]:
     return page.locator(selector).bounding_box()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -63,6 +63,7 @@ from asara_env.basari.reference.rules import (
 from asara_env.basari.reference.scoring import ranks, winners
 from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
+from asara_env.basari.render_svg import action_spots, animated_svg, svg_full, svg_of
 from asara_env.common.errors import CorruptStateError
 
 GAME = "basari"
@@ -106,8 +107,9 @@ def position(origin: Origin, joints: list[Joint]) -> State:
 
 # ------------------------------------------------------------------------ what the page draws
 def board_json(state: State, viewer: int | None) -> dict[str, Any]:
-    """The position as the page draws it: archways, merchants, carpet, seats, barter. The
-    bundle being built is shown only to its builder (`viewer`; None shows it: a replay)."""
+    """The position's facts the page's move panel names (the card choices' gains, the
+    bundle being built): archways, merchants, carpet, seats, barter. The bundle being
+    built is shown only to its builder (`viewer`; None shows it)."""
     building = state.phase == Phase.BARTER and viewer in (None, state.to_act)
     return {
         "round": state.round + 1,
@@ -153,7 +155,7 @@ def move_json(state: State, action: int) -> dict[str, Any]:
         "group": group.name.lower(),
         "arg": arg,
         "name": state.config.actions.describe(action),
-        "spots": [f"archway:{arg}"] if group == Group.START else [],
+        "spots": action_spots(action, state.n_archways),
     }
 
 
@@ -165,6 +167,7 @@ class BasariSession(Session[Joint]):
     origin: Origin = field(kw_only=True)
     state: State = field(kw_only=True)
     agents: dict[int, Agent[Any]] = field(kw_only=True)
+    ANIMATES: ClassVar[bool] = True
 
     @property
     def over(self) -> bool:
@@ -292,7 +295,8 @@ class BasariSession(Session[Joint]):
             "status": self.status(yours),
             "your_turn": yours,
             "scores": state.score.tolist(),
-            "board": board_json(state, self.seat),
+            "board": {"svg": svg_of(state, self.seat)},
+            "position": board_json(state, self.seat),
             "moves": [move_json(state, int(a)) for a in np.flatnonzero(mask)],
             "final": self.final_json(),
         }
@@ -336,7 +340,15 @@ class BasariSession(Session[Joint]):
 
     def frame(self, k: int) -> dict[str, Any]:
         self.check_frame(k)
-        return board_json(position(self.origin, self.decisions[:k]), self.seat)
+        return {"svg": svg_of(position(self.origin, self.decisions[:k]), self.seat)}
+
+    def animated(self, seconds: float) -> str:
+        state = self.origin.state()
+        frames = [svg_full(state)]
+        for joint in self.decisions:
+            step(state, joint)
+            frames.append(svg_full(state))
+        return animated_svg(frames, seconds)
 
 
 def choose(agent: Agent[Any], state: State, seat: int) -> int:
@@ -458,7 +470,7 @@ class BasariWeb:
         origin, joints = loaded.item
         if not 0 <= k <= len(joints):
             raise Refused(NOT_FOUND, f"frame must be in 0..{len(joints)}, got {k}")
-        return board_json(position(origin, joints[:k]), None)
+        return {"svg": svg_full(position(origin, joints[:k]))}
 
 
 def saved_origin(saved: object) -> Origin:

@@ -300,6 +300,10 @@ def basari_click(page, counts: dict[str, int], adds: list[int]) -> None:
     if "start" in groups:
         page.locator("#board .clickable").nth(before % 7).click()  # on the board itself
         counts["start"] = counts.get("start", 0) + 1
+    elif "card" in groups and counts.get("card", 0) % 2:  # on the board's own cards
+        page.locator("#board .clickable[data-spot^='card:']").first.click()
+        counts["card"] = counts.get("card", 0) + 1
+        counts["board card"] = counts.get("board card", 0) + 1
     elif "card" in groups:
         click("card", counts.get("card", 0) % groups.count("card"))
     elif "submit" in groups and "nothing" not in bundle:
@@ -324,7 +328,7 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
 
     start(page, seed="3", game="basari")
     page.wait_for_selector("#board svg")
-    assert "as seen by P0 (you)" in page.inner_text("#board")
+    assert "as seen by player_0 (you)" in page.inner_text("#board")
     assert page.locator("#board .clickable").count() == 28  # every archway is a start
     counts: dict[str, int] = {}
     adds = [0]
@@ -333,7 +337,7 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
             break
         basari_click(page, counts, adds)
     assert page.is_visible("#final")
-    assert counts["start"] == 1 and counts["card"] > 10
+    assert counts["start"] == 1 and counts["card"] > 10 and counts["board card"] > 5
     assert counts.get("completed", 0) >= 1  # an offer built gem by gem and submitted
     assert counts.get("accept", 0) >= 1  # an offer accepted
     log = page.locator("#log li").all_text_contents()
@@ -353,7 +357,10 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
     column = heads.index("score")
     shown = [int(rows.nth(s).locator("td").nth(column).inner_text()) for s in range(3)]
     assert shown == state.score.tolist()
-    assert not page.is_visible("#download-replay")  # no animated picture of BASARI
+    with page.expect_download() as download:
+        page.click("#download-replay")
+    picture = download.value.path().read_text()
+    assert picture.count('class="frame"') == len(record["record"]["actions"]) + 1
 
 
 # ------------------------------------------------------------------------ saved games

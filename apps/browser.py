@@ -1,5 +1,5 @@
 """The operating system's Chromium as Playwright launches it, for the screenshots
-(`apps/screenshots.py`) and the browser tests (`tests/asara/test_browser.py`): one definition of
+(`apps/screenshots.py`) and the browser tests (`tests/common/test_browser.py`): one definition of
 where it is and of its flags. Nothing here downloads a browser."""
 
 from __future__ import annotations

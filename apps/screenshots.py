@@ -5,11 +5,14 @@
 First every game whose card names a picture writer (`GameCard.pictures`, BASARI's) draws
 its pictures with its SVG renderer into OUT/<game>/ (no browser needed). Then, unless
 --pictures-only, it starts the server (apps/serve.py) on a free port, drives the operating
-system's Chromium with Playwright (nothing is downloaded), plays two games by clicking
-listed moves (chosen by a seeded random generator, builds half of the time) and saves:
-`web_page.png` (the page during a 2-player basic game), `web_final.png` (the same game's
-end with the final scoring), `board_basic.png` (its board) and `board_pro_genie_gifts.png`
-(the board of a 4-player professional game with both expansions in its third year).
+system's Chromium with Playwright (nothing is downloaded), plays games of both games by
+clicking listed moves (chosen by a seeded random generator; ASARA's builds half of the
+time) and saves: `web_page.png` (the page during a 2-player basic ASARA game),
+`web_final.png` (the same game's end with the final scoring), `board_basic.png` (its
+board), `board_pro_genie_gifts.png` (the board of a 4-player professional game with both
+expansions in its third year), `web_basari.png` (the page during a 3-player BASARI game, in
+a barter when one comes), `web_basari_final.png` (its end, the final table) and
+`web_basari_800.png` (the same page 800 pixels wide: the board first, the sidebar below).
 Nothing is overwritten without --force.
 """
 
@@ -39,6 +42,7 @@ def start(
     seed: int,
 ) -> None:
     page.click("#new-game")
+    page.select_option("#game-choice", "asara")
     page.select_option("#players", str(players))
     page.select_option("#variant", variant)
     for expansion in expansions:
@@ -74,7 +78,51 @@ def year(page: Page) -> int:
     return int(text)
 
 
-SCREENSHOTS = ("web_page.png", "board_basic.png", "web_final.png", "board_pro_genie_gifts.png")
+SCREENSHOTS = (
+    "web_page.png",
+    "board_basic.png",
+    "web_final.png",
+    "board_pro_genie_gifts.png",
+    "web_basari.png",
+    "web_basari_final.png",
+    "web_basari_800.png",
+)
+NARROW = 800  # a small laptop's window (pixels wide): the layout in one column
+
+
+def start_basari(page: Page, opponents: Sequence[str], seed: int) -> None:
+    page.click("#new-game")
+    page.select_option("#game-choice", "basari")
+    page.select_option("#players", str(len(opponents) + 1))
+    for select, name in zip(page.locator("#opponents select").all(), opponents):
+        select.select_option(name)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#board svg")
+
+
+def in_barter(page: Page) -> bool:
+    return page.locator("#move-panel button.move[data-group='submit']").count() > 0
+
+
+def play_basari_until(
+    page: Page, done: Callable[[Page], bool], label: str, rng: random.Random, limit: int = 400
+) -> None:
+    """Click BASARI's offered moves, chosen at random (an offer submitted once it holds a
+    gem), until `done(page)` or the game ends."""
+    for _ in tqdm(range(limit), desc=label, unit="move"):
+        if done(page) or page.is_visible("#final"):
+            return
+        before = page.get_attribute("#board", "data-decisions")
+        moves = page.locator("#move-panel button.move")
+        submit = page.locator("#move-panel button.move[data-group='submit']")
+        bundle = page.locator("#move-panel .bundle")
+        built = bundle.count() and "nothing" not in bundle.inner_text()
+        pick = submit if submit.count() and built and rng.random() < 0.7 else moves
+        pick.nth(rng.randrange(pick.count())).click()
+        page.wait_for_function(
+            "n => document.querySelector('#board').dataset.decisions !== n", arg=before
+        )
 
 
 def pictures(out: Path, force: bool) -> list[Path]:
@@ -112,6 +160,19 @@ def take(out: Path, chromium: str) -> list[Path]:
         play_until(page, lambda pg: year(pg) >= 3, "4p pro + genie + gifts to year 3", rng)
         saved.append(out / SCREENSHOTS[3])
         page.locator("#board svg").screenshot(path=saved[-1])
+        page.set_viewport_size({"width": 1366, "height": 900})
+        start_basari(page, ["value", "points_first"], 3)
+        play_basari_until(page, lambda pg: in_barter(pg), "BASARI to a barter", rng)
+        saved.append(out / SCREENSHOTS[4])
+        page.screenshot(path=saved[-1])
+        page.set_viewport_size({"width": NARROW, "height": 1400})
+        saved.append(out / SCREENSHOTS[6])
+        page.screenshot(path=saved[-1], full_page=True)
+        page.set_viewport_size({"width": 1366, "height": 900})
+        play_basari_until(page, lambda pg: False, "BASARI to the end", rng)
+        page.locator("#final").scroll_into_view_if_needed()
+        saved.append(out / SCREENSHOTS[5])
+        page.screenshot(path=saved[-1])
         browser.close()
     return saved
 

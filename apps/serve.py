@@ -1,43 +1,39 @@
-"""A web page to play ASARA against the agents: `asara-serve` (`asara serve`).
+"""A web page to play ASARA and BASARI against the agents: `asara-serve` (`asara serve`),
+or `basari-serve` (the same page, opening on BASARI).
 
     asara-serve --port 8000          # then open http://127.0.0.1:8000
 
-The page starts a game (players, variant, expansions, the opponents: the baseline agents of
-`agents.asara.AGENTS` and the shipped models of `agents.models.MODELS["asara"]`, `ppo_2p`
-and `ppo_4p`, a seed), draws the board as the person's seat sees it (R10,
-`asara_env.asara.render_svg`), lets the person choose among the legal moves (clicking on the
-board where a move has a place there, and always from the list of the moves' names), shows
-the opponents' moves and the end-of-year and final scoring, and offers the game record for
-download and replay. The models' former names here, `model:asara_2p` and `model:asara_4p`,
-are still accepted, with a DeprecationWarning.
+The page picks a game; each game's page module (`apps/<game>/web.py`, found by name through
+`apps.webgame.load_web_game`) says what a setup request, a seat's view, a move and a
+record are, and this module is the server both share: sessions, tokens, eviction, limits,
+errors, uploads and downloads. Opponents are every named agent of `agents.registry` but
+`policy:model=PATH` (the search agents with their budget, `flatmc:sims=64`); `asara-serve`
+loads the shipped models before it serves the page, so no game waits for one. Nothing the
+person may not know reaches the page (each game's module says how); the seed and the
+record, which tell every card and die, come only once the game is over.
 
-Nothing the person may not know (R10) reaches the page: the board is their seat's view,
-the opponents' moves are named without their hidden cards
-(`asara_env.asara.actions.public_description`), and the seed and the record, which tell every
-card, come only once the game is over.
-
-**Whose game is whose.** Creating a game (or uploading a record to replay) answers, once, with
+**Whose game is whose.** Creating a game (or uploading a saved game) answers, once, with
 its `id` and an unguessable `token` (`secrets.token_urlsafe(32)`). Every request about that
-game or replay must carry the token in the `X-Game-Token` header; a missing or wrong token
+game or upload must carry the token in the `X-Game-Token` header; a missing or wrong token
 gets the same 404 as an id that does not exist (nothing tells whether a game exists). No
 endpoint lists games: the page keeps its own games' ids and tokens in the browser's
 `localStorage`. A header, not a cookie: a browser sends cookies with requests other sites
 make, and a custom header only with the page's own (no CORS is served), so no other site
 can act in a game.
 
-**Bounded resources** (`create_app`'s arguments; `asara-serve`'s flags):
-- at most `max_games` games (`--max-games`, 200) and as many uploaded replays are held; a new
-  one when full evicts the least recently used (each request to a game counts as a use),
-  so the server always accepts new games and an active game is the last to go;
-- a game or replay unused for `idle_seconds` (`--idle-minutes`, 60) is evicted; a finished
+**Bounded resources** (`create_app`'s arguments; the commands' flags):
+- at most `max_games` games (`--max-games`, 200) and as many uploads are held; a new one
+  when full evicts the least recently used (each request to a game counts as a use), so
+  the server always accepts new games and an active game is the last to go;
+- a game or upload unused for `idle_seconds` (`--idle-minutes`, 60) is evicted; a finished
   game evicted either way is first written to `records_dir` (`--records DIR`, none by
-  default) as `asara-<id>.json`, atomically (a temporary file renamed);
+  default) as `<game>-<id>.json`, atomically (a temporary file renamed);
 - a request body over `max_body` bytes (`--max-body-kib`, 256 KiB) gets 413 before it is read
   in full;
 - JSON is parsed strictly: `NaN`, `Infinity` and numbers beyond a float's range are refused,
   and the requests' ints are strict (no `"2"`, `true` or `5.0`): a 422 naming the field;
 - a held game's memory is bounded by the rules (its record and log grow by one entry per
-  decision and a game ends); the shipped models are loaded once per process.
+  decision and a game ends); the shipped models are loaded once per process;
 - it listens on 127.0.0.1 unless `--host` says otherwise, with a warning then.
 
 The JSON API the page uses (every error is a 4xx with `{"detail": message}` and changes
@@ -47,18 +43,19 @@ requests that need the `X-Game-Token` header:
 
 | request | answer |
 |---|---|
-| `GET /api/options` | agent names, models, variants, expansions |
-| `POST /api/games` `{players, variant, expansions, opponents, seat, seed}` | 201, game + `token` |
-| `GET /api/games/{id}` (token) | the game: `svg`, `moves` (`id`, `name`, `spots`), `log`, `final` |
+| `GET /api/options` | per game: players, agents (kind, search budget), its rules choices |
+| `POST /api/games` `{game, players, opponents, seat, seed, ...}` | 201, game + `token` |
+| `GET /api/games/{id}` (token) | the game: `board` (`svg`), `moves` (`id`, `name`, `spots`), `log`, `final` |
 | `POST /api/games/{id}/moves` `{action, decision}` (token) | the game after the move, replies |
-| `GET /api/games/{id}/record` (token) | the game record (`GameRecord`), JSON, at the end |
-| `GET /api/games/{id}/replay.svg?seconds=0.7` (token) | the whole game animated (SVG), at the end |
-| `GET /api/games/{id}/frames/{k}` (token) | position k as the person's seat saw it (SVG) |
-| `POST /api/replays` (a game record) | 201, `{id, token, frames, config}`: a game to step through |
-| `GET /api/replays/{id}/frames/{k}` (token) | the position after k decisions in full (SVG) |
+| `GET /api/games/{id}/record` (token) | at the end: the record with its lineup (`format`, `game`, `record`, `lineup`, `seat`) |
+| `GET /api/games/{id}/replay.svg?seconds=0.7` (token) | at the end: the whole game animated (SVG) |
+| `GET /api/games/{id}/frames/{k}` (token) | position k as the person's seat saw it (`{svg}`) |
+| `POST /api/uploads?game=G&players=P` (a record, saved game or download) | 201, `{id, token, kind, frames, over, lineup, seat, ...}`; 400 naming both configurations if it is another game's or player count's |
+| `GET /api/uploads/{id}/frames/{k}` (token) | the upload's position k in full (`{svg}`) |
+| `POST /api/uploads/{id}/continue` `{opponents, seat}` (token) | 201, a game from the upload's last position + `token` |
 
 Opponents play with seeds derived from the game's seed (`derived_seed(seed, 1000 + seat)`,
-as in the terminal game), so a seed and the person's moves give the same game again.
+as in the terminal games), so a seed and the person's moves give the same game again.
 """
 
 from __future__ import annotations

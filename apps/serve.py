@@ -45,14 +45,18 @@ requests that need the `X-Game-Token` header:
 |---|---|
 | `GET /api/options` | per game: players, agents (kind, search budget), its rules choices |
 | `POST /api/games` `{game, players, opponents, seat, seed, ...}` | 201, game + `token` |
-| `GET /api/games/{id}` (token) | the game: `board` (`svg`), `moves` (`id`, `name`, `spots`), `log`, `final` |
+| `GET /api/games/{id}` (token) | the game: `board`, `moves`, `log`, `final`, ... |
 | `POST /api/games/{id}/moves` `{action, decision}` (token) | the game after the move, replies |
-| `GET /api/games/{id}/record` (token) | at the end: the record with its lineup (`format`, `game`, `record`, `lineup`, `seat`) |
+| `GET /api/games/{id}/record` (token) | at the end: the record, who played it |
 | `GET /api/games/{id}/replay.svg?seconds=0.7` (token) | at the end: the whole game animated (SVG) |
 | `GET /api/games/{id}/frames/{k}` (token) | position k as the person's seat saw it (`{svg}`) |
-| `POST /api/uploads?game=G&players=P` (a record, saved game or download) | 201, `{id, token, kind, frames, over, lineup, seat, ...}`; 400 naming both configurations if it is another game's or player count's |
+| `POST /api/uploads?game=G&players=P` (a file's JSON) | 201, `{id, token, kind, frames, ...}` |
 | `GET /api/uploads/{id}/frames/{k}` (token) | the upload's position k in full (`{svg}`) |
-| `POST /api/uploads/{id}/continue` `{opponents, seat}` (token) | 201, a game from the upload's last position + `token` |
+| `POST /api/uploads/{id}/continue` `{opponents, seat}` (token) | 201, game + `token` |
+
+An upload is a record, a saved game or the page's own download; one of another game or
+another number of players than `game` and `players` say is refused (400) naming both
+configurations; `continue` starts a game at the upload's last position.
 
 Opponents play with seeds derived from the game's seed (`derived_seed(seed, 1000 + seat)`,
 as in the terminal games), so a seed and the person's moves give the same game again.

@@ -133,11 +133,6 @@ class Session(ABC, Generic[Decision]):
     def config(self) -> dict[str, Any]:
         """The game's configuration as JSON."""
 
-    @property
-    @abstractmethod
-    def revealing(self) -> dict[str, Any]:
-        """What is shown only at the end (the seed, which tells every chance)."""
-
     def play(self, action: int, decision: int | None) -> None:
         """The person's move chosen at `decision` (None: unchecked); Refused when the game
         is over or the move is stale, then as `apply_move`."""

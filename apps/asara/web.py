@@ -134,10 +134,6 @@ class AsaraSession(Session[int]):
     def config(self) -> dict[str, Any]:
         return self.origin.config.to_dict()
 
-    @property
-    def revealing(self) -> dict[str, Any]:
-        return {"seed": self.origin.seed}
-
     def apply(self, action: int) -> None:
         """Play one legal action and log it, with the scoring a year end brings."""
         state, mover, year = self.state, self.state.seat, self.state.year

@@ -180,10 +180,6 @@ class BasariSession(Session[Joint]):
             "start_mode": self.origin.config.start_mode,
         }
 
-    @property
-    def revealing(self) -> dict[str, Any]:
-        return {"seed": self.origin.seed}
-
     def yours(self) -> bool:
         return self.seat in acting_seats(self.state)
 
@@ -208,17 +204,19 @@ class BasariSession(Session[Joint]):
         step(self.state, joint)
         self.decisions.append(joint)
         n = len(self.decisions)
-        for text in self.events(before, joint):
+        ended = round_ended(before, self.state)
+        scored = before_scoring(before, joint) if ended else self.state
+        for text in self.events(before, joint, scored.score - before.score):
             self.log.append({"kind": "move", "decision": n, "text": text})
-        scoring = round_end_text(before, joint, self.state, self.label)
-        if scoring is not None:
-            self.log.append({"kind": "year", "decision": n, "text": scoring})
+        if ended:
+            text = round_end_text(before, scored, self.state, self.label)
+            self.log.append({"kind": "year", "decision": n, "text": text})
         if self.over:
             self.log.append({"kind": "final", "decision": n, "text": self.final_text()})
 
-    def events(self, before: State, joint: Joint) -> list[str]:
+    def events(self, before: State, joint: Joint, gained: np.ndarray) -> list[str]:
         """The public events of one step: start archways, cards, each barter decision
-        (an opponent's gem added is not named), points gained."""
+        (an opponent's gem added is not named), the points the actions `gained`."""
         layout = before.config.actions
         decoded = [layout.decode(a) for a in joint]
         if before.phase == Phase.SETUP:
@@ -235,13 +233,7 @@ class BasariSession(Session[Joint]):
         else:
             event = self.barter_event(before, *decoded[before.to_act])
             texts = [] if event is None else [event]
-        gained = self.state.score - before.score
-        if (
-            before.phase != Phase.SETUP
-            and before.round == self.state.round
-            and self.state.phase != Phase.OVER
-            and gained.any()
-        ):
+        if gained.any():
             texts.append(
                 "points: "
                 + ", ".join(f"{self.label(s)} +{int(g)}" for s, g in enumerate(gained) if g)
@@ -356,24 +348,36 @@ def choose(agent: Agent[Any], state: State, seat: int) -> int:
     return int(agent.act(encode_view(state, seat), legal_actions(state, seat).astype(bool)))
 
 
-def round_end_text(before: State, joint: Joint, after: State, label: Any) -> str | None:
-    """B9's scoring of the round the joint action ended, explained; None if it ended none.
+def round_ended(before: State, after: State) -> bool:
+    """Whether the step from `before` to `after` ended a round (B9.1)."""
+    if before.phase in (Phase.SETUP, Phase.OVER):
+        return False
+    return after.round != before.round or after.phase == Phase.OVER
+
+
+def before_scoring(before: State, joint: Joint) -> State:
+    """The position right before the round-end scoring the joint action brings.
 
     The merchants' progress is read only to see who completed a lap, so the same joint
-    action replayed with no progress gives the holdings and scores right before the
-    scoring; where each merchant stood then is the new start disk (B9.5)."""
-    ended = after.round != before.round or after.phase == Phase.OVER
-    if before.phase == Phase.SETUP or before.phase == Phase.OVER or not ended:
-        return None
+    action replayed with no progress plays the cards and barters alike and goes on to the
+    next turn instead of scoring: its holdings and scores are those right before the
+    scoring. The progress is put back as it was then: the new start disks (B9.5) stand
+    where the merchants stood."""
     probe = before.copy()
     probe.progress[:] = 0
     step(probe, joint)
+    return probe
+
+
+def round_end_text(before: State, scored: State, after: State, label: Any) -> str:
+    """B9's scoring of the round that ended between `before` and `after`, explained from
+    the position right before it (`scored`, of `before_scoring`)."""
     n = before.n_archways
     progress = before.progress + (after.start - before.position) % n
     laps = [label(s) for s in range(before.num_players) if progress[s] >= n]
     parts = [f"lap bonus +{LAP_BONUS}: {', '.join(laps) or 'nobody'}"]
     for c, colour in enumerate(COLOUR_NAMES):
-        held = probe.gems[:, c]
+        held = scored.gems[:, c]
         most = int(held.max())
         if most == 0:
             continue
@@ -382,7 +386,7 @@ def round_end_text(before: State, joint: Joint, after: State, label: Any) -> str
         back = min(MAJORITY_RETURN if len(holders) == 1 else TIE_RETURN, most)
         names = ", ".join(label(int(s)) for s in holders)
         parts.append(f"most {colour} ({most}): {names} +{bonus}, returning {back}")
-    gained = after.score - probe.score
+    gained = after.score - scored.score
     total = ", ".join(f"{label(s)} +{int(g)}" for s, g in enumerate(gained))
     return f"end of round {before.round + 1} scoring (B9): {'; '.join(parts)}. In all: {total}"
 

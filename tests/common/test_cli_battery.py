@@ -120,7 +120,7 @@ CASES += [("basari", ["play", *a], f) for a, f in PLAY_BAD]
 CASES += [("asara", ["play", "--save", f"{MISSING}.json"], "--save")]
 CASES += [("asara", ["random", *a], f) for a, f in RANDOM_BAD]
 CASES += [("asara-play-random", a, f) for a, f in RANDOM_BAD]
-CASES += [("asara-serve", a, f) for a, f in SERVE_BAD]
+CASES += [(name, a, f) for name in ("asara-serve", "basari-serve") for a, f in SERVE_BAD]
 CASES += [("asara", ["serve", *a], f) for a, f in SERVE_BAD]
 CASES += [("basari", ["dance"], "command"), ("asara", [], "command")]
 

@@ -1,0 +1,305 @@
+"""The step of `asara_env.basari.core.step`, one game at a time: every action checked
+against its seat's mask before anything changes, then each game's decisions and every
+automatic consequence up to its next decision point (E1), then its legal masks
+(`asara_env.basari.core.mask.write_mask`). Each function mirrors the numpy function of
+the same name in `core/rules.py`, `core/step.py` or `core/mask.py` for one game `g`."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from asara_env.basari.actions import (
+    BARTER_ACCEPT,
+    BARTER_ADD,
+    BARTER_FORFEIT,
+    BARTER_SUBMIT,
+    N_BARTER_IDS,
+)
+from asara_env.basari.constants import (
+    DIE_ACTION_BASE,
+    LAP_BONUS,
+    MAJORITY_RETURN,
+    N_CARDS,
+    N_COLOURS,
+    ROUNDS,
+    TIE_RETURN,
+    Card,
+)
+from asara_env.basari.core.kernels.arrays import Arrays, Rules
+from asara_env.basari.core.kernels.chance import DIE_ACTION, MOVE, coin, die
+from asara_env.basari.phases import Phase
+
+SETUP, SELECT, BARTER, OVER = (int(p) for p in Phase)
+DIE, POINTS, GEMS = int(Card.DIE), int(Card.POINTS), int(Card.GEMS)
+NO_BARTER = -1  # the sentinel of barter_card, queued_card, opener, responder, to_act, offer_by
+ALL_LEGAL = -1  # what `first_illegal` returns when every action is legal
+
+
+@numba.njit(cache=True)
+def first_illegal(s: Arrays, actions: np.ndarray) -> int:
+    """g * P + seat of the first action of `actions` int64[B, P] (games, then seats) that
+    is not in its seat's mask, or ALL_LEGAL."""
+    b, p, a = s.legal.shape
+    for g in range(b):
+        for seat in range(p):
+            act = actions[g, seat]
+            if act < 0 or act >= a or not s.legal[g, seat, act]:
+                return g * p + seat
+    return ALL_LEGAL
+
+
+@numba.njit(cache=True)
+def step_games(s: Arrays, k: Rules, actions: np.ndarray) -> int:
+    """Apply `actions` int64[B, P] to every game, or change nothing and return the first
+    illegal one's g * P + seat (see `first_illegal`); ALL_LEGAL once applied."""
+    bad = first_illegal(s, actions)
+    if bad != ALL_LEGAL:
+        return bad
+    for g in range(s.phase.shape[0]):
+        before = s.phase[g]
+        step_game(s, k, g, actions[g])
+        write_mask(s, k, g, s.phase[g] != before)
+    return ALL_LEGAL
+
+
+@numba.njit(cache=True)
+def step_game(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
+    """Game g's decisions `actions` int64[P] (legal) and what follows them."""
+    phase = s.phase[g]
+    if phase == SETUP:
+        for seat in range(actions.shape[0]):
+            s.start[g, seat] = s.position[g, seat] = actions[seat] - k.start_offset
+            s.progress[g, seat] = 0
+        movement(s, k, g)
+    elif phase == SELECT:
+        resolve_cards(s, k, g, actions - k.card_offset)
+    elif phase == BARTER:
+        barter(s, k, g, actions[s.to_act[g]] - k.accept)
+
+
+@numba.njit(cache=True)
+def movement(s: Arrays, k: Rules, g: int) -> None:
+    """B4.2: every merchant moves by its own die; the turn's cards and rolls are cleared;
+    the game waits for the card choice (SELECT)."""
+    for seat in range(s.position.shape[1]):
+        roll = die(s.seed[g], s.round[g], s.turn[g], seat, MOVE)
+        s.revealed[g, seat] = -1
+        s.action_roll[g, seat] = 0
+        s.move_roll[g, seat] = roll
+        s.position[g, seat] = (s.position[g, seat] + roll) % k.n_archways
+        s.progress[g, seat] += roll
+    s.phase[g] = SELECT
+
+
+@numba.njit(cache=True)
+def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
+    """B6: `seat` carries out `card`: the Die action (B6.3: roll, move that far, score
+    6 - roll), Points (B6.2: the archway's number) or Gemstones (B6.1: the archway's gems,
+    all that are left where too few)."""
+    if card == DIE:
+        roll = die(s.seed[g], s.round[g], s.turn[g], seat, DIE_ACTION)
+        s.action_roll[g, seat] = roll
+        s.position[g, seat] = (s.position[g, seat] + roll) % k.n_archways
+        s.progress[g, seat] += roll
+        s.score[g, seat] += DIE_ACTION_BASE - roll
+    elif card == POINTS:
+        s.score[g, seat] += k.points[s.position[g, seat]]
+    elif card == GEMS:
+        here = s.position[g, seat]
+        for c in range(N_COLOURS):
+            taken = min(k.board_gems[here, c], s.carpet[g, c])
+            s.gems[g, seat, c] += taken
+            s.carpet[g, c] -= taken
+
+
+@numba.njit(cache=True)
+def resolve_cards(s: Arrays, k: Rules, g: int, cards: np.ndarray) -> None:
+    """B5.2-B5.3: reveal `cards` int64[P]; solo cards act at once in card order, cards
+    chosen by three or more are cancelled, pairs barter in card order (the second pair's
+    card queued)."""
+    p = cards.shape[0]
+    count = np.zeros(N_CARDS, np.int64)
+    for seat in range(p):
+        s.revealed[g, seat] = cards[seat]
+        count[cards[seat]] += 1
+    for card in range(N_CARDS):
+        if count[card] == 1:
+            for seat in range(p):
+                if cards[seat] == card:
+                    act(s, k, g, seat, card)
+    first = second = NO_BARTER
+    for card in range(N_CARDS):
+        if count[card] == 2:
+            if first == NO_BARTER:
+                first = card
+            elif second == NO_BARTER:
+                second = card
+    if first == NO_BARTER:
+        end_turn(s, k, g)
+    else:
+        s.queued_card[g] = second
+        start_barter(s, g, first)
+
+
+@numba.njit(cache=True)
+def start_barter(s: Arrays, g: int, card: int) -> None:
+    """B7.1: the two seats that revealed `card` barter; the higher score opens, a coin
+    (C3, drawn for the lower seat) decides between equal scores."""
+    low = high = NO_BARTER
+    for seat in range(s.revealed.shape[1]):
+        if s.revealed[g, seat] == card:
+            if low == NO_BARTER:
+                low = seat
+            high = seat
+    s_low, s_high = s.score[g, low], s.score[g, high]
+    tails = coin(s.seed[g], s.round[g], s.turn[g], low)
+    low_opens = s_low > s_high or (s_low == s_high and tails == 0)
+    opener, responder = (low, high) if low_opens else (high, low)
+    s.barter_card[g] = card
+    s.opener[g] = opener
+    s.responder[g] = responder
+    s.to_act[g] = opener
+    s.offer[g, :] = 0
+    s.offer_by[g] = NO_BARTER
+    s.offers[g] = 0
+    s.pending[g, :] = 0
+    s.phase[g] = BARTER
+
+
+@numba.njit(cache=True)
+def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
+    """E2: the acting seat's `choice` (a BarterChoice: ACCEPT, FORFEIT, ADD + c or
+    SUBMIT)."""
+    actor = s.to_act[g]
+    if BARTER_ADD <= choice < BARTER_ADD + N_COLOURS:
+        s.pending[g, choice - BARTER_ADD] += 1
+    elif choice == BARTER_SUBMIT:
+        s.offer[g, :] = s.pending[g, :]
+        s.pending[g, :] = 0
+        s.offers[g] += 1
+        s.offer_by[g] = actor
+        s.to_act[g] = s.opener[g] + s.responder[g] - actor
+    elif choice == BARTER_ACCEPT:  # B7.5: the offerer gives the offer and carries out the card
+        giver = s.offer_by[g]
+        for c in range(N_COLOURS):
+            s.gems[g, giver, c] -= s.offer[g, c]
+            s.gems[g, actor, c] += s.offer[g, c]
+        finish_barter(s, k, g, giver)
+    elif choice == BARTER_FORFEIT:  # B7.2: the other party carries out the card
+        finish_barter(s, k, g, s.responder[g])
+
+
+@numba.njit(cache=True)
+def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> None:
+    """B7.5: the barter's winner carries out its card; then the turn's next barter
+    starts, or the turn ends."""
+    act(s, k, g, winner, s.barter_card[g])
+    queued = s.queued_card[g]
+    s.queued_card[g] = NO_BARTER
+    if queued >= 0:
+        start_barter(s, g, queued)
+    else:
+        end_turn(s, k, g)
+
+
+@numba.njit(cache=True)
+def end_turn(s: Arrays, k: Rules, g: int) -> None:
+    """B9.1: clear the barter; a round ends after a turn in which some merchant completed
+    its lap (bonus scoring, then the next round or the end of the game, B9.6); otherwise
+    the next turn. A game not over moves on to its next movement."""
+    s.barter_card[g] = s.queued_card[g] = NO_BARTER
+    s.opener[g] = s.responder[g] = s.to_act[g] = s.offer_by[g] = NO_BARTER
+    s.offer[g, :] = 0
+    s.pending[g, :] = 0
+    s.offers[g] = 0
+    lapped = False
+    for seat in range(s.progress.shape[1]):
+        lapped |= s.progress[g, seat] >= k.n_archways
+    if not lapped:
+        s.turn[g] += 1
+    else:
+        score_round(s, k, g)
+        if s.round[g] == ROUNDS - 1:
+            s.phase[g] = OVER
+        else:
+            s.round[g] += 1
+            s.turn[g] = 0
+    if s.phase[g] != OVER:
+        movement(s, k, g)
+
+
+@numba.njit(cache=True)
+def score_round(s: Arrays, k: Rules, g: int) -> None:
+    """B9.2 majorities (returns to the carpets), B9.3 lap bonus, B9.5 start disks."""
+    p = s.gems.shape[1]
+    for c in range(N_COLOURS):
+        most = 0
+        for seat in range(p):
+            most = max(most, int(s.gems[g, seat, c]))
+        if most <= 0:
+            continue
+        holders = 0
+        for seat in range(p):
+            holders += s.gems[g, seat, c] == most
+        bonus = k.majority_bonus[s.round[g], c] // holders
+        back = min(MAJORITY_RETURN if holders == 1 else TIE_RETURN, most)
+        for seat in range(p):
+            if s.gems[g, seat, c] == most:
+                s.score[g, seat] += bonus
+                s.gems[g, seat, c] -= back
+                s.carpet[g, c] += back
+    for seat in range(p):
+        if s.progress[g, seat] >= k.n_archways:
+            s.score[g, seat] += LAP_BONUS
+        s.start[g, seat] = s.position[g, seat]
+        s.progress[g, seat] = 0
+
+
+@numba.njit(cache=True)
+def bundle_key(k: Rules, bundle: np.ndarray) -> int:
+    """The B8 order of `bundle` int8[4] as one number (`core.tables.bundle_key`)."""
+    key = 0
+    for c in range(N_COLOURS):
+        key += int(bundle[c]) * int(k.key_weights[c])
+    return key
+
+
+@numba.njit(cache=True)
+def write_mask(s: Arrays, k: Rules, g: int, phase_changed: bool) -> None:
+    """Game g's masks: the phase's template where the phase changed (every seat picks in
+    SETUP and SELECT; NOOP only otherwise), then the acting seat's barter ids (E2, "no
+    dead ends": a raise can be built iff the holding beats the standing offer) and every
+    other seat's NOOP."""
+    phase = s.phase[g]
+    p = s.legal.shape[1]
+    if phase_changed:
+        for seat in range(p):
+            s.legal[g, seat, :] = k.templates[phase]
+    actor = max(s.to_act[g], 0)
+    held = s.gems[g, actor]
+    pending = s.pending[g]
+    exists = s.offer_by[g] >= 0
+    empty = True
+    for c in range(N_COLOURS):
+        empty &= pending[c] == 0
+    offer_key = bundle_key(k, s.offer[g])
+    can_raise = not exists or bundle_key(k, held) > offer_key
+    block = np.empty(N_BARTER_IDS, np.bool_)
+    block[BARTER_ACCEPT] = exists and empty
+    block[BARTER_FORFEIT] = not exists and empty
+    for c in range(N_COLOURS):
+        block[BARTER_ADD + c] = held[c] > pending[c] and can_raise
+    block[BARTER_SUBMIT] = not empty and (not exists or bundle_key(k, pending) > offer_key)
+    for seat in range(p):
+        is_actor = seat == s.to_act[g]
+        for j in range(N_BARTER_IDS):
+            s.legal[g, seat, k.accept + j] = is_actor and block[j]
+        s.legal[g, seat, 0] = k.templates[phase, 0] and not is_actor
+
+
+@numba.njit(cache=True)
+def score_rounds(s: Arrays, k: Rules, rows: np.ndarray) -> None:
+    """`score_round` of every game of `rows` int64[n]."""
+    for g in rows:
+        score_round(s, k, g)

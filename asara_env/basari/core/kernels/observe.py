@@ -70,7 +70,8 @@ def observe_games(s: Arrays, k: Rules, o: Layout, out: np.ndarray) -> None:
     for g in range(s.phase.shape[0]):
         public(s, k, o, g, out[g, 0])
         for viewer in range(1, p):
-            out[g, viewer, :] = out[g, 0]
+            for i in range(out.shape[2]):
+                out[g, viewer, i] = out[g, 0, i]
         for viewer in range(p):
             private(s, k, o, g, viewer, out[g, viewer])
 
@@ -86,8 +87,8 @@ def one_hot(row: np.ndarray, at: int, index: int, size: int) -> None:
 def public(s: Arrays, k: Rules, o: Layout, g: int, row: np.ndarray) -> None:
     """The entries that are the same for every viewer of game g."""
     n = k.n_archways
-    one_hot(row, o.phase, s.phase[g], N_PHASES)
-    one_hot(row, o.round, s.round[g], ROUNDS)
+    one_hot(row, o.phase, int(s.phase[g]), N_PHASES)
+    one_hot(row, o.round, int(s.round[g]), ROUNDS)
     row[o.turn_in_round] = s.turn[g] / n
     for c in range(N_COLOURS):
         row[o.carpets + c] = s.carpet[g, c] / GEM_SCALE
@@ -97,10 +98,10 @@ def public(s: Arrays, k: Rules, o: Layout, g: int, row: np.ndarray) -> None:
         row[o.board + a * features] = k.points[a] / POINTS_SCALE
         for c in range(N_COLOURS):
             row[o.board + a * features + 1 + c] = k.board_gems[a, c] / GEM_SCALE
-    one_hot(row, o.barter_card, s.barter_card[g], N_CARDS)
+    one_hot(row, o.barter_card, int(s.barter_card[g]), N_CARDS)
     row[o.offer_exists] = s.offer_by[g] >= 0
     row[o.raises] = max(s.offers[g] - 1, 0) / RAISES_SCALE
-    one_hot(row, o.queued_card, s.queued_card[g], N_CARDS)
+    one_hot(row, o.queued_card, int(s.queued_card[g]), N_CARDS)
 
 
 @numba.njit(cache=True)
@@ -110,7 +111,7 @@ def private(s: Arrays, k: Rules, o: Layout, g: int, viewer: int, row: np.ndarray
     p = s.score.shape[1]
     for ego in range(p):
         seat_block(s, k, o, g, (viewer + ego) % p, row, o.seats + ego * o.seat_size)
-    by = s.offer_by[g]
+    by = int(s.offer_by[g])
     if by >= 0:
         one_hot(row, o.offer_by, (by - viewer) % p, p)
     if viewer == s.to_act[g]:
@@ -135,7 +136,7 @@ def seat_block(s: Arrays, k: Rules, o: Layout, g: int, seat: int, row: np.ndarra
     progress = s.progress[g, seat]
     row[at + o.seat_lap_left] = max(n - progress, 0) / n
     row[at + o.seat_lap_done] = progress >= n
-    one_hot(row, at + o.seat_card, 1 + s.revealed[g, seat], 1 + N_CARDS)
+    one_hot(row, at + o.seat_card, 1 + int(s.revealed[g, seat]), 1 + N_CARDS)
     role = at + o.seat_barter_role
     row[role] = seat == s.opener[g] or seat == s.responder[g]
     row[role + 1] = seat == s.opener[g]

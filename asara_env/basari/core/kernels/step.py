@@ -73,9 +73,9 @@ def step_game(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
             s.progress[g, seat] = 0
         movement(s, k, g)
     elif phase == SELECT:
-        resolve_cards(s, k, g, actions - k.card_offset)
+        resolve_cards(s, k, g, actions)
     elif phase == BARTER:
-        barter(s, k, g, actions[s.to_act[g]] - k.accept)
+        barter(s, k, g, int(actions[s.to_act[g]]) - k.accept)
 
 
 @numba.njit(cache=True)
@@ -83,7 +83,7 @@ def movement(s: Arrays, k: Rules, g: int) -> None:
     """B4.2: every merchant moves by its own die; the turn's cards and rolls are cleared;
     the game waits for the card choice (SELECT)."""
     for seat in range(s.position.shape[1]):
-        roll = die(s.seed[g], s.round[g], s.turn[g], seat, MOVE)
+        roll = die(s.seed[g], int(s.round[g]), int(s.turn[g]), seat, MOVE)
         s.revealed[g, seat] = -1
         s.action_roll[g, seat] = 0
         s.move_roll[g, seat] = roll
@@ -98,7 +98,7 @@ def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
     6 - roll), Points (B6.2: the archway's number) or Gemstones (B6.1: the archway's gems,
     all that are left where too few)."""
     if card == DIE:
-        roll = die(s.seed[g], s.round[g], s.turn[g], seat, DIE_ACTION)
+        roll = die(s.seed[g], int(s.round[g]), int(s.turn[g]), seat, DIE_ACTION)
         s.action_roll[g, seat] = roll
         s.position[g, seat] = (s.position[g, seat] + roll) % k.n_archways
         s.progress[g, seat] += roll
@@ -114,23 +114,21 @@ def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
 
 
 @numba.njit(cache=True)
-def resolve_cards(s: Arrays, k: Rules, g: int, cards: np.ndarray) -> None:
-    """B5.2-B5.3: reveal `cards` int64[P]; solo cards act at once in card order, cards
-    chosen by three or more are cancelled, pairs barter in card order (the second pair's
-    card queued)."""
-    p = cards.shape[0]
-    count = np.zeros(N_CARDS, np.int64)
+def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
+    """B5.2-B5.3: reveal the cards of `actions` int64[P] (CARD ids); solo cards act at
+    once in card order, cards chosen by three or more are cancelled, pairs barter in card
+    order (the second pair's card queued)."""
+    p = actions.shape[0]
     for seat in range(p):
-        s.revealed[g, seat] = cards[seat]
-        count[cards[seat]] += 1
+        s.revealed[g, seat] = actions[seat] - k.card_offset
     for card in range(N_CARDS):
-        if count[card] == 1:
+        if chosen_by(s, g, card) == 1:
             for seat in range(p):
-                if cards[seat] == card:
+                if s.revealed[g, seat] == card:
                     act(s, k, g, seat, card)
     first = second = NO_BARTER
     for card in range(N_CARDS):
-        if count[card] == 2:
+        if chosen_by(s, g, card) == 2:
             if first == NO_BARTER:
                 first = card
             elif second == NO_BARTER:
@@ -140,6 +138,15 @@ def resolve_cards(s: Arrays, k: Rules, g: int, cards: np.ndarray) -> None:
     else:
         s.queued_card[g] = second
         start_barter(s, g, first)
+
+
+@numba.njit(cache=True)
+def chosen_by(s: Arrays, g: int, card: int) -> int:
+    """How many seats of game g revealed `card`."""
+    count = 0
+    for seat in range(s.revealed.shape[1]):
+        count += s.revealed[g, seat] == card
+    return count
 
 
 @numba.njit(cache=True)
@@ -153,17 +160,17 @@ def start_barter(s: Arrays, g: int, card: int) -> None:
                 low = seat
             high = seat
     s_low, s_high = s.score[g, low], s.score[g, high]
-    tails = coin(s.seed[g], s.round[g], s.turn[g], low)
+    tails = coin(s.seed[g], int(s.round[g]), int(s.turn[g]), low)
     low_opens = s_low > s_high or (s_low == s_high and tails == 0)
     opener, responder = (low, high) if low_opens else (high, low)
     s.barter_card[g] = card
     s.opener[g] = opener
     s.responder[g] = responder
     s.to_act[g] = opener
-    s.offer[g, :] = 0
     s.offer_by[g] = NO_BARTER
     s.offers[g] = 0
-    s.pending[g, :] = 0
+    for c in range(N_COLOURS):
+        s.offer[g, c] = s.pending[g, c] = 0
     s.phase[g] = BARTER
 
 
@@ -175,8 +182,9 @@ def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
     if BARTER_ADD <= choice < BARTER_ADD + N_COLOURS:
         s.pending[g, choice - BARTER_ADD] += 1
     elif choice == BARTER_SUBMIT:
-        s.offer[g, :] = s.pending[g, :]
-        s.pending[g, :] = 0
+        for c in range(N_COLOURS):
+            s.offer[g, c] = s.pending[g, c]
+            s.pending[g, c] = 0
         s.offers[g] += 1
         s.offer_by[g] = actor
         s.to_act[g] = s.opener[g] + s.responder[g] - actor
@@ -185,17 +193,17 @@ def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
         for c in range(N_COLOURS):
             s.gems[g, giver, c] -= s.offer[g, c]
             s.gems[g, actor, c] += s.offer[g, c]
-        finish_barter(s, k, g, giver)
+        finish_barter(s, k, g, int(giver))
     elif choice == BARTER_FORFEIT:  # B7.2: the other party carries out the card
-        finish_barter(s, k, g, s.responder[g])
+        finish_barter(s, k, g, int(s.responder[g]))
 
 
 @numba.njit(cache=True)
 def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> None:
     """B7.5: the barter's winner carries out its card; then the turn's next barter
     starts, or the turn ends."""
-    act(s, k, g, winner, s.barter_card[g])
-    queued = s.queued_card[g]
+    act(s, k, g, winner, int(s.barter_card[g]))
+    queued = int(s.queued_card[g])
     s.queued_card[g] = NO_BARTER
     if queued >= 0:
         start_barter(s, g, queued)
@@ -210,8 +218,8 @@ def end_turn(s: Arrays, k: Rules, g: int) -> None:
     the next turn. A game not over moves on to its next movement."""
     s.barter_card[g] = s.queued_card[g] = NO_BARTER
     s.opener[g] = s.responder[g] = s.to_act[g] = s.offer_by[g] = NO_BARTER
-    s.offer[g, :] = 0
-    s.pending[g, :] = 0
+    for c in range(N_COLOURS):
+        s.offer[g, c] = s.pending[g, c] = 0
     s.offers[g] = 0
     lapped = False
     for seat in range(s.progress.shape[1]):
@@ -257,12 +265,28 @@ def score_round(s: Arrays, k: Rules, g: int) -> None:
 
 
 @numba.njit(cache=True)
-def bundle_key(k: Rules, bundle: np.ndarray) -> int:
-    """The B8 order of `bundle` int8[4] as one number (`core.tables.bundle_key`)."""
+def bundle_key(weights: np.ndarray, bundle: np.ndarray) -> int:
+    """The B8 order of `bundle` int8[4] as one number, with the `core.tables.bundle_key`
+    weights."""
     key = 0
     for c in range(N_COLOURS):
-        key += int(bundle[c]) * int(k.key_weights[c])
+        key += int(bundle[c]) * int(weights[c])
     return key
+
+
+@numba.njit(cache=True)
+def barter_id_legal(
+    choice: int, exists: bool, empty: bool, can_add: bool, can_submit: bool
+) -> bool:
+    """Whether barter id ACCEPT + `choice` is legal for the acting seat (`can_add`: for
+    the ADD of this colour)."""
+    if choice == BARTER_ACCEPT:
+        return exists and empty
+    if choice == BARTER_FORFEIT:
+        return not exists and empty
+    if choice == BARTER_SUBMIT:
+        return can_submit
+    return can_add
 
 
 @numba.njit(cache=True)
@@ -272,29 +296,29 @@ def write_mask(s: Arrays, k: Rules, g: int, phase_changed: bool) -> None:
     dead ends": a raise can be built iff the holding beats the standing offer) and every
     other seat's NOOP."""
     phase = s.phase[g]
-    p = s.legal.shape[1]
+    p, a = s.legal.shape[1], s.legal.shape[2]
     if phase_changed:
         for seat in range(p):
-            s.legal[g, seat, :] = k.templates[phase]
-    actor = max(s.to_act[g], 0)
-    held = s.gems[g, actor]
-    pending = s.pending[g]
+            for i in range(a):
+                s.legal[g, seat, i] = k.templates[phase, i]
+    to_act = int(s.to_act[g])
+    actor = max(to_act, 0)
     exists = s.offer_by[g] >= 0
     empty = True
     for c in range(N_COLOURS):
-        empty &= pending[c] == 0
-    offer_key = bundle_key(k, s.offer[g])
-    can_raise = not exists or bundle_key(k, held) > offer_key
-    block = np.empty(N_BARTER_IDS, np.bool_)
-    block[BARTER_ACCEPT] = exists and empty
-    block[BARTER_FORFEIT] = not exists and empty
-    for c in range(N_COLOURS):
-        block[BARTER_ADD + c] = held[c] > pending[c] and can_raise
-    block[BARTER_SUBMIT] = not empty and (not exists or bundle_key(k, pending) > offer_key)
+        empty &= s.pending[g, c] == 0
+    w = k.key_weights
+    offer_key = bundle_key(w, s.offer[g])
+    can_raise = not exists or bundle_key(w, s.gems[g, actor]) > offer_key
+    pending_key = bundle_key(w, s.pending[g])
+    can_submit = not empty and (not exists or pending_key > offer_key)
     for seat in range(p):
-        is_actor = seat == s.to_act[g]
+        is_actor = seat == to_act
         for j in range(N_BARTER_IDS):
-            s.legal[g, seat, k.accept + j] = is_actor and block[j]
+            c = min(max(j - BARTER_ADD, 0), N_COLOURS - 1)  # the colour of an ADD id
+            can_add = s.gems[g, actor, c] > s.pending[g, c] and can_raise
+            legal = barter_id_legal(j, exists, empty, can_add, can_submit)
+            s.legal[g, seat, k.accept + j] = is_actor and legal
         s.legal[g, seat, 0] = k.templates[phase, 0] and not is_actor
 
 

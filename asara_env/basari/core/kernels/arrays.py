@@ -1,10 +1,12 @@
-"""What the kernels take: the state's arrays as one named tuple (`Arrays`, the fields of
+"""What the kernels take: the state's arrays (`Arrays`, the fields of
 `asara_env.basari.core.state.FIELD_SPECS` in order) and a configuration's tables
-(`Rules`), both built in Python for each call."""
+(`Rules`). They cross from Python as plain tuples, which numba unboxes faster than named
+ones, and are named again inside the kernels (`Arrays(*state)`)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -44,9 +46,22 @@ class Arrays(NamedTuple):
 assert Arrays._fields == tuple(ARRAY_FIELDS), "Arrays must list FIELD_SPECS in order"
 
 
-def arrays(state: BasariState) -> Arrays:
-    """The state's arrays, not copied."""
-    return Arrays(*[getattr(state, name) for name in ARRAY_FIELDS])
+# How the kernels are compiled. Only the entry points (called from Python) are compiled
+# functions of their own; every helper is inlined into them, since a call would pass the
+# ~250 words of `Arrays` by value. The kernels allocate nothing, so numba's reference
+# counting is off (`_nrt`): it would count (atomically) every array taken out of `Arrays`.
+# Both are cached on disk beside the modules.
+ENTRY: dict[str, Any] = {"cache": True, "_nrt": False}
+INLINED: dict[str, Any] = {**ENTRY, "inline": "always"}
+
+_GET_ARRAYS = attrgetter(*ARRAY_FIELDS)
+
+
+def arrays(state: BasariState) -> tuple[np.ndarray, ...]:
+    """The state's arrays in `Arrays` order (the same objects: kernels write them in
+    place)."""
+    arrays: tuple[np.ndarray, ...] = _GET_ARRAYS(state)
+    return arrays
 
 
 class Rules(NamedTuple):
@@ -63,12 +78,12 @@ class Rules(NamedTuple):
     accept: int  # id of ACCEPT; FORFEIT, ADD(0..3), SUBMIT follow it
 
 
-_RULES: dict[int, tuple[Tables, Rules]] = {}
+_RULES: dict[int, tuple[Tables, tuple[Any, ...]]] = {}
 MAX_CACHED = 64
 
 
-def rules_of(t: Tables) -> Rules:
-    """The kernels' view of `t` (cached per tables object)."""
+def rules_of(t: Tables) -> tuple[Any, ...]:
+    """The kernels' view of `t`, a `Rules` as a plain tuple (cached per tables object)."""
     hit = _RULES.get(id(t))
     if hit is None or hit[0] is not t:
         kernel_rules = Rules(
@@ -84,5 +99,5 @@ def rules_of(t: Tables) -> Rules:
         )
         if len(_RULES) > MAX_CACHED:
             _RULES.clear()
-        hit = _RULES[id(t)] = (t, kernel_rules)
+        hit = _RULES[id(t)] = (t, tuple(kernel_rules))
     return hit[1]

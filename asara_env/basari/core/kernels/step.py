@@ -6,6 +6,8 @@ the same name in `core/rules.py`, `core/step.py` or `core/mask.py` for one game 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -26,7 +28,7 @@ from asara_env.basari.constants import (
     TIE_RETURN,
     Card,
 )
-from asara_env.basari.core.kernels.arrays import Arrays, Rules
+from asara_env.basari.core.kernels.arrays import ENTRY, INLINED, Arrays, Rules
 from asara_env.basari.core.kernels.chance import DIE_ACTION, MOVE, coin, die
 from asara_env.basari.phases import Phase
 
@@ -36,34 +38,41 @@ NO_BARTER = -1  # the sentinel of barter_card, queued_card, opener, responder, t
 ALL_LEGAL = -1  # what `first_illegal` returns when every action is legal
 
 
-@numba.njit(cache=True)
-def first_illegal(s: Arrays, actions: np.ndarray) -> int:
+@numba.njit(**ENTRY)
+def step_games(state: tuple[np.ndarray, ...], rules: tuple[Any, ...], actions: np.ndarray) -> int:
+    """Apply `actions` int64[B, P] to every game of `state` (the `Arrays` as a plain
+    tuple, `rules` the `Rules`), or change nothing and return the first illegal action's
+    g * P + seat (see `first_illegal`); ALL_LEGAL once applied."""
+    s, k = Arrays(*state), Rules(*rules)
+    bad = first_illegal(s.legal, actions)
+    if bad != ALL_LEGAL:
+        return bad
+    phase = s.phase
+    for g in range(phase.shape[0]):
+        before = phase[g]
+        step_game(s, k, g, actions[g])
+        write_mask(s, k, g, phase[g] != before)
+    return ALL_LEGAL
+
+
+# Every function below takes each array out of the tuple `s` once: numba counts a
+# reference (an atomic operation) for every array it takes out of a tuple.
+
+
+@numba.njit(**ENTRY)
+def first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
     """g * P + seat of the first action of `actions` int64[B, P] (games, then seats) that
-    is not in its seat's mask, or ALL_LEGAL."""
-    b, p, a = s.legal.shape
+    is not in its seat's mask `legal` bool[B, P, A], or ALL_LEGAL."""
+    b, p, a = legal.shape
     for g in range(b):
         for seat in range(p):
             act = actions[g, seat]
-            if act < 0 or act >= a or not s.legal[g, seat, act]:
+            if act < 0 or act >= a or not legal[g, seat, act]:
                 return g * p + seat
     return ALL_LEGAL
 
 
-@numba.njit(cache=True)
-def step_games(s: Arrays, k: Rules, actions: np.ndarray) -> int:
-    """Apply `actions` int64[B, P] to every game, or change nothing and return the first
-    illegal one's g * P + seat (see `first_illegal`); ALL_LEGAL once applied."""
-    bad = first_illegal(s, actions)
-    if bad != ALL_LEGAL:
-        return bad
-    for g in range(s.phase.shape[0]):
-        before = s.phase[g]
-        step_game(s, k, g, actions[g])
-        write_mask(s, k, g, s.phase[g] != before)
-    return ALL_LEGAL
-
-
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def step_game(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
     """Game g's decisions `actions` int64[P] (legal) and what follows them."""
     phase = s.phase[g]
@@ -78,7 +87,7 @@ def step_game(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
         barter(s, k, g, int(actions[s.to_act[g]]) - k.accept)
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def movement(s: Arrays, k: Rules, g: int) -> None:
     """B4.2: every merchant moves by its own die; the turn's cards and rolls are cleared;
     the game waits for the card choice (SELECT)."""
@@ -92,7 +101,7 @@ def movement(s: Arrays, k: Rules, g: int) -> None:
     s.phase[g] = SELECT
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
     """B6: `seat` carries out `card`: the Die action (B6.3: roll, move that far, score
     6 - roll), Points (B6.2: the archway's number) or Gemstones (B6.1: the archway's gems,
@@ -113,7 +122,7 @@ def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
             s.carpet[g, c] -= taken
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
     """B5.2-B5.3: reveal the cards of `actions` int64[P] (CARD ids); solo cards act at
     once in card order, cards chosen by three or more are cancelled, pairs barter in card
@@ -140,7 +149,7 @@ def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
         start_barter(s, g, first)
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def chosen_by(s: Arrays, g: int, card: int) -> int:
     """How many seats of game g revealed `card`."""
     count = 0
@@ -149,7 +158,7 @@ def chosen_by(s: Arrays, g: int, card: int) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def start_barter(s: Arrays, g: int, card: int) -> None:
     """B7.1: the two seats that revealed `card` barter; the higher score opens, a coin
     (C3, drawn for the lower seat) decides between equal scores."""
@@ -174,7 +183,7 @@ def start_barter(s: Arrays, g: int, card: int) -> None:
     s.phase[g] = BARTER
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
     """E2: the acting seat's `choice` (a BarterChoice: ACCEPT, FORFEIT, ADD + c or
     SUBMIT)."""
@@ -198,7 +207,7 @@ def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
         finish_barter(s, k, g, int(s.responder[g]))
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> None:
     """B7.5: the barter's winner carries out its card; then the turn's next barter
     starts, or the turn ends."""
@@ -211,7 +220,7 @@ def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> None:
         end_turn(s, k, g)
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def end_turn(s: Arrays, k: Rules, g: int) -> None:
     """B9.1: clear the barter; a round ends after a turn in which some merchant completed
     its lap (bonus scoring, then the next round or the end of the game, B9.6); otherwise
@@ -237,7 +246,7 @@ def end_turn(s: Arrays, k: Rules, g: int) -> None:
         movement(s, k, g)
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def score_round(s: Arrays, k: Rules, g: int) -> None:
     """B9.2 majorities (returns to the carpets), B9.3 lap bonus, B9.5 start disks."""
     p = s.gems.shape[1]
@@ -264,17 +273,7 @@ def score_round(s: Arrays, k: Rules, g: int) -> None:
         s.progress[g, seat] = 0
 
 
-@numba.njit(cache=True)
-def bundle_key(weights: np.ndarray, bundle: np.ndarray) -> int:
-    """The B8 order of `bundle` int8[4] as one number, with the `core.tables.bundle_key`
-    weights."""
-    key = 0
-    for c in range(N_COLOURS):
-        key += int(bundle[c]) * int(weights[c])
-    return key
-
-
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def barter_id_legal(
     choice: int, exists: bool, empty: bool, can_add: bool, can_submit: bool
 ) -> bool:
@@ -289,41 +288,46 @@ def barter_id_legal(
     return can_add
 
 
-@numba.njit(cache=True)
+@numba.njit(**INLINED)
 def write_mask(s: Arrays, k: Rules, g: int, phase_changed: bool) -> None:
     """Game g's masks: the phase's template where the phase changed (every seat picks in
     SETUP and SELECT; NOOP only otherwise), then the acting seat's barter ids (E2, "no
     dead ends": a raise can be built iff the holding beats the standing offer) and every
     other seat's NOOP."""
+    legal, templates, weights = s.legal, k.templates, k.key_weights
+    gems, pending, offer = s.gems, s.pending, s.offer
     phase = s.phase[g]
-    p, a = s.legal.shape[1], s.legal.shape[2]
+    p, a = legal.shape[1], legal.shape[2]
     if phase_changed:
         for seat in range(p):
             for i in range(a):
-                s.legal[g, seat, i] = k.templates[phase, i]
+                legal[g, seat, i] = templates[phase, i]
     to_act = int(s.to_act[g])
     actor = max(to_act, 0)
     exists = s.offer_by[g] >= 0
     empty = True
+    offer_key = held_key = pending_key = 0  # the B8 order as one number (tables.bundle_key)
     for c in range(N_COLOURS):
-        empty &= s.pending[g, c] == 0
-    w = k.key_weights
-    offer_key = bundle_key(w, s.offer[g])
-    can_raise = not exists or bundle_key(w, s.gems[g, actor]) > offer_key
-    pending_key = bundle_key(w, s.pending[g])
+        empty &= pending[g, c] == 0
+        offer_key += int(offer[g, c]) * int(weights[c])
+        held_key += int(gems[g, actor, c]) * int(weights[c])
+        pending_key += int(pending[g, c]) * int(weights[c])
+    can_raise = not exists or held_key > offer_key
     can_submit = not empty and (not exists or pending_key > offer_key)
     for seat in range(p):
         is_actor = seat == to_act
         for j in range(N_BARTER_IDS):
             c = min(max(j - BARTER_ADD, 0), N_COLOURS - 1)  # the colour of an ADD id
-            can_add = s.gems[g, actor, c] > s.pending[g, c] and can_raise
-            legal = barter_id_legal(j, exists, empty, can_add, can_submit)
-            s.legal[g, seat, k.accept + j] = is_actor and legal
-        s.legal[g, seat, 0] = k.templates[phase, 0] and not is_actor
+            can_add = gems[g, actor, c] > pending[g, c] and can_raise
+            ok = barter_id_legal(j, exists, empty, can_add, can_submit)
+            legal[g, seat, k.accept + j] = is_actor and ok
+        legal[g, seat, 0] = templates[phase, 0] and not is_actor
 
 
-@numba.njit(cache=True)
-def score_rounds(s: Arrays, k: Rules, rows: np.ndarray) -> None:
-    """`score_round` of every game of `rows` int64[n]."""
+@numba.njit(**ENTRY)
+def score_rounds(state: tuple[np.ndarray, ...], rules: tuple[Any, ...], rows: np.ndarray) -> None:
+    """`score_round` of every game of `rows` int64[n] (`state` and `rules` as for
+    `step_games`)."""
+    s, k = Arrays(*state), Rules(*rules)
     for g in rows:
         score_round(s, k, g)

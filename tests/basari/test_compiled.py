@@ -209,3 +209,20 @@ def test_the_environment_variable_picks_the_backend_of_an_env():
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
         assert out.stdout == backend
+
+
+def test_the_arena_plays_the_same_games_on_both_backends():
+    from agents.basari.arena import NegotiationStats, play_batch
+    from agents.registry import make_agent
+
+    config = BasariConfig(num_players=3)
+    seating = np.array([[0, 1, 2], [2, 0, 1], [1, 2, 0], [0, 2, 1]])
+    results = []
+    for backend in ("numpy", "numba"):
+        agents = [
+            make_agent("basari", spec, seed=3) for spec in ("value", "points_first", "random")
+        ]
+        stats = NegotiationStats(3)
+        ranking = play_batch(config, agents, seating, np.arange(4), 2, stats=stats, backend=backend)
+        results.append((ranking.tobytes(), {k: v.tobytes() for k, v in stats.counts.items()}))
+    assert results[0] == results[1]

@@ -55,10 +55,10 @@ t = time.perf_counter()
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import compiled
 state = compiled.init(BasariConfig(num_players=4), 1, seeds=0)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 compiled.step(state, np.ones((1, 4), np.int64))
 compiled.observe(state)
-print(time.perf_counter() - start, start - t)
+print(time.perf_counter() - start, time.process_time() - cpu, start - t)
 """
 
 
@@ -128,7 +128,8 @@ def bench_reference(config: BasariConfig, seconds: float) -> dict[str, float]:
 
 def first_call_seconds() -> dict[str, float]:
     """Seconds of a fresh process's first numba step + observe: `cold` (empty cache),
-    `cached` (the cache the cold run wrote); `import` the imports before them (cached run)."""
+    `cached` (the cache the cold run wrote), each on the wall clock and (`*_cpu`) the
+    process's CPU clock; `import` the imports before them (cached run)."""
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -138,8 +139,8 @@ def first_call_seconds() -> dict[str, float]:
             )
             if run.returncode:
                 raise RuntimeError(f"the first-call run failed: {run.stderr.strip()}")
-            first, imports = (float(x) for x in run.stdout.split())
-            out[name], out["import"] = first, imports
+            first, cpu, imports = (float(x) for x in run.stdout.split())
+            out[name], out[f"{name}_cpu"], out["import"] = first, cpu, imports
     return out
 
 
@@ -225,8 +226,9 @@ def print_table(
         print(f"sampling ({b}, not counted), us per decision: {sampling}")
     if first is not None:
         print(
-            f"numba first step + observe: cold {first['cold']:.1f} s (compiling), cached "
-            f"{first['cached']:.2f} s (after {first['import']:.2f} s of imports)"
+            f"numba first step + observe: cold {first['cold']:.1f} s wall, "
+            f"{first['cold_cpu']:.1f} s CPU (compiling); cached {first['cached']:.2f} s wall, "
+            f"{first['cached_cpu']:.2f} s CPU (after {first['import']:.2f} s of imports)"
         )
 
 

@@ -74,17 +74,28 @@ def first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
 
 @numba.njit(**INLINED)
 def step_game(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
-    """Game g's decisions `actions` int64[P] (legal) and what follows them."""
+    """Game g's decisions `actions` int64[P] (legal) and what follows them: the one place
+    that sequences the rules, so that each is inlined as few times as it can be."""
     phase = s.phase[g]
-    if phase == SETUP:
+    if phase == SETUP:  # B3.4: the start disks and merchants go where their seats chose
         for seat in range(actions.shape[0]):
             s.start[g, seat] = s.position[g, seat] = actions[seat] - k.start_offset
             s.progress[g, seat] = 0
         movement(s, k, g)
-    elif phase == SELECT:
-        resolve_cards(s, k, g, actions)
+        return
+    if phase == SELECT:
+        card = resolve_cards(s, k, g, actions)
     elif phase == BARTER:
-        barter(s, k, g, int(actions[s.to_act[g]]) - k.accept)
+        winner = barter(s, g, int(actions[s.to_act[g]]) - k.accept)
+        if winner == NO_BARTER:
+            return
+        card = finish_barter(s, k, g, winner)
+    else:
+        return
+    if card != NO_BARTER:
+        start_barter(s, g, card)
+    elif end_turn(s, k, g):
+        movement(s, k, g)
 
 
 @numba.njit(**INLINED)
@@ -123,10 +134,10 @@ def act(s: Arrays, k: Rules, g: int, seat: int, card: int) -> None:
 
 
 @numba.njit(**INLINED)
-def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
+def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> int:
     """B5.2-B5.3: reveal the cards of `actions` int64[P] (CARD ids); solo cards act at
     once in card order, cards chosen by three or more are cancelled, pairs barter in card
-    order (the second pair's card queued)."""
+    order: the first pair's card is returned (NO_BARTER if none), the second's queued."""
     p = actions.shape[0]
     for seat in range(p):
         s.revealed[g, seat] = actions[seat] - k.card_offset
@@ -142,11 +153,9 @@ def resolve_cards(s: Arrays, k: Rules, g: int, actions: np.ndarray) -> None:
                 first = card
             elif second == NO_BARTER:
                 second = card
-    if first == NO_BARTER:
-        end_turn(s, k, g)
-    else:
+    if first != NO_BARTER:
         s.queued_card[g] = second
-        start_barter(s, g, first)
+    return first
 
 
 @numba.njit(**INLINED)
@@ -184,9 +193,10 @@ def start_barter(s: Arrays, g: int, card: int) -> None:
 
 
 @numba.njit(**INLINED)
-def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
+def barter(s: Arrays, g: int, choice: int) -> int:
     """E2: the acting seat's `choice` (a BarterChoice: ACCEPT, FORFEIT, ADD + c or
-    SUBMIT)."""
+    SUBMIT); returns the seat that carries out the card once the barter ends, else
+    NO_BARTER."""
     actor = s.to_act[g]
     if BARTER_ADD <= choice < BARTER_ADD + N_COLOURS:
         s.pending[g, choice - BARTER_ADD] += 1
@@ -202,29 +212,27 @@ def barter(s: Arrays, k: Rules, g: int, choice: int) -> None:
         for c in range(N_COLOURS):
             s.gems[g, giver, c] -= s.offer[g, c]
             s.gems[g, actor, c] += s.offer[g, c]
-        finish_barter(s, k, g, int(giver))
+        return int(giver)
     elif choice == BARTER_FORFEIT:  # B7.2: the other party carries out the card
-        finish_barter(s, k, g, int(s.responder[g]))
+        return int(s.responder[g])
+    return NO_BARTER
 
 
 @numba.njit(**INLINED)
-def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> None:
-    """B7.5: the barter's winner carries out its card; then the turn's next barter
-    starts, or the turn ends."""
+def finish_barter(s: Arrays, k: Rules, g: int, winner: int) -> int:
+    """B7.5: the barter's winner carries out its card; returns the card of the turn's
+    next barter (NO_BARTER if none: the turn ends)."""
     act(s, k, g, winner, int(s.barter_card[g]))
     queued = int(s.queued_card[g])
     s.queued_card[g] = NO_BARTER
-    if queued >= 0:
-        start_barter(s, g, queued)
-    else:
-        end_turn(s, k, g)
+    return queued
 
 
 @numba.njit(**INLINED)
-def end_turn(s: Arrays, k: Rules, g: int) -> None:
+def end_turn(s: Arrays, k: Rules, g: int) -> bool:
     """B9.1: clear the barter; a round ends after a turn in which some merchant completed
     its lap (bonus scoring, then the next round or the end of the game, B9.6); otherwise
-    the next turn. A game not over moves on to its next movement."""
+    the next turn. Returns whether the game goes on (to its next movement)."""
     s.barter_card[g] = s.queued_card[g] = NO_BARTER
     s.opener[g] = s.responder[g] = s.to_act[g] = s.offer_by[g] = NO_BARTER
     for c in range(N_COLOURS):
@@ -242,8 +250,7 @@ def end_turn(s: Arrays, k: Rules, g: int) -> None:
         else:
             s.round[g] += 1
             s.turn[g] = 0
-    if s.phase[g] != OVER:
-        movement(s, k, g)
+    return s.phase[g] != OVER
 
 
 @numba.njit(**INLINED)

@@ -84,10 +84,6 @@ def observe_games(
             write_own(s, k, o, out, g, viewer)
 
 
-# The helpers are inlined into `observe_games` and take each array from the tuple once:
-# numba counts a reference for every array it takes out of a tuple.
-
-
 @numba.njit(**INLINED)
 def write_shared(s: Arrays, k: Rules, o: Layout, out: np.ndarray, g: int) -> None:
     """The entries every viewer of game g shares, written for viewer 0."""

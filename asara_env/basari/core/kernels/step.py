@@ -55,10 +55,6 @@ def step_games(state: tuple[np.ndarray, ...], rules: tuple[Any, ...], actions: n
     return ALL_LEGAL
 
 
-# Every function below takes each array out of the tuple `s` once: numba counts a
-# reference (an atomic operation) for every array it takes out of a tuple.
-
-
 @numba.njit(**ENTRY)
 def first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
     """g * P + seat of the first action of `actions` int64[B, P] (games, then seats) that

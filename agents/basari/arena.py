@@ -28,9 +28,10 @@ from agents import arena
 from asara_env.basari.actions import ActionLayout
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
-from asara_env.basari.core import BasariState, init, observe, scores, step
+from asara_env.basari.core import BasariState, scores
 from asara_env.basari.phases import Phase
 from asara_env.common.opponents import Actor
+from asara_env.games import load_core
 
 BasariPlayer = Actor  # what a BASARI seat needs of its agent: `act_batch` (an Agent[object])
 
@@ -157,32 +158,39 @@ def play_chunk(
     seating: ArrayLike,
     seeds: ArrayLike,
     stats: NegotiationStats | None = None,
+    backend: str | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(ranking score int64[B, P], points int64[B, P]) of games seeded `seeds` played in
-    one batch (the ranking score orders seats by B10: points, then the gem tie-breaks)."""
-    state = init(config, len(np.asarray(seeds)), seeds=np.asarray(seeds, np.uint64))
+    one batch (the ranking score orders seats by B10: points, then the gem tie-breaks) on
+    the core's `backend` ("numpy", "numba", None: the default; the games are the same)."""
+    core = load_core("basari", backend)
+    state = core.init(config, len(np.asarray(seeds)), seeds=np.asarray(seeds, np.uint64))
     table = np.asarray(seating, np.int64)
     recorder = None if stats is None else _Recorder(state, table, stats)
     while (state.phase != Phase.OVER).any():
-        actions = choose(state, agents, table)
+        actions = choose(state, agents, table, backend)
         if recorder is not None:
             recorder.before(state, actions)
-        step(state, actions)
+        core.step(state, actions)
     if recorder is not None:
         recorder.finish(state)
     return scores(state), state.score.astype(np.int64)
 
 
 def choose(
-    state: BasariState, agents: Sequence[BasariPlayer], seating: NDArray[np.int64]
+    state: BasariState,
+    agents: Sequence[BasariPlayer],
+    seating: NDArray[np.int64],
+    backend: str | None = None,
 ) -> NDArray[np.int64]:
-    """int64[B, P]: every seat's action: its agent's where it has a decision, else NOOP."""
+    """int64[B, P]: every seat's action: its agent's where it has a decision, else NOOP
+    (the observations made on the core's `backend`)."""
     legal = state.legal
     deciding = legal[:, :, 1:].any(axis=2)  # more than NOOP
     actions = np.zeros(legal.shape[:2], np.int64)
     if not deciding.any():
         return actions
-    obs = observe(state)
+    obs = load_core("basari", backend).observe(state)
     for k, agent in enumerate(agents):
         g, s = np.nonzero(deciding & (seating == k))
         if g.size:
@@ -193,11 +201,12 @@ def choose(
 def _ranking(
     config: BasariConfig,
     stats: NegotiationStats | None,
+    backend: str | None,
     agents: Sequence[BasariPlayer],
     seating: NDArray[np.int64],
     seeds: NDArray[np.uint64],
 ) -> NDArray[np.int64]:
-    return play_chunk(config, agents, seating, seeds, stats)[0]
+    return play_chunk(config, agents, seating, seeds, stats, backend)[0]
 
 
 def play_batch(
@@ -208,11 +217,13 @@ def play_batch(
     batch_size: int = 256,
     progress: bool | arena.ProgressBar | None = False,
     stats: NegotiationStats | None = None,
+    backend: str | None = None,
 ) -> NDArray[np.int64]:
     """int64[G, P]: the B10 ranking score of G games (higher is better, ties already
     broken by the gem keys), game g seeded `seeds[g]` with `agents[seating[g, s]]` in seat
     s. `progress`: True for a tqdm bar, or a bar to advance by one per game. `stats`
-    (optional) collects the negotiation figures."""
-    chunk = partial(_ranking, config, stats)
+    (optional) collects the negotiation figures. `backend`: the core's ("numpy", "numba",
+    None: the default); the games are the same on both."""
+    chunk = partial(_ranking, config, stats, backend)
     players = config.num_players
     return arena.play_batch(chunk, agents, seating, seeds, players, batch_size, progress)

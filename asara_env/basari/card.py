@@ -8,6 +8,7 @@ CARD = GameCard(
     player_counts=(2, 3, 4),
     config="asara_env.basari.config:BasariConfig",
     core="asara_env.basari.core",
+    compiled_core="asara_env.basari.core.compiled",
     reward_schemes="asara_env.basari.core.outcome:REWARD_SCHEMES",
     env="asara_env.basari_v0:env",
     parallel_env="asara_env.basari_v0:parallel_env",

@@ -23,10 +23,14 @@ from asara_env.common import validate
 
 IntLike = int | np.integer | NDArray[np.integer]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_FIELD = np.uint64(16)  # each coordinate takes 16 bits of the counter
+# splitmix64's constants: the stream's increment, the finaliser's multipliers and shifts
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX_M1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX_M2 = np.uint64(0x94D049BB133111EB)
+MIX_SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
+COORD_BITS = np.uint64(16)  # each coordinate takes 16 bits of the counter
+HALF_BITS = np.uint64(32)  # uniform_int scales the draw's top half
+COIN_BIT = np.uint64(63)  # the coin is the draw's top bit
 
 
 class Kind(IntEnum):
@@ -42,16 +46,16 @@ def mix64(z: IntLike) -> NDArray[np.uint64]:
     """The splitmix64 finaliser of `z` (uint64, wrapping)."""
     z = np.asarray(z, np.uint64)
     with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+        z = (z ^ (z >> MIX_SHIFTS[0])) * MIX_M1
+        z = (z ^ (z >> MIX_SHIFTS[1])) * MIX_M2
+    return z ^ (z >> MIX_SHIFTS[2])
 
 
 def counter(round_: IntLike, turn: IntLike, seat: IntLike, kind: IntLike) -> NDArray[np.uint64]:
     """The event's counter: the four coordinates packed 16 bits each (round highest)."""
     c = np.asarray(round_, np.uint64)
     for part in (turn, seat, kind):
-        c = (c << _FIELD) | np.asarray(part, np.uint64)
+        c = (c << COORD_BITS) | np.asarray(part, np.uint64)
     return c
 
 
@@ -62,13 +66,13 @@ def draw(
     keyed by `mix64(seed)`: mix64(mix64(seed) + (counter + 1) * golden)."""
     with np.errstate(over="ignore"):
         key = mix64(np.asarray(seed, np.uint64))
-        return mix64(key + (counter(round_, turn, seat, kind) + np.uint64(1)) * _GOLDEN)
+        return mix64(key + (counter(round_, turn, seat, kind) + np.uint64(1)) * GOLDEN)
 
 
 def uniform_int(u: IntLike, n: IntLike) -> NDArray[np.int64]:
     """int64 in 0..n-1 from a uint64 draw: the top 32 bits times n, shifted down 32."""
-    hi = np.asarray(u, np.uint64) >> np.uint64(32)
-    return ((hi * np.asarray(n, np.uint64)) >> np.uint64(32)).astype(np.int64)
+    hi = np.asarray(u, np.uint64) >> HALF_BITS
+    return ((hi * np.asarray(n, np.uint64)) >> HALF_BITS).astype(np.int64)
 
 
 def die(
@@ -80,7 +84,7 @@ def die(
 
 def coin(seed: IntLike, round_: IntLike, turn: IntLike, low_seat: IntLike) -> NDArray[np.int64]:
     """int64 0 or 1 (the top bit of the COIN draw): 0 = the lower seat of the pair opens."""
-    return (draw(seed, round_, turn, low_seat, Kind.COIN) >> np.uint64(63)).astype(np.int64)
+    return (draw(seed, round_, turn, low_seat, Kind.COIN) >> COIN_BIT).astype(np.int64)
 
 
 def start_archway(seed: IntLike, seat: IntLike, n_archways: IntLike) -> NDArray[np.int64]:

@@ -46,6 +46,10 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   engine's validated format, docs/basari/state.md); `load_game(saved)` or
   `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
   env in the same position.
+- `backend="numpy" | "numba"` picks the implementation of the core that steps and
+  observes the game (default: `$ASARA_ENV_BACKEND`, else numba where it can be imported;
+  `asara_env.common.backend`); both play identical games, numba's is faster
+  (docs/performance.md).
 - Rendering: `render_mode="ansi"` returns the board, players, barter and the turn's
   events as text; `"human"` prints it; `"svg"` returns the game as an SVG picture and
   `"rgb_array"` as pixels (uint8[H, W, 3]; listed where resvg-py and Pillow are
@@ -56,6 +60,8 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
@@ -67,16 +73,9 @@ from asara_env.basari.actions import Group
 from asara_env.basari.bridge import from_reference, to_reference
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, CARD_NAMES
-from asara_env.basari.core import (
-    global_state,
-    init,
-    observe,
-    ranking_score,
-    scores,
-    step,
-    terminal_rewards,
-)
+from asara_env.basari.core import ranking_score, scores, terminal_rewards
 from asara_env.basari.core import winners as core_winners
+from asara_env.basari.core.observation import obs_size
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.phases import Phase
@@ -84,6 +83,7 @@ from asara_env.basari.reference.rules import illegal_reason
 from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import bundle_text, render_state
+from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
 from asara_env.common.svg import pixel_render_modes
 from asara_env.envs import (
@@ -100,11 +100,19 @@ from asara_env.envs import (
     raise_or_warn,
     saved_state,
 )
+from asara_env.games import load_core
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 OVER = int(Phase.OVER)
 # observation entries are scaled counts (scores / 100 have no rule-given bound)
 OBS_HIGH = float(np.finfo(np.float32).max)
+
+
+@cache
+def core_module(backend: str) -> ModuleType:
+    """BASARI's core on `backend` ("numpy" or "numba", see
+    `asara_env.common.backend.resolve_backend`)."""
+    return load_core("basari", backend)
 
 
 def parallel_env(**kwargs: Any) -> BasariParallelEnv:
@@ -143,9 +151,13 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         board: Any = None,
         render_mode: str | None = None,
         illegal_action: str = "penalize",
+        backend: str | None = None,
     ) -> None:
-        EzPickle.__init__(self, num_players, start_mode, reward, board, render_mode, illegal_action)
+        EzPickle.__init__(
+            self, num_players, start_mode, reward, board, render_mode, illegal_action, backend
+        )
         self.config = BasariConfig(num_players, start_mode, BOARD if board is None else board)
+        self.backend = resolve_backend(backend)
         modes = cast(list[str], self.metadata["render_modes"])
         check_env_choices(reward, REWARD_SCHEMES, illegal_action, render_mode, modes)
         self.reward_scheme, self.render_mode = reward, render_mode
@@ -154,7 +166,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self.agents: list[str] = []
         lay = self.config.actions
         self._layout, self._n_actions = lay, lay.n_actions
-        size = observe(init(self.config, 1, seeds=0)).shape[-1]
+        size = obs_size(self.config.n_archways)
         self.observation_spaces, self.action_spaces = masked_spaces(
             self.possible_agents, size, OBS_HIGH, lay.n_actions
         )
@@ -182,7 +194,9 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
             self._core = self._load(saved)
         else:
             self.game_seed = self._seeds.next(seed)
-            self._core = init(self.config, 1, seeds=np.array([self.game_seed], np.uint64))
+            self._core = self._engine.init(
+                self.config, 1, seeds=np.array([self.game_seed], np.uint64)
+            )
         self.agents = self.possible_agents[:]
         self._events, self._offenders = [], []
         over = self._over()
@@ -223,7 +237,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         if illegal:
             return self.refuse(illegal)
         before = to_reference(self.core, 0) if self.render_mode else None
-        step(self.core, joint[None, :])
+        self._engine.step(self.core, joint[None, :])
         if before is not None:
             self._record(before, joint)
         over = self._over()
@@ -295,6 +309,11 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         return int(self.core.phase[0]) == OVER or bool(self._offenders)
 
     @property
+    def _engine(self) -> ModuleType:
+        """The core's verbs on this env's backend."""
+        return core_module(self.backend)
+
+    @property
     def core(self) -> BasariState:
         """The game's core batch (B = 1); a RuntimeError before the first reset."""
         if self._core is None:
@@ -307,7 +326,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
 
     # ---------------------------------------------------------------------------- seeing
     def _observations(self) -> dict[str, Any]:
-        obs = observe(self.core)[0]
+        obs = self._engine.observe(self.core)[0]
         mask = self.core.legal[0].astype(np.int8)
         if self._over():
             mask[:] = 0  # nobody acts any more
@@ -346,7 +365,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
     def state(self) -> np.ndarray:
         """float32[OBS_SIZE]: the global state (see the module docstring)."""
         self._require_reset()
-        return global_state(self.core)[0]
+        return self._engine.global_state(self.core)[0]
 
     def render(self) -> str | np.ndarray | None:
         """The game as text, returned ("ansi") or printed ("human"), or as a picture: an

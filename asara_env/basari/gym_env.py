@@ -31,6 +31,7 @@ others (through the AEC form of the parallel env).
   `load_game(saved, seat=None)` (or `reset(options={"state": saved, "seat": k})`)
   continues it with the learner in seat k. `copy.deepcopy(env)` is an independent env
   that continues identically (opponents included).
+- `backend`: the core's implementation, "numpy" or "numba" (see asara_env/basari/env.py).
 
 Everything but BASARI's arguments is `asara_env.envs.OpponentsEnv`, shared with ASARA's
 gymnasium env.
@@ -62,6 +63,7 @@ class BasariGymEnv(OpponentsEnv):
         reward: str = "win",
         render_mode: str | None = None,
         illegal_action: str = "penalize",
+        backend: str | None = None,
     ):
         game = raw_env(
             num_players=num_players,
@@ -70,6 +72,7 @@ class BasariGymEnv(OpponentsEnv):
             board=board,
             render_mode=render_mode,
             illegal_action=illegal_action,
+            backend=backend,
         )
         spaces = cast(gym.spaces.Dict, game.observation_space(game.possible_agents[0]))
         observations = spaces["observation"]

@@ -1,9 +1,10 @@
 """Run BASARI's rule scenario tests on both engines, as ASARA's (tests/asara/engines.py).
 
-Every test module named `test_rules_*.py` runs twice (`[reference]` and `[core]`, see
-conftest.py). Under `[core]` the hand-made positions stay reference `State`s, but every
-joint action, every legality question and every new game goes through the vectorised
-core via the bridge (`asara_env.basari.bridge`): `step` converts the position to a core
+Every test module named `test_rules_*.py` runs three times (`[reference]`, `[core]` and
+`[core-numba]`, see conftest.py). Under `[core]` and `[core-numba]` (the core on its numpy
+and numba backends) the hand-made positions stay reference `State`s, but every joint
+action, every legality question and every new game goes through the vectorised core via
+the bridge (`asara_env.basari.bridge`): `step` converts the position to a core
 batch of one, steps it there and writes the core's result back; `legal_actions` reads the
 core's own mask; `new_game` sets the game up in the core; B8's `higher`, B9's `end_round`
 and B10's `ranking_score`/`winners`/`ranks` are the core's functions. Each is also played by the
@@ -13,6 +14,7 @@ refusing), so a rule broken in either engine fails a test named after its id.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -22,15 +24,16 @@ import pytest
 from asara_env.basari import reference
 from asara_env.basari.bridge import PER_GAME, from_reference, to_reference
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import init, is_terminal, legal_action_mask, ranking_score
-from asara_env.basari.core import step as step_core
-from asara_env.basari.core.rules import score_round
+from asara_env.basari.core import is_terminal, ranking_score
 from asara_env.basari.core.tables import bundle_key
 from asara_env.basari.reference import State
 from asara_env.basari.reference.scoring import end_round as _reference_end_round
 from asara_env.common import outcome
+from asara_env.games import load_core
 
-ENGINES = ("reference", "core")
+ENGINES = ("reference", "core", "core-numba")
+BACKEND_OF = {"core": "numpy", "core-numba": "numba"}
+_core: ModuleType = load_core("basari", "numpy")  # the core `use_core` routes through
 _reference_step = reference.step
 _reference_new_game = reference.new_game
 _reference_legal_actions = reference.legal_actions
@@ -60,11 +63,11 @@ def core_step(state: State, actions: Sequence[object]) -> None:
     if is_terminal(core)[0] and refused is not None:
         # a batch steps on past its finished games, which keep their state: the core's
         # form of the reference's "the game is over"
-        step_core(core, np.zeros((1, state.num_players), np.int64))
+        _core.step(core, np.zeros((1, state.num_players), np.int64))
         assert not _differences(to_reference(core, 0), state), "a finished game changed"
         raise refused
     try:
-        step_core(core, np.asarray([actions]))
+        _core.step(core, np.asarray([actions]))
     except Exception as error:  # noqa: BLE001
         if refused is None:
             raise AssertionError(
@@ -82,7 +85,7 @@ def core_step(state: State, actions: Sequence[object]) -> None:
 def core_legal_actions(state: State, seat: int) -> np.ndarray:
     """legal_actions through the core's own mask (int8, as the reference's), checked
     against the reference's."""
-    mask = legal_action_mask(from_reference([state]))[0, seat].astype(np.int8)
+    mask = _core.legal_action_mask(from_reference([state]))[0, seat].astype(np.int8)
     expected = _reference_legal_actions(state, seat)
     assert mask.tolist() == expected.tolist(), f"seat {seat}: the engines' masks differ"
     return mask
@@ -93,7 +96,7 @@ def core_new_game(config: BasariConfig | None = None, seed: int = 0) -> State:
     against the reference's."""
     config = BasariConfig() if config is None else config
     expected = _reference_new_game(config, seed)
-    game = to_reference(init(config, 1, seeds=np.array([seed], np.uint64)), 0)
+    game = to_reference(_core.init(config, 1, seeds=np.array([seed], np.uint64)), 0)
     differ = _differences(game, expected)
     assert not differ, f"new_game({config}, {seed}) differs in {differ}"
     return game
@@ -104,7 +107,7 @@ def core_end_round(state: State) -> None:
     expected = state.copy()
     _reference_end_round(expected)
     core = from_reference([state])
-    score_round(core, np.array([0]))
+    _core.score_round(core, np.array([0]))
     after = to_reference(core, 0)
     differ = _differences(after, expected)
     assert not differ, f"the engines' round-end scoring differs in {differ}"
@@ -146,10 +149,12 @@ ROUTED = {
 }
 
 
-def use_core(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> None:
-    """Route the rule tests of `module` (and tests/basari/helpers.py) through the core."""
+def use_core(monkeypatch: pytest.MonkeyPatch, module: ModuleType, engine: str = "core") -> None:
+    """Route the rule tests of `module` (and tests/basari/helpers.py) through the core on
+    the backend of `engine` ("core" or "core-numba")."""
     from tests.basari import helpers
 
+    monkeypatch.setattr(sys.modules[__name__], "_core", load_core("basari", BACKEND_OF[engine]))
     monkeypatch.setattr(reference, "new_game", core_new_game)
     for where in (module, helpers):
         for name, routed in ROUTED.items():

@@ -2,9 +2,12 @@
 state field, every seat's mask (against the reference's own predicates), every seat's
 observation (against `bridge.encode_view`, plain loops over the reference state), the
 acting seats, the terminal flags and the final order. Game i of a core batch seeded s is
-the reference game seeded derived_seed(s, i)."""
+the reference game seeded derived_seed(s, i). Every test runs on both backends of the core
+(`asara_env.common.backend`: the numpy core and its numba kernels)."""
 
 from __future__ import annotations
+
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -12,26 +15,27 @@ import pytest
 from asara_env.basari import reference as ref
 from asara_env.basari.bridge import encode_view, from_reference, to_reference
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import (
-    ARRAY_FIELDS,
-    init,
-    is_terminal,
-    legal_action_mask,
-    observe,
-    scores,
-    states_equal,
-    step,
-    winners,
-)
+from asara_env.basari.core import ARRAY_FIELDS, is_terminal, scores, states_equal, winners
 from asara_env.basari.phases import Phase
+from asara_env.common.backend import BACKENDS
 from asara_env.common.seeding import derived_seed
+from asara_env.games import load_core
 from tests.basari.games import CONFIGS, IDS, SMALL_BOARD, closing_weights, sample
 
 
-def play_lockstep(config: BasariConfig, games: int, seed: int, obs_every: int) -> int:
-    """Play `games` random games in both engines at once, checking everything after each
-    step (observations every `obs_every` steps and at the end); return the steps played."""
-    core = init(config, games, seeds=seed)
+@pytest.fixture(params=BACKENDS)
+def engine(request: pytest.FixtureRequest) -> ModuleType:
+    """The core on each backend."""
+    return load_core("basari", request.param)
+
+
+def play_lockstep(
+    engine: ModuleType, config: BasariConfig, games: int, seed: int, obs_every: int
+) -> int:
+    """Play `games` random games in both engines at once (the core on `engine`'s backend),
+    checking everything after each step (observations every `obs_every` steps and at the
+    end); return the steps played."""
+    core = engine.init(config, games, seeds=seed)
     refs = [ref.new_game(config, derived_seed(seed, i)) for i in range(games)]
     rng = np.random.default_rng(seed)
     weights = closing_weights(config, rng.choice([1.0, 3.0, 10.0], size=games))
@@ -40,11 +44,11 @@ def play_lockstep(config: BasariConfig, games: int, seed: int, obs_every: int) -
         _check_state(core, refs)
         _check_masks(core, refs)
         if steps % obs_every == 0 or is_terminal(core).all():
-            _check_observations(core, refs)
+            _check_observations(engine, core, refs)
         if is_terminal(core).all():
             break
-        actions = sample(legal_action_mask(core), weights, rng)
-        step(core, actions)
+        actions = sample(engine.legal_action_mask(core), weights, rng)
+        engine.step(core, actions)
         for i, game in enumerate(refs):
             if game.phase != Phase.OVER:
                 ref.step(game, [int(a) for a in actions[i]])
@@ -78,8 +82,8 @@ def _check_masks(core, refs) -> None:
             assert np.array_equal(core.legal[i, seat], expected), f"mask of game {i} seat {seat}"
 
 
-def _check_observations(core, refs) -> None:
-    obs = observe(core)
+def _check_observations(engine, core, refs) -> None:
+    obs = engine.observe(core)
     for i, game in enumerate(refs):
         for seat in range(game.num_players):
             expected = encode_view(game, seat)
@@ -88,32 +92,32 @@ def _check_observations(core, refs) -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_core_matches_reference_on_random_games(config):
+def test_core_matches_reference_on_random_games(engine, config):
     """6 configurations x 34 games = 204 random games, every step checked."""
     play_lockstep(
-        config, games=34, seed=config.num_players * 10 + len(config.start_mode), obs_every=4
+        engine, config, games=34, seed=config.num_players * 10 + len(config.start_mode), obs_every=4
     )
 
 
-def test_core_matches_reference_on_a_user_board():
+def test_core_matches_reference_on_a_user_board(engine):
     config = BasariConfig(num_players=3, board=SMALL_BOARD)
-    play_lockstep(config, games=12, seed=3, obs_every=1)
+    play_lockstep(engine, config, games=12, seed=3, obs_every=1)
 
 
-def test_bridge_round_trips_every_state_of_a_game():
+def test_bridge_round_trips_every_state_of_a_game(engine):
     config = BasariConfig(num_players=4)
-    core = init(config, 4, seeds=9)
+    core = engine.init(config, 4, seeds=9)
     rng = np.random.default_rng(9)
     weights = closing_weights(config, np.full(4, 3.0))
     while not is_terminal(core).all():
         back = from_reference([to_reference(core, i) for i in range(4)])
         assert states_equal(core, back)
-        step(core, sample(legal_action_mask(core), weights, rng))
+        engine.step(core, sample(engine.legal_action_mask(core), weights, rng))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_core_matches_reference_on_many_random_games(config):
+def test_core_matches_reference_on_many_random_games(engine, config):
     """6 configurations x 1,680 games = 10,080 random games, observations every step."""
     for chunk in range(8):
-        play_lockstep(config, games=210, seed=1000 + chunk, obs_every=1)
+        play_lockstep(engine, config, games=210, seed=1000 + chunk, obs_every=1)

@@ -27,6 +27,7 @@ from asara_env.basari.core.outcome import (
     terminal_rewards,
     winners,
 )
+from asara_env.basari.core.rules import score_round
 from asara_env.basari.core.state import (
     ARRAY_FIELDS,
     FIELD_SPECS,
@@ -56,6 +57,7 @@ __all__ = [
     "points",
     "ranking_score",
     "reset_games",
+    "score_round",
     "scores",
     "seeds_for",
     "states_equal",

@@ -112,6 +112,7 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render_svg import action_spots, animated_svg, replay_frames, svg_full, svg_view
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.extras import MissingExtraError
 from asara_env.common.files import atomic_write_text
 from asara_env.common.seeding import derived_seed
 
@@ -428,8 +429,8 @@ def opponent(name: str, seed: int) -> AsaraAgent:
     name = opponent_name(name)
     try:
         return make_agent("asara", name, seed)
-    except ImportError as exc:  # pragma: no cover - the train extra is installed in CI
-        raise ValueError("model opponents need the 'train' extra (sb3-contrib)") from exc
+    except MissingExtraError as exc:  # pragma: no cover - the train extra is installed in CI
+        raise ValueError(str(exc)) from exc
 
 
 # ------------------------------------------------------------------------ what others see

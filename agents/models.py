@@ -19,8 +19,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from asara_env.common.extras import require
-
 from .policy_agent import PolicyAgent
 
 if TYPE_CHECKING:
@@ -75,6 +73,8 @@ def _load(path: Path) -> MaskablePPO:
 def make_model_agent(game: str, name: str, seed: int | None = None) -> PolicyAgent:
     """`game`'s shipped model `name` as a seeded agent (its most probable legal action);
     `MissingExtraError` naming the extra to install where torch or sb3-contrib is not."""
+    from asara_env.common.extras import require
+
     path = model_path(game, name)
     require(f"the shipped model {name!r}", LOADING_NEEDS)
     agent = PolicyAgent(_load(path), seed)

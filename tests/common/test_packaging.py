@@ -75,6 +75,12 @@ def test_each_optional_modules_extra_installs_it(module):
     assert {requirement_name(d) for d in distributions} & names, (module, extra)
 
 
+def test_the_install_page_has_a_row_for_every_extra():
+    page = (ROOT / "docs" / "install.md").read_text()
+    for extra in PROJECT["optional-dependencies"]:
+        assert f"\n| `{extra}` |" in page, extra
+
+
 def test_the_license_is_mit_in_pep_639_form():
     assert PROJECT["license"] == "MIT" and PROJECT["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text()

@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # takes a CPU wheel from the configured mirrors or wheel folders.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: setup run test test-slow test-integration lint format docs docs-site bench clean
+.PHONY: setup run test test-slow test-integration test-wheel lint format docs docs-site bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ $(INT_STAMP): pyproject.toml
 
 test-integration: $(INT_STAMP)
 	OMP_NUM_THREADS=1 $(INT_VENV)/bin/python -m pytest -n 0 -q -m integration tests/integration
+
+# the wheel and sdist built and installed into fresh venvs on every supported Python found
+# (docs/install.md); also part of test-integration
+test-wheel: $(STAMP)
+	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 0 -q -m wheel tests/integration/test_wheel.py
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m slow

@@ -4,14 +4,18 @@
 `basari-tournament --agents value,ppo_2p --players 2`, `make_agent("basari", "ppo_3p")`).
 Each is trained for the player count in its name (it plays the others too, less well).
 
-`MODELS[game]` maps a name to a file of `models/`; `make_model_agent(game, name, seed)`
-loads it (once per process) as a `PolicyAgent` playing its most probable legal action.
-Loading needs the `train` extra (torch, sb3-contrib), imported only then.
+The models are package data: files of `agents/weights/` (`WEIGHTS`), installed with the
+package and found with `importlib.resources`. `MODELS[game]` maps a name to its file
+there; a new model is its file in `agents/weights/` and one entry here.
+`make_model_agent(game, name, seed)` loads it (once per process) as a `PolicyAgent`
+playing its most probable legal action. Loading needs the `train` extra (torch,
+sb3-contrib), imported only then.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +24,8 @@ from .policy_agent import PolicyAgent
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+WEIGHTS = "weights"  # the folder of this package holding the models
+LOADING_NEEDS = ("torch", "sb3_contrib")  # the modules loading a model imports
 MODELS: dict[str, dict[str, str]] = {
     "asara": {
         "ppo_2p": "asara_2p.zip",  # MaskablePPO trained for 2 players
@@ -34,14 +39,26 @@ MODELS: dict[str, dict[str, str]] = {
 }
 
 
+def weights_dir() -> Path:
+    """The folder of the installed shipped models (FileNotFoundError where the package is
+    imported from an archive, which has no files to load)."""
+    folder = files("agents") / WEIGHTS
+    if not isinstance(folder, Path):
+        raise FileNotFoundError(
+            f"the shipped models are inside an archive ({folder}): "
+            "install the package into a folder to load them"
+        )
+    return folder
+
+
 def model_path(game: str, name: str) -> Path:
     """The file of `game`'s shipped model `name`; a clear error for an unknown name or a
     missing file."""
     shipped = MODELS.get(game, {})
     if name not in shipped:
         raise ValueError(f"unknown {game} model {name!r}; shipped models: {sorted(shipped)}")
-    path = MODELS_DIR / shipped[name]
-    if not path.exists():
+    path = weights_dir() / shipped[name]
+    if not path.is_file():
         raise FileNotFoundError(f"model {name!r} should be at {path}, which does not exist")
     return path
 
@@ -54,7 +71,12 @@ def _load(path: Path) -> MaskablePPO:
 
 
 def make_model_agent(game: str, name: str, seed: int | None = None) -> PolicyAgent:
-    """`game`'s shipped model `name` as a seeded agent (its most probable legal action)."""
-    agent = PolicyAgent(_load(model_path(game, name)), seed)
+    """`game`'s shipped model `name` as a seeded agent (its most probable legal action);
+    `MissingExtraError` naming the extra to install where torch or sb3-contrib is not."""
+    from asara_env.common.extras import require
+
+    path = model_path(game, name)
+    require(f"the shipped model {name!r}", LOADING_NEEDS)
+    agent = PolicyAgent(_load(path), seed)
     agent.name = name
     return agent

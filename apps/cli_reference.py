@@ -29,7 +29,8 @@ HELP_WIDTH = 88  # the columns argparse wraps --help to, fixed so the page is re
 INTRO = """# Command line
 
 Every console script the package installs, with its `--help`. Each prints a one-line
-message and exits with status 2 on a bad argument, before any work starts; any other
+message and exits with status 2 on a bad argument, before any work starts, and on an
+install without an extra it needs, naming the extra ([Install](install.md)); any other
 failure is one line and status 1 (add `--debug` for the traceback).
 
 This page is generated from the scripts' parsers: `python -m apps.cli_reference`

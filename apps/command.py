@@ -2,7 +2,9 @@
 its defaults, and `run_main`, the wrapper that turns any failure into one line.
 
 A usage error (a bad value) is the parser's: exit status 2 and one line on stderr naming
-the argument, before any work starts. Any other failure ends with exit status 1 and one
+the argument, before any work starts. A module of an extra that is not installed is also
+one line and exit status 2, naming the extra to install (`exit_missing_extra`). Any other
+failure ends with exit status 1 and one
 line (`--debug` anywhere on the command line, or ASARA_DEBUG=1, shows the traceback
 instead); Ctrl-C ends with exit status 130 and one line saying what was saved.
 """
@@ -17,6 +19,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
+
+from asara_env.common.extras import MissingExtraError, missing_extra
 
 SEED_LIMIT = 2**63  # seeds are 63-bit (asara_env.common.seeding)
 R = TypeVar("R")
@@ -186,9 +190,19 @@ def lineup_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 
 
 # ---------------------------------------------------------------------------- running
+MISSING_EXTRA_STATUS = 2  # an extra to install is a usage error: nothing has run
+
+
+def exit_missing_extra(prog: str, error: MissingExtraError) -> NoReturn:
+    """One line on stderr naming the extra `error` asks for; exit status 2."""
+    print(f"{prog}: error: {error}", file=sys.stderr)
+    raise SystemExit(MISSING_EXTRA_STATUS)
+
+
 def run_main(prog: str) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A decorator for a console script's `main(argv=None)`: `--debug` is taken off the
-    command line; an exception becomes one line on stderr and exit status 1 (the
+    command line; a module of an uninstalled extra is one line naming the extra and exit
+    status 2; any other exception becomes one line on stderr and exit status 1 (the
     traceback with --debug), Ctrl-C one line and exit status 130. A usage error's
     SystemExit (status 2) passes through untouched."""
 
@@ -207,6 +221,9 @@ def run_main(prog: str) -> Callable[[Callable[..., R]], Callable[..., R]]:
                 print(f"{prog}: interrupted; {e}", file=sys.stderr)
                 raise SystemExit(130) from None
             except Exception as e:
+                missing = missing_extra(e, "this command")
+                if missing is not None and not debug:
+                    exit_missing_extra(prog, missing)
                 if debug:
                     raise
                 text = " ".join(str(e).split()) or type(e).__name__

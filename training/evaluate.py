@@ -1,7 +1,7 @@
 """Evaluate a saved model against opponents, for every game (`asara-evaluate`,
 `basari-evaluate`, or `python -m training.evaluate GAME ...`).
 
-    asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
+    asara-evaluate --model ppo_2p --players 2 --games 2000
     basari-evaluate --model ppo_4p --players 4 --games 400 --opponents value,points_first
 
 `--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_2p, ppo_3p, ppo_4p)

@@ -1,6 +1,8 @@
 """Shrink a MaskablePPO checkpoint into a small model file to ship.
 
-    python -m training.export runs/2p/checkpoints/model_599936_steps.zip models/asara_2p.zip
+    python -m training.export runs/2p/checkpoints/model_599936_steps.zip asara_2p.zip
+
+A file to ship goes to agents/weights/ with one entry in `MODELS` of agents/models.py.
 
 Drops the optimizer's moment estimates (a fresh optimizer state is stored instead) and the
 last rollout observations, and stores the policy's weights as float16 (they are cast back

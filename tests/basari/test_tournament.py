@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from agents.models import model_path
 from asara_env.basari.core import ranking_score
 from training.basari import tournament as BT
 from training.tournament_stats import wilson_interval
@@ -109,7 +110,7 @@ def test_wilson_bounds_used_by_the_ladder_are_sound() -> None:
     assert 0.88 < low < 1.0 == high
 
 
-MODEL = Path(__file__).resolve().parents[2] / "models" / "basari_4p.zip"
+MODEL = model_path("basari", "ppo_4p")
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ import pytest
 from gymnasium import spaces
 
 from agents.base import Agent, RandomAgent, ScoringAgent, check_batch, pick_best, uniform
-from agents.models import MODELS, model_path
+from agents.models import MODELS, WEIGHTS, model_path
 from agents.registry import (
     agent_names,
     agent_specs,
@@ -31,7 +31,7 @@ from asara_env.common.opponents import StateActor, choose_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["asara", "basari"]
-ASARA_MODEL = str(ROOT / "models" / "asara_2p.zip")
+ASARA_MODEL = str(model_path("asara", "ppo_2p"))
 
 
 def random_batch(rows: int = 12, actions: int = 9, seed: int = 0) -> tuple[np.ndarray, ...]:
@@ -275,7 +275,7 @@ def test_every_games_models_are_named_files() -> None:
     for game, shipped in MODELS.items():
         for name, file in shipped.items():
             assert (
-                model_path(game, name) == ROOT / "models" / file
+                model_path(game, name) == ROOT / "agents" / WEIGHTS / file
                 and model_path(game, name).is_file()
             )
     with pytest.raises(

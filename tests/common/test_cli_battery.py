@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from agents.models import model_path
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10 (requires-python) has no tomllib
@@ -29,8 +31,8 @@ else:  # Python 3.10 (requires-python) has no tomllib
 
 REPO = Path(__file__).resolve().parents[2]
 README = str(REPO / "README.md")
-ASARA_MODEL = str(REPO / "models" / "asara_2p.zip")
-BASARI_MODEL = str(REPO / "models" / "basari_4p.zip")
+ASARA_MODEL = str(model_path("asara", "ppo_2p"))
+BASARI_MODEL = str(model_path("basari", "ppo_4p"))
 MISSING = "/nonexistent_dir/x"
 SCRIPTS: dict[str, str] = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
 

@@ -1,7 +1,7 @@
 """Evaluate a saved ASARA model against the baselines (console script `asara-evaluate`):
 ASARA's `EvaluateCommand` for the shared evaluation (training/evaluate.py).
 
-    asara-evaluate --model models/asara_2p.zip --players 2 --games 2000
+    asara-evaluate --model ppo_2p --players 2 --games 2000
     asara-evaluate --model ppo_4p --players 4 --variant pro --opponents towers,ppo_2p
 
 Game g of an evaluation seeded s is the reference game `derived_seed(s, g)` at every player

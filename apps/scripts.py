@@ -1,0 +1,82 @@
+"""Every console script of the package, as `pyproject.toml`'s `[project.scripts]` names
+it: the function it runs and the optional modules it needs.
+
+Each entry point is a `Script` of `SCRIPTS`, bound below under its name with `_` for `-`
+(`asara-train = "apps.scripts:asara_train"`). Before importing its command it checks the
+modules the command needs, so on an install without the extra it prints one line naming
+the extra to install (`pip install 'asara-env[train]'`) and exits with status 2, `--help`
+included; a module of an extra found missing later (an agent loading a shipped model) is
+said the same way. A new console script is one `Script` here and one line in
+`pyproject.toml` (tests/common/test_packaging.py checks they agree).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from apps.command import exit_missing_extra
+from asara_env.common.extras import missing_extra, require
+
+TRAIN = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
+EVALUATE = ("torch", "sb3_contrib", "matplotlib")
+TOURNAMENT = ("openskill", "matplotlib")
+LADDER = (*TOURNAMENT, "choix")
+SERVE = ("fastapi", "uvicorn")
+
+
+@dataclass(frozen=True)
+class Script:
+    """The console script `name`: it runs `target` ("module:function", a `main(argv=None)`)
+    once the modules of `needs` are found installed."""
+
+    name: str
+    target: str
+    needs: tuple[str, ...] = ()
+
+    def __call__(self, argv: list[str] | None = None) -> Any:
+        """The command's exit status (the console script exits with it) on `argv`
+        (None: the command line)."""
+        try:
+            require("this command", self.needs)
+            module, _, function = self.target.partition(":")
+            main = getattr(importlib.import_module(module), function)
+        except ImportError as e:
+            missing = missing_extra(e, "this command")
+            if missing is None:
+                raise
+            exit_missing_extra(self.name, missing)
+        return main(argv)
+
+
+SCRIPTS = (
+    Script("asara", "apps.asara.cli:main_asara"),
+    Script("asara-play-random", "apps.asara.cli:main"),
+    Script("basari", "apps.basari.play:main"),
+    Script("asara-tournament", "training.asara.tournament:main", TOURNAMENT),
+    Script("basari-tournament", "training.basari.tournament:main", TOURNAMENT),
+    Script("asara-ladder", "training.asara.tournament:ladder", LADDER),
+    Script("basari-ladder", "training.basari.tournament:ladder", LADDER),
+    Script("asara-train", "training.asara.train:main", TRAIN),
+    Script("basari-train", "training.basari.train:main", TRAIN),
+    Script("asara-evaluate", "training.asara.evaluate:main", EVALUATE),
+    Script("basari-evaluate", "training.basari.evaluate:main", EVALUATE),
+    Script("asara-serve", "apps.serve:main", SERVE),
+    Script("basari-serve", "apps.serve:main_basari", SERVE),
+)
+BY_NAME = {script.name: script for script in SCRIPTS}
+
+asara = BY_NAME["asara"]
+asara_play_random = BY_NAME["asara-play-random"]
+basari = BY_NAME["basari"]
+asara_tournament = BY_NAME["asara-tournament"]
+basari_tournament = BY_NAME["basari-tournament"]
+asara_ladder = BY_NAME["asara-ladder"]
+basari_ladder = BY_NAME["basari-ladder"]
+asara_train = BY_NAME["asara-train"]
+basari_train = BY_NAME["basari-train"]
+asara_evaluate = BY_NAME["asara-evaluate"]
+basari_evaluate = BY_NAME["basari-evaluate"]
+asara_serve = BY_NAME["asara-serve"]
+basari_serve = BY_NAME["basari-serve"]

@@ -48,8 +48,22 @@ $(INT_STAMP): pyproject.toml
 	$(INT_VENV)/bin/python -m pip install --quiet -e ".[dev,train,integration]"
 	touch $(INT_STAMP)
 
-test-integration: $(INT_STAMP)
+# TorchRL 0.14 needs tensordict>=0.14.2, AgileRL 2.58 pins an older one: a venv of its own.
+TRL_VENV := .venv-torchrl
+TRL_STAMP := $(TRL_VENV)/.installed
+
+$(TRL_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(TRL_VENV)
+	$(TRL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TRL_VENV)/bin/python -m pip install --quiet --timeout 20 --retries 1 \
+		--extra-index-url $(TORCH_INDEX) torch==2.13.0
+	$(TRL_VENV)/bin/python -m pip install --quiet -e ".[torchrl]"
+	touch $(TRL_STAMP)
+
+test-integration: $(INT_STAMP) $(TRL_STAMP)
 	OMP_NUM_THREADS=1 $(INT_VENV)/bin/python -m pytest -n 0 -q -m integration tests/integration
+	OMP_NUM_THREADS=1 $(TRL_VENV)/bin/python -m pytest -p no:xdist -q -m integration \
+		tests/integration/test_torchrl.py
 
 # the wheel and sdist built and installed into fresh venvs on every supported Python found
 # (docs/install.md); also part of test-integration
@@ -86,4 +100,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.basari.bench_core
 
 clean:
-	rm -rf $(VENV) $(INT_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(INT_VENV) $(TRL_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -203,14 +203,11 @@ def raise_or_warn(
         warnings.warn(one.warning(), stacklevel=stacklevel)
 
 
-def penalty_rewards(players: int, offenders: Sequence[int], zero_sum: bool) -> NDArray[np.float64]:
-    """float64[players] by seat: ILLEGAL_PENALTY to each offender; the others get 0 (as
-    PettingZoo's classic environments do) or, for a zero-sum game, share the penalties."""
+def penalty_rewards(players: int, offenders: Sequence[int]) -> NDArray[np.float64]:
+    """float64[players] by seat: ILLEGAL_PENALTY to each offender, 0 to the others (as
+    PettingZoo's classic environments do, zero-sum games such as chess included)."""
     rewards = np.zeros(players)
     rewards[list(offenders)] = ILLEGAL_PENALTY
-    others = players - len(set(offenders))
-    if zero_sum and others:
-        rewards[rewards == 0] = -ILLEGAL_PENALTY * len(set(offenders)) / others
     return rewards
 
 

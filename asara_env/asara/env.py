@@ -30,8 +30,8 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
 - Illegal actions, as in PettingZoo's classic environments (the policy every env of the
   package shares, `asara_env.envs`): by default (`illegal_action="penalize"`) any int
   action that is not legal (ids out of range included) ends the game, the offender gets
-  `ILLEGAL_PENALTY` (-1), the others share +1 (ASARA's reward schemes are zero-sum, and so
-  is its penalty), and a warning names the agent, the action and why it is illegal.
+  `ILLEGAL_PENALTY` (-1), the others 0 (PettingZoo's convention, kept although ASARA's
+  reward schemes are zero-sum), and a warning names the agent, the action and why it is illegal.
   `illegal_action="raise"` (for debugging) raises `IllegalActionError` with the same
   words and changes nothing. Actions that are not ints (or 0-d int arrays) always raise.
 - `reset(seed=s)` plays the reference game `new_game(config, s)`; later `reset()` calls
@@ -244,8 +244,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
             self.illegal_action, [Illegal(agent, seat, a, name, phase, reason)], IllegalActionError
         )
         self._cumulative_rewards[agent] = 0.0
-        # ASARA's reward schemes are zero-sum, and so is its penalty: the others share +1
-        rewards = penalty_rewards(self.num_agents, [seat], zero_sum=True)
+        rewards = penalty_rewards(self.num_agents, [seat])
         self._end_game()
         self._settle(rewards)
         self.infos[agent]["illegal"] = 1

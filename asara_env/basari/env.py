@@ -20,8 +20,11 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   others; `rank` +1 for a sole winner down to -1 for a sole last, players still tied
   sharing a place; both by the B10 order with its tie-breaks; `margin` own score minus the
   mean of the others', / 50). There is no truncation.
-- `infos[agent]` has the same keys and shapes at every step: `acting` (bool: a real
-  decision, not only NOOP), `phase` (name), `round` and `turn` (1-based), the final
+- `infos[agent]` has the same keys and shapes at every step, all numbers or numeric
+  arrays (what batching libraries need): `action_mask` (int8[N_ACTIONS], as in the
+  observation), `acting` (bool: a real decision, not only NOOP), `phase` (the pending
+  decision's `Phase` value; `asara_env.basari.phases.Phase(v).name` names it), `round`
+  and `turn` (1-based), the final
   fields `final_scores` (int64[P]), `ranking_score` (int64[P], the B10 order as one number)
   and `winners` (bool[P]), all zeros until the game is over, and `illegal` (1 if this
   agent's illegal action ended the game).
@@ -294,7 +297,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         raise_or_warn(self.illegal_action, illegal, IllegalActionError)
         self._offenders = [x.agent for x in illegal]
         seats = [x.seat for x in illegal]
-        penalty = penalty_rewards(len(self.possible_agents), seats, zero_sum=False)
+        penalty = penalty_rewards(len(self.possible_agents), seats)
         rewards = {a: float(penalty[i]) for i, a in enumerate(self.possible_agents)}
         terminations = dict.fromkeys(self.agents, True)
         truncations = dict.fromkeys(self.agents, False)
@@ -346,15 +349,19 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
             else np.zeros(p, np.int64),
             "winners": core_winners(scores(core))[0] if over else np.zeros(p, bool),
         }
-        acting: np.ndarray = np.asarray(core.legal[0, :, 1:].any(axis=1))
+        masks = self.core.legal[0].astype(np.int8)
+        if self._over():
+            masks[:] = 0
+        acting = masks[:, 1:].any(axis=1)
         common = {
-            "phase": self._phase(),
+            "phase": int(core.phase[0]),
             "round": int(core.round[0]) + 1,
             "turn": int(core.turn[0]) + 1,
         }
         return {
             a: {
-                "acting": bool(acting[i]) and not self._offenders,
+                "action_mask": masks[i],
+                "acting": bool(acting[i]),
                 **common,
                 **{k: v.copy() for k, v in finals.items()},
                 "illegal": int(a in self._offenders),

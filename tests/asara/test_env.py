@@ -172,7 +172,7 @@ def test_by_default_an_illegal_action_ends_the_game_charges_the_offender_and_war
     with pytest.warns(UserWarning, match=rf"illegal action {bad} .* by {offender}"):
         env.step(bad)
     assert all(env.terminations.values())
-    want = {a: -1.0 if a == offender else 1.0 / (players - 1) for a in env.possible_agents}
+    want = {a: -1.0 if a == offender else 0.0 for a in env.possible_agents}
     assert env.rewards == pytest.approx(want)
     assert [env.infos[a]["illegal"] for a in env.possible_agents] == [
         int(a == offender) for a in env.possible_agents

@@ -205,7 +205,7 @@ def _game_snapshot(env) -> tuple[Any, ...]:
 
 def _aec_penalized_action(k: int, action) -> None:
     """The default illegal_action="penalize": an int id that is not legal ends the game,
-    the offender gets -1 and the others share +1, one warning names the action, and the
+    the offender gets -1 and the others 0, one warning names the action, and the
     game itself is unchanged (the masks emptied); anything but an int is refused."""
     saved, state = _position(k)
     if _legal_int(state, action):
@@ -220,7 +220,7 @@ def _aec_penalized_action(k: int, action) -> None:
         _refuses("AEC env, penalize", lambda: _env_snapshot(env), lambda: env.step(action))
         return
     TALLY["AEC env, penalize: tried"] += 1
-    offender, before, others = env.agent_selection, _game_snapshot(env), env.num_agents - 1
+    offender, before = env.agent_selection, _game_snapshot(env)
     cumulative = {agent: env._cumulative_rewards[agent] for agent in env.agents}
     with pytest.warns(UserWarning) as caught:
         env.step(action)
@@ -228,7 +228,7 @@ def _aec_penalized_action(k: int, action) -> None:
     name = describe_action(a) if 0 <= a < NUM_ACTIONS else "?"
     assert message.startswith(f"illegal action {a} ({name}) by {offender} in phase ")
     assert message.endswith(f"; the game ends and {offender} is penalised (-1.0)")
-    shares = {agent: 1.0 / others for agent in env.agents if agent != offender}
+    shares = {agent: 0.0 for agent in env.agents if agent != offender}
     assert env.rewards == pytest.approx({offender: -1.0, **shares})
     assert env._cumulative_rewards == pytest.approx(
         {offender: -1.0, **{agent: cumulative[agent] + s for agent, s in shares.items()}}

@@ -15,12 +15,14 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from asara_env import basari_v0
 from asara_env.basari.core import ranking_score
+from asara_env.basari.phases import Phase
 from asara_env.common.errors import CorruptStateError, IllegalActionError
 from asara_env.common.seeding import derived_seed
 from tests.basari.helpers import e5_rewards
 
 PLAYERS = [2, 3, 4]
 INFO_KEYS = {
+    "action_mask",
     "acting",
     "phase",
     "round",
@@ -110,11 +112,13 @@ def test_infos_have_the_same_keys_and_shapes_at_every_step(players):
             shapes = shapes or now
             assert now == shapes
             assert info["acting"] == bool(obs[agent]["action_mask"][1:].any())
+            np.testing.assert_array_equal(info["action_mask"], obs[agent]["action_mask"])
+            assert all(np.asarray(v).dtype.kind in "biuf" for v in info.values()), info
         if not env.agents:
             break
         obs, _, _, _, infos = env.step(random_actions(env, obs, rng))
     final = infos["player_0"]
-    assert final["phase"] == "OVER" and final["final_scores"].any()
+    assert final["phase"] == Phase.OVER and final["final_scores"].any()
     assert final["winners"].sum() >= 1
 
 

@@ -27,8 +27,6 @@ from asara_env.envs import (
 
 FACTORIES = {"asara": asara_v0.env, "basari": basari_v0.env}
 GAMES = list(FACTORIES)
-# ASARA's schemes are zero-sum and so is its penalty; BASARI's is PettingZoo classic's
-OTHERS_GET = {"asara": 1.0, "basari": 0.0}
 
 
 def make(game: str, **kw):
@@ -80,10 +78,9 @@ def test_the_saved_state_option():
 
 
 def test_penalty_rewards():
-    assert penalty_rewards(3, [1], zero_sum=False).tolist() == [0.0, ILLEGAL_PENALTY, 0.0]
-    assert penalty_rewards(3, [1], zero_sum=True).tolist() == [0.5, -1.0, 0.5]
-    assert penalty_rewards(4, [0, 2], zero_sum=True).tolist() == [-1.0, 1.0, -1.0, 1.0]
-    assert penalty_rewards(2, [0, 1], zero_sum=True).tolist() == [-1.0, -1.0]
+    assert penalty_rewards(3, [1]).tolist() == [0.0, ILLEGAL_PENALTY, 0.0]
+    assert penalty_rewards(4, [0, 2]).tolist() == [-1.0, 0.0, -1.0, 0.0]
+    assert penalty_rewards(2, [0, 1]).tolist() == [-1.0, -1.0]
 
 
 def test_raise_or_warn_raises_the_games_error_or_warns():
@@ -152,7 +149,7 @@ def test_penalize_ends_the_game_at_the_first_agents_own_step(game):
     with pytest.warns(UserWarning, match=f"illegal action {bad} .* by {offender}"):
         env.step(bad)
     other = next(a for a in env.possible_agents if a != offender)
-    assert env.rewards == {offender: ILLEGAL_PENALTY, other: OTHERS_GET[game]}
+    assert env.rewards == {offender: ILLEGAL_PENALTY, other: 0.0}
     assert all(env.terminations.values()) and env.agent_selection == offender
     assert env.infos[offender]["illegal"] == 1 and env.infos[other]["illegal"] == 0
     assert not any(env.observe(a)["action_mask"].any() for a in env.possible_agents)
@@ -161,7 +158,7 @@ def test_penalize_ends_the_game_at_the_first_agents_own_step(game):
     for agent in env.agent_iter():
         seen[agent] = env.last()[1]
         env.step(None)
-    assert seen == {offender: ILLEGAL_PENALTY, other: OTHERS_GET[game]}
+    assert seen == {offender: ILLEGAL_PENALTY, other: 0.0}
 
 
 @pytest.mark.parametrize("game", GAMES)

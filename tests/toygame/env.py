@@ -97,9 +97,7 @@ class ToyParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
 
     def refuse(self, illegal: Sequence[Illegal]) -> Any:
         raise_or_warn(self.illegal_action, illegal, IllegalActionError)
-        rewards = penalty_rewards(
-            self.config.num_players, [i.seat for i in illegal], zero_sum=False
-        )
+        rewards = penalty_rewards(self.config.num_players, [i.seat for i in illegal])
         return self._finish({a: float(r) for a, r in zip(self.possible_agents, rewards)})
 
     def _finish(self, rewards: dict[str, float]) -> Any:

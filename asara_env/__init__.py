@@ -11,7 +11,9 @@ other public name is imported on first use, so `import asara_env.basari.core` lo
 nothing of ASARA (and the reverse), and the numpy cores need neither PettingZoo nor
 gymnasium. The names kept from when ASARA was the only game (`env`, `raw_env`,
 `GameConfig`, `NUM_ACTIONS`, `encode`, `decode`, `describe_action`) are ASARA's.
-`IllegalActionError` and `CorruptStateError` are every game's.
+`IllegalActionError` and `CorruptStateError` are every game's. The games' gymnasium ids
+(`asara_env/Asara-v0`, `asara_env/Basari-v0`) are registered by this import, once
+gymnasium is loaded (`asara_env.gym_ids`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from asara_env.common.errors import CorruptStateError, IllegalActionError
+from asara_env.gym_ids import register_when_gymnasium_loads
 
 if TYPE_CHECKING:
     from asara_env import asara_v0, basari_v0
@@ -64,6 +67,9 @@ _LAZY = {
     "make": "asara_env.games:make",
     "register": "asara_env.games:register",
 }
+
+
+register_when_gymnasium_loads()
 
 
 def __getattr__(name: str) -> Any:

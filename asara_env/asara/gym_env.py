@@ -2,11 +2,12 @@
 others (through the AEC env).
 
     env = AsaraGymEnv(num_players=2, opponents=[agents.make_agent("towers")])
-    # or, registered with gymnasium when this module is imported:
+    # or through gymnasium (the id is registered by `import asara_env`):
     env = gymnasium.make("asara_env/Asara-v0", num_players=2)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
+- Players: 4 by default, as for `asara_env.env()`.
 - Observation: the learner's `float32[2266]` (docs/asara/observation.md); its legal actions are
   `env.action_masks()` (bool[803], for sb3-contrib's MaskablePPO) and `info["action_mask"]`.
 - Opponents: agent objects (anything with `act_batch(observations, masks)`, such as
@@ -54,7 +55,7 @@ class AsaraGymEnv(OpponentsEnv):
 
     def __init__(
         self,
-        num_players: int = 2,
+        num_players: int = 4,
         variant: str = "basic",
         opponents: Sequence[Actor] | None = None,
         expansions: tuple[str, ...] = (),
@@ -77,8 +78,3 @@ class AsaraGymEnv(OpponentsEnv):
         )
         observations = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
         super().__init__(game, opponents, seat, render_mode, observations)
-
-
-GYM_ID = "asara_env/Asara-v0"
-if GYM_ID not in gym.registry:
-    gym.register(id=GYM_ID, entry_point="asara_env.asara.gym_env:AsaraGymEnv")

@@ -2,7 +2,7 @@
 others (through the AEC form of the parallel env).
 
     env = BasariGymEnv(num_players=4, opponents=[agents.registry.make_agent("basari", "value")])
-    # or, registered with gymnasium when this module is imported:
+    # or through gymnasium (the id is registered by `import asara_env`):
     env = gymnasium.make("asara_env/Basari-v0", num_players=4)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -77,8 +77,3 @@ class BasariGymEnv(OpponentsEnv):
         spaces = cast(gym.spaces.Dict, game.observation_space(game.possible_agents[0]))
         observations = spaces["observation"]
         super().__init__(game, opponents, seat, render_mode, observations, pass_action=NOOP)
-
-
-GYM_ID = "asara_env/Basari-v0"
-if GYM_ID not in gym.registry:
-    gym.register(id=GYM_ID, entry_point="asara_env.basari.gym_env:BasariGymEnv")

@@ -52,6 +52,7 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
             "asara_env",
             "asara_env.envs",
             "asara_env.games",
+            "asara_env.gym_ids",
             "asara_env.docs",
             "asara_env.*_v0",
             "asara_env.integrations*",

@@ -1,23 +1,22 @@
-"""AgileRL: IPPO (one PPO learner per seat) on the turn-based parallel conversion.
+"""AgileRL: IPPO (one PPO learner per seat) on any game's parallel env.
 
-    python -m examples.agilerl_ippo --players 2 --envs 2 --steps 2048
+    python -m examples.agilerl_ippo --game basari --players 2 --envs 2 --steps 2048
 
-AgileRL reads the legal actions from `infos[agent]["action_mask"]` (the default env puts
-them there, with the same keys and shapes at every step) and refuses observations that
-still hold a mask, so SuperSuit's `observation_lambda_v0` keeps only
-`obs["observation"]`. The game is turn-based: `turn_based_aec_to_parallel` gives every
-seat an observation each step; only the seat to move acts, the others' mask is all zeros
-and their sampled action is ignored. AgileRL's `AsyncPettingZooVecEnv` steps several
-games in subprocesses; the loop is AgileRL's own on-policy loop
-(`agilerl.training.train_multi_agent_on_policy`) without its evolutionary population.
-
-AgileRL 2.58's IPPO fails on numpy action masks (`masked_ippo_class` works around it),
-and its PPO update recomputes log-probabilities without the masks. Needs the
-`integration` extra. AgileRL 2.58 also needs `peft` (imported by
-`agilerl.algorithms`, not declared as a dependency) and pins `pettingzoo<1.27`.
+AgileRL reads the legal actions from `infos[agent]["action_mask"]` (every game's default
+env puts them there, with the same keys and shapes at every step) and refuses observations
+that still hold a mask: `asara_env.integrations.agilerl_ippo.ParallelFactory` builds the
+game's parallel env (BASARI's own, ASARA's through `turn_based_aec_to_parallel`, where
+only the seat to move acts and the others' mask is all zeros) with array observations.
+AgileRL's `AsyncPettingZooVecEnv` steps several games in subprocesses; the loop is
+AgileRL's own on-policy loop (`agilerl.training.train_multi_agent_on_policy`) without its
+evolutionary population. AgileRL 2.58's IPPO fails on numpy action masks
+(`masked_ippo_class` fixes it), and its PPO update recomputes log-probabilities without
+the masks. Needs the `integration` extra (AgileRL 2.58 also needs `peft`, imported by
+`agilerl.algorithms` without being declared, and pins `pettingzoo<1.27`).
 
 Checked: no illegal action (`infos[...]["illegal"] == 0`), every finished game's rewards
-sum to zero over the seats, and each seat's return per game is recorded.
+sum over the seats as the game's `win` reward says (0 for ASARA, 1 for BASARI), and each
+seat's return per game is recorded.
 """
 
 from __future__ import annotations
@@ -26,72 +25,28 @@ import argparse
 from typing import Any
 
 import numpy as np
-from pettingzoo import ParallelEnv
 
 from examples.checks import check_games
 
 
-def make_parallel_env(num_players: int) -> ParallelEnv:
-    """The default AEC env as a turn-based parallel env with plain array observations."""
-    import supersuit as ss
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-
-    import asara_env
-
-    env = ss.observation_lambda_v0(
-        asara_env.env(num_players=num_players),
-        lambda obs, space: obs["observation"],
-        lambda space: space["observation"],
-    )
-    return turn_based_aec_to_parallel(env)
-
-
-def masked_ippo_class() -> type[Any]:
-    """AgileRL's IPPO with `extract_action_masks` fixed for numpy masks.
-
-    AgileRL 2.58 collects each agent's mask and asks `None in masks`, which compares a
-    numpy array with None and raises "The truth value of an array ... is ambiguous" for
-    any mask of more than one action (every vectorised masked env). This subclass stacks
-    the masks the same way, without that test."""
-    import torch
-    from agilerl.algorithms import IPPO
-
-    class MaskedIPPO(IPPO):
-        def extract_action_masks(self, infos: dict[str, Any]) -> dict[str, torch.Tensor | None]:
-            found: dict[str, list[np.ndarray]] = {group: [] for group in self.observation_space}
-            for agent_id, info in infos.items():
-                if isinstance(info, dict) and info.get("action_mask") is not None:
-                    grouped = self.has_grouped_agents()
-                    group = self.get_group_id(agent_id) if grouped else agent_id
-                    found[group].append(np.asarray(info["action_mask"]))
-            return {
-                group: torch.Tensor(np.array(masks)) if masks else None
-                for group, masks in found.items()
-            }
-
-    return MaskedIPPO
-
-
-class _Factory:
-    """A picklable env factory for AgileRL's subprocess vector env."""
-
-    def __init__(self, num_players: int) -> None:
-        self.num_players = num_players
-
-    def __call__(self) -> ParallelEnv:
-        return make_parallel_env(self.num_players)
-
-
 def run(
-    num_players: int = 2, envs: int = 2, steps: int = 2048, learn_step: int = 256, seed: int = 0
+    game: str = "asara",
+    num_players: int = 2,
+    envs: int = 2,
+    steps: int = 2048,
+    learn_step: int = 256,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """IPPO for about `steps` env steps (games x vector steps), learning every
     `learn_step`."""
     import torch
     from agilerl.vector.pz_async_vec_env import AsyncPettingZooVecEnv
 
+    from asara_env.integrations.agilerl_ippo import ParallelFactory, masked_ippo_class
+
     torch.manual_seed(seed)
-    vec_env = AsyncPettingZooVecEnv([_Factory(num_players) for _ in range(envs)])
+    factory = ParallelFactory(game, num_players=num_players)
+    vec_env = AsyncPettingZooVecEnv([factory for _ in range(envs)])
     agent_ids = vec_env.possible_agents
     agent = masked_ippo_class()(
         observation_spaces=[vec_env.single_observation_space(a) for a in agent_ids],
@@ -134,27 +89,33 @@ def run(
             obs, done = next_obs, next_done
         agent.learn((states, actions, log_probs, rewards, dones, values, next_obs, next_done))
     vec_env.close()
-    return {"env_steps": done_steps, "illegal": illegal, "game_returns": game_returns}
+    return {
+        "game": game,
+        "env_steps": done_steps,
+        "illegal": illegal,
+        "game_returns": game_returns,
+    }
 
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    check_games(result["illegal"], result["game_returns"])
+    check_games(result["illegal"], result["game_returns"], game=result["game"])
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="asara", choices=("asara", "basari"))
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--envs", type=int, default=2, help="games in subprocesses")
     p.add_argument("--steps", type=int, default=2048)
     p.add_argument("--learn-step", type=int, default=256)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    result = run(args.players, args.envs, args.steps, args.learn_step, args.seed)
+    result = run(args.game, args.players, args.envs, args.steps, args.learn_step, args.seed)
     check(result)
     returns = np.asarray(result["game_returns"])
     print(
-        f"AgileRL IPPO: {result['env_steps']} env steps, {len(returns)} games (each zero-sum), "
+        f"AgileRL IPPO on {args.game}: {result['env_steps']} env steps, {len(returns)} games, "
         f"mean return by seat {np.round(returns.mean(axis=0), 3).tolist()}, "
         f"illegal actions {result['illegal']}"
     )

@@ -1,17 +1,19 @@
-"""Ray RLlib: multi-agent PPO with action masking, every seat one shared policy.
+"""Ray RLlib: multi-agent PPO with action masking, every seat one shared policy, on any
+game.
 
-    python -m examples.rllib_ppo --players 2 --iterations 2
+    python -m examples.rllib_ppo --game basari --players 2 --iterations 2
 
 `asara_env.integrations.rllib` holds the adapter (a turn-based `MultiAgentEnv` over the
-default `asara_env.env()`, observations `{"observations", "action_mask"}` as RLlib's
+game's default AEC env, observations `{"observations", "action_mask"}` as RLlib's
 `ActionMaskingTorchRLModule` expects) and `masked_ppo_config`. On one machine the env
 runs in the driver (`num_env_runners=0`); for more machines raise `num_env_runners`
 (and `ray.init(address=...)`): nothing else changes. Needs the `integration` extra
 (`ray[rllib]`).
 
-Checked: RLlib records each seat's mean episode return, the seats' means sum to zero (the
-`win` reward is zero-sum, and every seat plays every game), and no game ended on an
-illegal action (the `illegal_actions` metric of `masked_ppo_config`'s callback).
+Checked: RLlib records each seat's mean episode return, the seats' means sum as the game's
+`win` reward says (0 for ASARA, 1 for BASARI; every seat plays every game), and no game
+ended on an illegal action (the `illegal_actions` metric of `masked_ppo_config`'s
+callback).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ import argparse
 import os
 from typing import Any
 
+from examples.checks import win_reward_sum
+
 
 def run(
-    num_players: int = 2, iterations: int = 2, batch: int = 512, seed: int = 0
+    game: str = "asara", num_players: int = 2, iterations: int = 2, batch: int = 512, seed: int = 0
 ) -> dict[str, Any]:
     """`iterations` PPO iterations of `batch` env steps each on a local Ray."""
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
@@ -33,7 +37,7 @@ def run(
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         config = (
-            masked_ppo_config(num_players=num_players, hidden=(64, 64))
+            masked_ppo_config(game, num_players=num_players, hidden=(64, 64))
             .env_runners(num_env_runners=0, rollout_fragment_length="auto")
             .training(train_batch_size_per_learner=batch, minibatch_size=128, num_epochs=2)
             .debugging(seed=seed)
@@ -52,6 +56,7 @@ def run(
     finally:
         ray.shutdown()
     return {
+        "game": game,
         "agent_returns": returns,
         "illegal": illegal,
         "illegal_logged": logged,
@@ -65,21 +70,23 @@ def check(result: dict[str, Any]) -> None:
     assert result["illegal"] == 0, f"{result['illegal']} games ended on an illegal action"
     returns = result["agent_returns"]
     assert returns, "RLlib recorded no episode return: train for more iterations"
-    assert abs(sum(returns.values())) < 1e-6, f"not zero-sum: {returns}"
+    total = win_reward_sum(result["game"])
+    assert abs(sum(returns.values()) - total) < 1e-6, f"not summing to {total}: {returns}"
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="asara", choices=("asara", "basari"))
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--iterations", type=int, default=2)
     p.add_argument("--batch", type=int, default=512, help="env steps per iteration")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    result = run(args.players, args.iterations, args.batch, args.seed)
+    result = run(args.game, args.players, args.iterations, args.batch, args.seed)
     check(result)
     shown = {a: round(r, 3) for a, r in sorted(result["agent_returns"].items())}
     print(
-        f"RLlib PPO: {result['episodes']} games, mean return by seat {shown}, "
+        f"RLlib PPO on {args.game}: {result['episodes']} games, mean return by seat {shown}, "
         f"games ended by an illegal action {result['illegal']}"
     )
 

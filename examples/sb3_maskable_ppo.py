@@ -1,10 +1,14 @@
-"""Stable-Baselines3 (sb3-contrib's MaskablePPO) on the registered gymnasium id.
+"""Stable-Baselines3 (sb3-contrib's MaskablePPO) on a game's registered gymnasium id.
 
-    python -m examples.sb3_maskable_ppo --players 2 --steps 2048
+    python -m examples.sb3_maskable_ppo --game basari --players 2 --steps 2048 --envs 2
 
-The learner plays one seat of `gymnasium.make("asara_env/Asara-v0")` (the others play
-uniformly random legal moves); MaskablePPO reads the legal actions from
-`env.action_masks()`. Needs the `train` extra (torch CPU, stable-baselines3, sb3-contrib).
+The learner plays one seat of `gymnasium.make("asara_env/Asara-v0")` (or
+`"asara_env/Basari-v0"`; the ids are registered by `import asara_env`); the others play
+uniformly random legal moves. SB3's own `make_vec_env` builds `--envs` copies, in
+subprocesses (`SubprocVecEnv`) when there are more than one: each worker finds the id
+because it re-imports this module, which imports `asara_env`. MaskablePPO reads the legal
+actions from each env's `action_masks()`. Needs the `train` extra (torch CPU,
+stable-baselines3, sb3-contrib).
 
 Checked at the end: every step the learner took was legal (`info["illegal"] == 0`), and
 the learner's return of every finished game is recorded and lies in [-1, 1] (the `win`
@@ -16,27 +20,37 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-import gymnasium
 import numpy as np
 
+import asara_env  # registers the games' gymnasium ids, here and in every worker
+from asara_env import games
 from examples.checks import check_games
 
 if TYPE_CHECKING:  # SB3 (and torch) load only when the recipe runs
-    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import VecEnv
 
 
-def make_env(num_players: int, seed: int) -> Monitor:
-    """The registered single-agent env, wrapped in SB3's Monitor (episode returns)."""
-    from stable_baselines3.common.monitor import Monitor
+def make_vec_env(game: str, num_players: int, envs: int, seed: int) -> VecEnv:
+    """`envs` copies of `game`'s registered single-agent env, each in SB3's Monitor
+    (episode returns), by SB3's `make_vec_env`: in subprocesses if `envs` > 1."""
+    from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    import asara_env.asara.gym_env  # noqa: F401  (registers asara_env/Asara-v0)
+    gym_id = games.game_card(game).gym_id
+    assert gym_id is not None, f"{game} has no gymnasium id"
+    return sb3_make_vec_env(
+        gym_id,
+        n_envs=envs,
+        seed=seed,
+        # SB3 asks for render_mode="rgb_array" unless told; BASARI draws no pictures
+        env_kwargs={"num_players": num_players, "render_mode": None},
+        vec_env_cls=SubprocVecEnv if envs > 1 else DummyVecEnv,
+    )
 
-    env = gymnasium.make("asara_env/Asara-v0", num_players=num_players)
-    env.reset(seed=seed)
-    return Monitor(env)
 
-
-def run(num_players: int = 2, steps: int = 2048, seed: int = 0) -> dict[str, Any]:
+def run(
+    game: str = "asara", num_players: int = 2, steps: int = 2048, envs: int = 1, seed: int = 0
+) -> dict[str, Any]:
     """Train MaskablePPO for `steps` learner decisions; returns the returns and counts."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -48,14 +62,17 @@ def run(num_players: int = 2, steps: int = 2048, seed: int = 0) -> dict[str, Any
             super().__init__()
             self.illegal = 0
             self.steps = 0
+            self.returns: list[float] = []
 
         def _on_step(self) -> bool:
-            self.illegal += sum(int(info["illegal"]) for info in self.locals["infos"])
-            self.steps += len(self.locals["infos"])
+            infos = self.locals["infos"]
+            self.illegal += sum(int(info["illegal"]) for info in infos)
+            self.steps += len(infos)
+            self.returns += [float(i["episode"]["r"]) for i in infos if "episode" in i]
             return True
 
-    env = make_env(num_players, seed)
-    n_steps = min(512, steps)
+    env = make_vec_env(game, num_players, envs, seed)
+    n_steps = min(512, max(steps // envs, 64))
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -69,26 +86,28 @@ def run(num_players: int = 2, steps: int = 2048, seed: int = 0) -> dict[str, Any
     )
     watch = Watch()
     model.learn(total_timesteps=steps, callback=watch)
-    returns = [float(r) for r in env.get_episode_rewards()]
-    return {"steps": watch.steps, "illegal": watch.illegal, "returns": returns}
+    env.close()
+    return {"game": game, "steps": watch.steps, "illegal": watch.illegal, "returns": watch.returns}
 
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    check_games(result["illegal"], result["returns"])
+    check_games(result["illegal"], result["returns"], game=result["game"])
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="asara", choices=asara_env.available_games())
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--steps", type=int, default=2048)
+    p.add_argument("--envs", type=int, default=1, help="envs, in subprocesses if > 1")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    result = run(args.players, args.steps, args.seed)
+    result = run(args.game, args.players, args.steps, args.envs, args.seed)
     check(result)
     returns = np.array(result["returns"])
     print(
-        f"MaskablePPO: {result['steps']} learner steps, {len(returns)} games, "
+        f"MaskablePPO on {args.game}: {result['steps']} learner steps, {len(returns)} games, "
         f"mean return {returns.mean():+.3f}, illegal actions {result['illegal']}"
     )
 

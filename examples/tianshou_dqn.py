@@ -1,16 +1,17 @@
-"""Tianshou (2.x): a collector over `asara_env.env()` and a short masked DQN.
+"""Tianshou (2.x): a collector over any game's default AEC env and a short masked DQN.
 
-    python -m examples.tianshou_dqn --players 2 --epochs 1 --epoch-steps 1000
+    python -m examples.tianshou_dqn --game basari --players 2 --epochs 1 --epoch-steps 1000
 
-Tianshou's `PettingZooEnv` wraps the default AEC env as it is (it reads the mask from the
-observation dict); `MultiAgentOffPolicyAlgorithm` gives seat 0 a DQN learner (Q-values
+Tianshou's `PettingZooEnv` wraps the default AEC env (`asara_env.make(game)`; BASARI's is
+the AEC form of its parallel env) as it is (it reads the mask from the observation dict); `MultiAgentOffPolicyAlgorithm` gives seat 0 a DQN learner (Q-values
 and epsilon-greedy exploration both restricted to the legal actions) and the other seats
 Tianshou's masked random player. The infos keep the same keys and shapes at every step,
 so they go into Tianshou's replay buffer as they are. Needs the `integration` extra
 (tianshou) and torch.
 
 Checked: the learner's return of every test game is recorded and lies in [-1, 1], every
-game's returns sum to zero over the seats (the `win` reward), and no illegal action was
+game's returns sum over the seats as the game's `win` reward says (0 for ASARA, 1 for
+BASARI), and no illegal action was
 taken (`info["illegal"]` is 0 in the whole buffer).
 """
 
@@ -25,17 +26,22 @@ import numpy as np
 from examples.checks import check_games
 
 
-def make_env(num_players: int) -> Any:
-    """The default AEC env in Tianshou's PettingZoo wrapper."""
+def make_env(game: str, num_players: int) -> Any:
+    """The game's default AEC env in Tianshou's PettingZoo wrapper."""
     from tianshou.env.pettingzoo_env import PettingZooEnv
 
     import asara_env
 
-    return PettingZooEnv(asara_env.env(num_players=num_players))
+    return PettingZooEnv(asara_env.make(game, num_players=num_players))
 
 
 def run(
-    num_players: int = 2, epochs: int = 1, epoch_steps: int = 1000, envs: int = 4, seed: int = 0
+    game: str = "asara",
+    num_players: int = 2,
+    epochs: int = 1,
+    epoch_steps: int = 1000,
+    envs: int = 4,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """Train the seat-0 DQN for `epochs` x `epoch_steps` env steps, then play test games."""
     import torch
@@ -50,7 +56,7 @@ def run(
 
     torch.manual_seed(seed)
     np.random.seed(seed)
-    factory = partial(make_env, num_players)
+    factory = partial(make_env, game, num_players)
     env = factory()
     obs_space = env.observation_space["observation"]
     net = Net(state_shape=obs_space.shape, action_shape=env.action_space.n, hidden_sizes=[64, 64])
@@ -94,6 +100,7 @@ def run(
     returns = np.asarray(test.returns, np.float64).reshape(-1, num_players)
     illegal = int(np.asarray(buffer.info["illegal"][: len(buffer)]).sum())
     return {
+        "game": game,
         "train_steps": len(buffer),
         "illegal": illegal,
         "returns": returns.tolist(),
@@ -103,22 +110,23 @@ def run(
 
 def check(result: dict[str, Any]) -> None:
     """What the recipe promises; raises AssertionError otherwise."""
-    check_games(result["illegal"], result["returns"], what="test game")
+    check_games(result["illegal"], result["returns"], what="test game", game=result["game"])
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="asara", choices=("asara", "basari"))
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--epoch-steps", type=int, default=1000)
     p.add_argument("--envs", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    result = run(args.players, args.epochs, args.epoch_steps, args.envs, args.seed)
+    result = run(args.game, args.players, args.epochs, args.epoch_steps, args.envs, args.seed)
     check(result)
     learner = np.asarray(result["learner_returns"])
     print(
-        f"Tianshou DQN: {result['train_steps']} training steps in the buffer, "
+        f"Tianshou DQN on {args.game}: {result['train_steps']} training steps in the buffer, "
         f"{len(learner)} test games, learner's mean return {learner.mean():+.3f}, "
         f"illegal actions {result['illegal']}"
     )

@@ -1,20 +1,23 @@
-"""ASARA for Ray RLlib (new API stack): a turn-based `MultiAgentEnv` and a PPO config with
-action masking. Importing this module imports Ray (`pip install "ray[rllib]"`).
+"""Any game for Ray RLlib (new API stack): a turn-based `MultiAgentEnv` and a PPO config
+with action masking. Importing this module imports Ray (`pip install "ray[rllib]"`).
 
     import ray
     from asara_env.integrations.rllib import masked_ppo_config
 
     ray.init()
-    algo = masked_ppo_config(num_players=3).build_algo()
+    algo = masked_ppo_config("basari", num_players=3).build_algo()
     for _ in range(10):
         result = algo.train()
 
-- `AsaraMultiAgentEnv(config)`: `config` is passed to `asara_env.env(...)` (the default
-  env: an illegal action ends the game with a penalty, as in PettingZoo's classic games).
-  Only the agent to move gets an observation each step; at the end every agent gets its
+- `TurnBasedMultiAgentEnv(config)`: `config["game"]` names the game ("asara" by default)
+  and the rest of `config` is passed to its default AEC env, `asara_env.make(game, ...)`
+  (an illegal action ends the game with PettingZoo's classic penalty). Only the agent to
+  move gets an observation each step (BASARI's simultaneous choices are made one agent
+  at a time, on the observations of the step's start); at the end every agent gets its
   last observation, its reward and `terminateds[agent] = True`. Observations are
-  `{"observations": float32[2266], "action_mask": float32[803]}`, the layout RLlib's
-  action-masking RLModule expects; infos are the AEC env's (same keys at every step).
+  `{"observations": float32[obs], "action_mask": float32[actions]}`: the keys RLlib's
+  action-masking RLModule reads (PettingZoo's are "observation" and int8 masks, hence this
+  adapter); infos are the AEC env's.
 - `masked_ppo_config(...)`: PPO with one shared policy for every seat (self-play),
   RLlib's `ActionMaskingTorchRLModule` (illegal logits pushed to the float minimum, so
   sampling never picks an illegal action) and a callback that counts illegal actions
@@ -36,31 +39,34 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.rllib.utils.typing import MultiAgentDict
 
-from asara_env.asara.actions import NUM_ACTIONS
-from asara_env.asara.core.observation import OBS_DIM
-from asara_env.asara.env import OBS_HIGH
-from asara_env.asara_v0 import env as make_aec_env
+from asara_env import games
 
 SHARED_POLICY = "shared"
+DEFAULT_GAME = "asara"
 
 
-class AsaraMultiAgentEnv(MultiAgentEnv):
-    """The default ASARA AEC env as a turn-based RLlib MultiAgentEnv; see the module
+class TurnBasedMultiAgentEnv(MultiAgentEnv):
+    """A game's default AEC env as a turn-based RLlib MultiAgentEnv; see the module
     docstring."""
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
-        self.game = make_aec_env(**dict(config or {}))
+        kwargs = dict(config or {})
+        self.game_name = str(kwargs.pop("game", DEFAULT_GAME))
+        self.game = games.make(self.game_name, **kwargs)
         self.agents = list(self.game.possible_agents)
         self.possible_agents = list(self.game.possible_agents)
+        first = self.possible_agents[0]
+        observation = self.game.observation_space(first)["observation"]
+        n_actions = int(self.game.action_space(first).n)
         space = gym.spaces.Dict(
             {
-                "observations": gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32),
-                "action_mask": gym.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
+                "observations": observation,
+                "action_mask": gym.spaces.Box(0.0, 1.0, (n_actions,), np.float32),
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: gym.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: gym.spaces.Discrete(n_actions) for a in self.possible_agents}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -109,20 +115,23 @@ class CountIllegalActions(RLlibCallback):
 
 
 def masked_ppo_config(
+    game: str = DEFAULT_GAME,
     num_players: int = 2,
     env_config: dict[str, Any] | None = None,
     hidden: tuple[int, ...] = (256, 256),
 ) -> PPOConfig:
-    """PPO on `AsaraMultiAgentEnv`, one shared masked policy for every seat (self-play).
-    Tune it further with the usual `PPOConfig` methods (`.training`, `.env_runners`, ...)."""
-    env_config = {"num_players": num_players, **(env_config or {})}
+    """PPO on `TurnBasedMultiAgentEnv` of `game`, one shared masked policy for every seat
+    (self-play). Tune it further with the usual `PPOConfig` methods (`.training`,
+    `.env_runners`, ...)."""
+    games.game_card(game)  # an unknown game is refused here, naming the known ones
+    env_config = {**(env_config or {}), "game": game, "num_players": num_players}
     module = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule,
         model_config={"head_fcnet_hiddens": list(hidden), "fcnet_hiddens": list(hidden)},
     )
     return (
         PPOConfig()
-        .environment(AsaraMultiAgentEnv, env_config=env_config)
+        .environment(TurnBasedMultiAgentEnv, env_config=env_config)
         .multi_agent(
             policies={SHARED_POLICY},
             policy_mapping_fn=lambda agent_id, episode, **kwargs: SHARED_POLICY,

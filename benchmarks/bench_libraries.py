@@ -15,7 +15,7 @@ and Tianshou's numba compilation are not timed):
 - `SuperSuit vec env (4 games)`: `concat_vec_envs_v1(pettingzoo_env_to_vec_env_v1(...))`
 - `Tianshou collector (4 envs)`: `Collector` over `DummyVectorEnv` of `PettingZooEnv`,
   Tianshou's masked random policy in every seat
-- `RLlib MultiAgentEnv adapter`: `asara_env.integrations.rllib.AsaraMultiAgentEnv`
+- `RLlib MultiAgentEnv adapter`: `asara_env.integrations.rllib.TurnBasedMultiAgentEnv`
 - `AgileRL async vec env (2 games)`: `AsyncPettingZooVecEnv`, games in subprocesses
 
 A library that is not installed is reported as missing (install the `integration` extra).
@@ -136,9 +136,10 @@ def tianshou_collector(players: int, seconds: float, envs: int = 4) -> float:
 
 
 def rllib_adapter(players: int, seconds: float) -> float:
-    from asara_env.integrations.rllib import AsaraMultiAgentEnv
+    from asara_env.integrations.rllib import TurnBasedMultiAgentEnv
 
-    env, rng = AsaraMultiAgentEnv({"num_players": players}), np.random.default_rng(0)
+    env = TurnBasedMultiAgentEnv({"game": "asara", "num_players": players})
+    rng = np.random.default_rng(0)
     obs, _ = env.reset(seed=0)
     decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -151,14 +152,12 @@ def rllib_adapter(players: int, seconds: float) -> float:
 
 
 def agilerl_async(players: int, seconds: float, games: int = 2) -> float:
-    import sys
-
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from agilerl.vector.pz_async_vec_env import AsyncPettingZooVecEnv
 
-    from examples.agilerl_ippo import _Factory
+    from asara_env.integrations.agilerl_ippo import ParallelFactory
 
-    vec = AsyncPettingZooVecEnv([_Factory(players) for _ in range(games)])
+    factory = ParallelFactory("asara", num_players=players)
+    vec = AsyncPettingZooVecEnv([factory for _ in range(games)])
     rng = np.random.default_rng(0)
     _, info = vec.reset(seed=0)
     decisions, start = 0, time.perf_counter()

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from asara_env import games
+from asara_env.common.outcome import MARGIN_SCALE
 
 
 def win_reward_sum(game: str) -> float:
     """What the `win` rewards of one game of `game` sum to over its seats."""
     scheme = games.reward_schemes(game)["win"]
-    return float(np.sum(scheme(np.array([[2, 1, 0]]))))
+    return float(np.sum(scheme(np.array([[2, 1, 0]]), MARGIN_SCALE)))
 
 
 def check_games(

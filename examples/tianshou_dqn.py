@@ -3,9 +3,10 @@
     python -m examples.tianshou_dqn --game basari --players 2 --epochs 1 --epoch-steps 1000
 
 Tianshou's `PettingZooEnv` wraps the default AEC env (`asara_env.make(game)`; BASARI's is
-the AEC form of its parallel env) as it is (it reads the mask from the observation dict); `MultiAgentOffPolicyAlgorithm` gives seat 0 a DQN learner (Q-values
-and epsilon-greedy exploration both restricted to the legal actions) and the other seats
-Tianshou's masked random player. The infos keep the same keys and shapes at every step,
+the AEC form of its parallel env) as it is (it reads the mask from the observation dict);
+`MultiAgentOffPolicyAlgorithm` gives seat 0 a DQN learner (Q-values and epsilon-greedy
+exploration both restricted to the legal actions) and the other seats Tianshou's masked
+random player. The infos keep the same keys and shapes at every step,
 so they go into Tianshou's replay buffer as they are. Needs the `integration` extra
 (tianshou) and torch.
 

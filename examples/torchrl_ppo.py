@@ -39,7 +39,10 @@ def run(
 
     torch.manual_seed(seed)
     env = torchrl_env(game, seed=seed, num_players=num_players)
-    obs_key, n_actions = (GROUP, "observation", "observation"), env.full_action_spec[GROUP, "action"].n
+    obs_key, n_actions = (
+        (GROUP, "observation", "observation"),
+        env.full_action_spec[GROUP, "action"].n,
+    )
     size = env.observation_spec[obs_key].shape[-1]
     actor = ProbabilisticActor(
         TensorDictModule(

@@ -27,7 +27,7 @@ from asara_env import games
 GROUP = "agents"
 
 
-class ObservationMaskOnly(BaseWrapper):  # type: ignore[type-arg]
+class ObservationMaskOnly(BaseWrapper):
     """An AEC env whose infos leave out `action_mask` (the observation dict has it)."""
 
     @property

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from examples.checks import win_reward_sum
+
 pytestmark = pytest.mark.integration
 GAMES = ["asara", "basari"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,3 +80,32 @@ def test_rllib_multi_agent_ppo_with_action_masking(game):
     result = rllib.run(game, num_players=2, iterations=2, batch=512, seed=0)
     rllib.check(result)
     assert set(result["agent_returns"]) == {"player_0", "player_1"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_supersuit_vector_env_as_is_with_random_legal_actions(game):
+    """SuperSuit's own vec env on the game's parallel env, no adapter: the masks come in
+    the observation dicts, random legal play finishes games summing as `win` says."""
+    ss = pytest.importorskip("supersuit")
+    from asara_env.integrations.parallel import parallel_env
+    from examples.checks import check_games
+
+    vec = ss.pettingzoo_env_to_vec_env_v1(parallel_env(game, num_players=2))
+    vec = ss.concat_vec_envs_v1(vec, 2, num_cpus=0, base_class="gymnasium")
+    obs, _ = vec.reset(seed=0)
+    rng, sums, totals, illegal = np.random.default_rng(0), [], np.zeros(4), 0
+    for _ in range(3000):
+        masks = np.asarray(obs["action_mask"], bool)
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
+        obs, rewards, terminations, truncations, infos = vec.step(np.array(actions))
+        illegal += sum(int(info.get("illegal", 0)) for info in infos)
+        totals += rewards
+        for g in np.flatnonzero(np.reshape(terminations, (2, 2)).all(axis=1)):
+            sums.append(float(totals[2 * g : 2 * g + 2].sum()))
+            totals[2 * g : 2 * g + 2] = 0.0
+        if len(sums) >= 2:
+            break
+    vec.close()
+    assert len(sums) >= 2, "no two games finished"
+    check_games(illegal, sums)
+    assert np.allclose(sums, win_reward_sum(game))

@@ -71,19 +71,25 @@ def check_env_choices(
 
 
 def masked_spaces(
-    agents: Sequence[str], obs_size: int, obs_high: float, n_actions: int
+    agents: Sequence[str], obs_high: NDArray[np.float32], n_actions: int
 ) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
     """Every agent's observation space, `{"observation": float32[obs_size] in
-    [0, obs_high], "action_mask": int8[n_actions]}`, and its `Discrete(n_actions)`."""
+    [0, obs_high] (each entry's bound), "action_mask": int8[n_actions]}`, and its
+    `Discrete(n_actions)`."""
     observation = spaces.Dict(
         {
-            "observation": spaces.Box(0.0, obs_high, (obs_size,), np.float32),
+            "observation": observation_box(obs_high),
             "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
         }
     )
     observations = {a: copy.deepcopy(observation) for a in agents}
     actions: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n_actions) for a in agents}
     return cast(dict[str, spaces.Space[Any]], observations), actions
+
+
+def observation_box(high: NDArray[np.float32]) -> spaces.Box:
+    """float32 observations from 0 to `high`, entry by entry."""
+    return spaces.Box(np.zeros_like(high), np.array(high, np.float32), dtype=np.float32)
 
 
 # ------------------------------------------------------------------------------ episodes

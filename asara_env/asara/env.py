@@ -70,7 +70,7 @@ from asara_env.asara.card import CARD
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, MAX_PLAYERS
 from asara_env.asara.core import is_terminal
-from asara_env.asara.core.observation import OBS_DIM
+from asara_env.asara.core.observation import OBS_DIM, OBS_HIGH
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
@@ -85,6 +85,7 @@ from asara_env.envs import (
     check_env_choices,
     game_to_load,
     masked_spaces,
+    observation_box,
     penalty_rewards,
     raise_or_warn,
     saved_state,
@@ -92,8 +93,6 @@ from asara_env.envs import (
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
-# every observation entry is a count or a flag of the core's integer fields (int32 at most)
-OBS_HIGH = float(np.iinfo(np.int32).max)
 STATE_DIM = MAX_PLAYERS * OBS_DIM
 
 
@@ -151,9 +150,9 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_spaces, self.action_spaces = masked_spaces(
-            self.possible_agents, OBS_DIM, OBS_HIGH, NUM_ACTIONS
+            self.possible_agents, OBS_HIGH, NUM_ACTIONS
         )
-        self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_DIM,), np.float32)
+        self.state_space = observation_box(np.tile(OBS_HIGH, MAX_PLAYERS))
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
         # read-only zeros shared by the infos of agents not to move (nothing can alter them)
         self._no_moves_info = np.zeros(NUM_ACTIONS, np.int8)

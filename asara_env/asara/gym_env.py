@@ -38,12 +38,11 @@ others (through the AEC env).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import gymnasium as gym
-import numpy as np
 
-from asara_env.asara.core.observation import OBS_DIM
-from asara_env.asara.env import OBS_HIGH, raw_env
+from asara_env.asara.env import raw_env
 from asara_env.common.opponents import Actor
 from asara_env.envs import OpponentsEnv
 
@@ -76,5 +75,5 @@ class AsaraGymEnv(OpponentsEnv):
             shaping=shaping,
             backend=backend,
         )
-        observations = gym.spaces.Box(0.0, OBS_HIGH, (OBS_DIM,), np.float32)
-        super().__init__(game, opponents, seat, render_mode, observations)
+        spaces = cast(gym.spaces.Dict, game.observation_space(game.possible_agents[0]))
+        super().__init__(game, opponents, seat, render_mode, spaces["observation"])

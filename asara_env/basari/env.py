@@ -78,7 +78,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, CARD_NAMES
 from asara_env.basari.core import ranking_score, scores, terminal_rewards
 from asara_env.basari.core import winners as core_winners
-from asara_env.basari.core.observation import obs_size
+from asara_env.basari.core.observation import obs_high
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.phases import Phase
@@ -99,6 +99,7 @@ from asara_env.envs import (
     check_env_choices,
     game_to_load,
     masked_spaces,
+    observation_box,
     penalty_rewards,
     raise_or_warn,
     saved_state,
@@ -107,8 +108,6 @@ from asara_env.games import load_core
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 OVER = int(Phase.OVER)
-# observation entries are scaled counts (scores / 100 have no rule-given bound)
-OBS_HIGH = float(np.finfo(np.float32).max)
 
 
 @cache
@@ -169,11 +168,11 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self.agents: list[str] = []
         lay = self.config.actions
         self._layout, self._n_actions = lay, lay.n_actions
-        size = obs_size(self.config.n_archways)
+        high = obs_high(self.config.n_archways)
         self.observation_spaces, self.action_spaces = masked_spaces(
-            self.possible_agents, size, OBS_HIGH, lay.n_actions
+            self.possible_agents, high, lay.n_actions
         )
-        self.state_space = spaces.Box(0.0, OBS_HIGH, (size,), np.float32)
+        self.state_space = observation_box(high)
         self._core: BasariState | None = None
         self._seeds = EpisodeSeeds()
         self.game_seed: int | None = None

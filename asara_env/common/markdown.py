@@ -41,14 +41,14 @@ def id_range(start: int, size: int) -> str:
 
 # ------------------------------------------------------------------------ observations
 def slice_table(slices: Iterable[ObsSlice]) -> list[str]:
-    """One row per slice: name, start, end (exclusive), shape and meaning; offsets count
-    from the first slice given."""
+    """One row per slice: name, start, end (exclusive), shape, largest value and meaning;
+    offsets count from the first slice given."""
     rows, start = [], 0
     for s in slices:
         shape = "×".join(map(str, s.shape))
-        rows.append((f"`{s.name}`", start, start + s.size, shape, s.meaning))
+        rows.append((f"`{s.name}`", start, start + s.size, shape, f"{s.high:g}", s.meaning))
         start += s.size
-    return table(("slice", "start", "end", "shape", "meaning"), rows)
+    return table(("slice", "start", "end", "shape", "max", "meaning"), rows)
 
 
 # ------------------------------------------------------------------------ actions

@@ -79,18 +79,42 @@ def test_infos_are_numeric_with_the_observations_mask_and_a_fixed_shape(game):
     assert not env.agents
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_observations_lie_within_finite_bounds(game):
-    env = aec(game, num_players=2)
-    env.reset(seed=1)
-    space = env.observation_space(env.possible_agents[0])["observation"]
-    assert np.isfinite(space.high).all() and np.isfinite(space.low).all()
-    rng = np.random.default_rng(1)
-    for agent in env.agent_iter(max_iter=3000):
-        obs, _, termination, truncation, _ = env.last()
-        assert space.contains(obs["observation"]), agent
-        action = None if termination or truncation else np.flatnonzero(obs["action_mask"])
-        env.step(None if action is None else int(rng.choice(action)))
+# (game, config kwargs): the configurations whose observations use every slice
+BOUND_CONFIGS = [
+    ("asara", {"num_players": 4, "variant": "pro", "expansions": ("genie", "gifts")}),
+    ("asara", {"num_players": 2}),
+    ("basari", {"num_players": 4}),
+    ("basari", {"num_players": 2, "start_mode": "random"}),
+]
+
+
+def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of bool[..., A] (0 where none is)."""
+    k = (rng.random(mask.shape[:-1]) * mask.sum(-1)).astype(np.int64)
+    return np.argmax(np.cumsum(mask, -1) > k[..., None], -1)
+
+
+@pytest.mark.parametrize(("game", "config"), BOUND_CONFIGS)
+def test_every_observation_of_random_games_lies_within_the_spaces_bounds(game, config):
+    """Random batched games on the core, every seat's observation at every step (a
+    simultaneous core observes every seat at once; a turn-based one, each seat)."""
+    env = aec(game, **config)
+    high = env.observation_space(env.possible_agents[0])["observation"].high
+    assert np.isfinite(high).all() and (high >= 1).all()
+    state_high = env.unwrapped.state_space.high
+    core = games.load_core(game)
+    state = core.init(games.load_config(game)(**config), 32, seeds=7)
+    rng, players, steps = np.random.default_rng(7), config["num_players"], 0
+    while not core.is_terminal(state).all():
+        if games.game_card(game).simultaneous:
+            seen = core.observe(state)
+            assert (core.global_state(state) <= state_high).all()
+        else:
+            seen = np.stack([core.observe(state, seat) for seat in range(players)], 1)
+        assert (seen >= 0).all() and (seen <= high).all(), np.argwhere(seen > high)[:3]
+        core.step(state, _random_legal(rng, core.legal_action_mask(state)))  # finished: ignored
+        steps += 1
+    assert steps > 50
 
 
 @pytest.mark.parametrize("game", GAMES)

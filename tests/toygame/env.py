@@ -47,7 +47,7 @@ class ToyParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents: list[str] = []
         self._obs_spaces, self._act_spaces = masked_spaces(
-            self.possible_agents, core.OBS_SIZE, 1.0, N_ACTIONS
+            self.possible_agents, np.ones(core.OBS_SIZE, np.float32), N_ACTIONS
         )
         self._seeds = EpisodeSeeds()
 

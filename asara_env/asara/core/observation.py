@@ -33,6 +33,7 @@ from asara_env.asara.constants import (
     MIN_PLAYERS,
     N_AREAS,
     N_CARD_COLOURS,
+    N_CARDS,
     N_CHESTS,
     N_GIFT_KINDS,
     N_GOLD,
@@ -44,7 +45,7 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE, SPACES, CoreState
 from asara_env.asara.phases import N_PHASES, Phase
-from asara_env.common.layout import ObsSlice, slice_index
+from asara_env.common.layout import ObsSlice, slice_highs, slice_index
 from asara_env.common.markdown import page, slice_table, table
 
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
@@ -54,6 +55,8 @@ P4, C, B = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
 
 
 TILES = (N_PARTS, C, N_GOLD)
+COUNT_HIGH = float(N_CARDS)  # the largest count the state holds (state.COUNT: -1..45)
+INT32_HIGH = float(np.iinfo(np.int32).max)  # money and prestige: no limit in the rules
 _S = ObsSlice
 OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("num_players", (N_PLAYER_COUNTS,), "one-hot: 2, 3, 4 players"),
@@ -65,17 +68,24 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("seat_to_move", (P4,), "one-hot relative seat to decide"),
     _S("caliph", (P4,), "one-hot relative seat holding the Caliph tile"),
     _S("present", (P4,), "[relative seat] 1 = a player sits there"),
-    _S("money", (P4,), "[relative seat] Asari"),
-    _S("prestige", (P4,), "[relative seat] prestige (final scoring added at the end)"),
-    _S("hand_sizes", (P4,), "[relative seat] cards in hand"),
-    _S("hand", (B,), "[card colour] the viewer's hand"),
-    _S("draw_pile_size", (1,), "cards in the draw pile"),
-    _S("stacks", TILES, "[part, colour, gold] face-down stacks"),
-    _S("displays", TILES, "[part, colour, gold] face-up market displays"),
-    _S("supply", (P4, *TILES), "[relative seat, part, colour, gold] unbuilt tiles"),
-    _S("lighted_held", (P4,), "[relative seat] unbuilt lighted windows"),
-    _S("lighted_supply", (C,), "[colour] the viewer's unbuilt lighted windows"),
-    _S("lighted_stack_size", (1,), "lighted windows in the stack"),
+    _S("money", (P4,), "[relative seat] Asari", high=INT32_HIGH),
+    _S(
+        "prestige",
+        (P4,),
+        "[relative seat] prestige (final scoring added at the end)",
+        high=INT32_HIGH,
+    ),
+    _S("hand_sizes", (P4,), "[relative seat] cards in hand", high=COUNT_HIGH),
+    _S("hand", (B,), "[card colour] the viewer's hand", high=COUNT_HIGH),
+    _S("draw_pile_size", (1,), "cards in the draw pile", high=COUNT_HIGH),
+    _S("stacks", TILES, "[part, colour, gold] face-down stacks", high=COUNT_HIGH),
+    _S("displays", TILES, "[part, colour, gold] face-up market displays", high=COUNT_HIGH),
+    _S(
+        "supply", (P4, *TILES), "[relative seat, part, colour, gold] unbuilt tiles", high=COUNT_HIGH
+    ),
+    _S("lighted_held", (P4,), "[relative seat] unbuilt lighted windows", high=COUNT_HIGH),
+    _S("lighted_supply", (C,), "[colour] the viewer's unbuilt lighted windows", high=COUNT_HIGH),
+    _S("lighted_stack_size", (1,), "lighted windows in the stack", high=COUNT_HIGH),
     _S(
         "lighted_stack_known",
         (N_LIGHTED, C),
@@ -86,29 +96,41 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
         (P4, C, MAX_TOWERS_PER_COLOUR, TOWER_FEATURES),
         "[relative seat, colour, k-th tower started, (tiles by part x gold, gold fastest (8),"
         " lit plain, lit gold, exists)]",
+        high=COUNT_HIGH,
     ),
     _S("area_colour", (N_AREAS, B), "[area] one-hot required card colour (R3.2)"),
     _S(
         "spaces",
         (N_SPACES, SPACE_FEATURES),
         "[space, (relative seat one-hot (4), face-up colour one-hot (5), face-down flag,"
-        " the viewer's own face-down colours (5))]",
+        " the viewer's own face-down cards by colour (5))]",
+        high=COUNT_HIGH,
     ),
-    _S("coloured", (P4,), "[relative seat] cards on the coloured building"),
-    _S("coloured_own", (B,), "[card colour] the viewer's cards on the coloured building"),
+    _S("coloured", (P4,), "[relative seat] cards on the coloured building", high=COUNT_HIGH),
+    _S(
+        "coloured_own",
+        (B,),
+        "[card colour] the viewer's cards on the coloured building",
+        high=COUNT_HIGH,
+    ),
     _S("market", (N_PARTS,), "BUY: one-hot part of the market"),
     _S("bribe_stack", (N_PARTS,), "BRIBE_TAKE: one-hot part of the searched stack"),
-    _S("lights_drawn", (C,), "LIGHTS_KEEP: [colour] windows drawn, if the viewer drew them"),
-    _S("lights_drawn_count", (1,), "LIGHTS_KEEP: windows drawn and not yet kept"),
-    _S("lights_keep", (1,), "LIGHTS_KEEP: windows still to keep"),
-    _S("build_left", (1,), "BUILD: tiles still to place"),
+    _S(
+        "lights_drawn",
+        (C,),
+        "LIGHTS_KEEP: [colour] windows drawn, if the viewer drew them",
+        high=COUNT_HIGH,
+    ),
+    _S("lights_drawn_count", (1,), "LIGHTS_KEEP: windows drawn and not yet kept", high=COUNT_HIGH),
+    _S("lights_keep", (1,), "LIGHTS_KEEP: windows still to keep", high=COUNT_HIGH),
+    _S("build_left", (1,), "BUILD: tiles still to place", high=COUNT_HIGH),
     # R9.2 gifts (appended, so that the slices above keep their positions)
     _S(
         "chest_gifts",
         (N_CHESTS, GIFT_SLOTS, N_GIFT_KINDS),
         "[chest, k-th gift laid, gift kind] one-hot: the gifts face up on each chest space",
     ),
-    _S("gift_pile", (N_GIFT_KINDS,), "[gift kind] gift cards left in the pile"),
+    _S("gift_pile", (N_GIFT_KINDS,), "[gift kind] gift cards left in the pile", high=COUNT_HIGH),
     _S(
         "gift_queue",
         (GIFT_SLOTS, N_GIFT_KINDS),
@@ -116,17 +138,24 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
     ),
     _S("gift_chest", (N_CHESTS,), "GIFT_*: one-hot chest being emptied"),
     _S("pending_target", (len(TARGETS),), "GIFT_*: one-hot placement target whose move follows"),
-    _S("draw_pile_seen", (B,), "GIFT_CARD: [card colour] the draw pile, if the viewer chooses"),
+    _S(
+        "draw_pile_seen",
+        (B,),
+        "GIFT_CARD: [card colour] the draw pile, if the viewer chooses",
+        high=COUNT_HIGH,
+    ),
     _S(
         "lighted_stack_seen",
         (C,),
         "GIFT_LIGHTS: [colour] the lighted-window stack, if the viewer looks through it",
+        high=COUNT_HIGH,
     ),
 )
 
 
 OBS_INDEX: dict[str, slice] = slice_index(OBS_SLICES)
 OBS_DIM: int = sum(s.size for s in OBS_SLICES)
+OBS_HIGH: NDArray[np.float32] = slice_highs(OBS_SLICES)  # float32[OBS_DIM]: each entry's bound
 
 
 def observation_markdown() -> str:

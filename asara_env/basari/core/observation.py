@@ -23,13 +23,16 @@ from asara_env.basari.constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import Tables, tables
 from asara_env.basari.phases import N_PHASES
-from asara_env.common.layout import ObsSlice, slice_index
+from asara_env.common.layout import ObsSlice, slice_highs, slice_index
 from asara_env.common.markdown import page, slice_table
 
 GEM_SCALE = float(GEMS_PER_COLOUR)
 POINTS_SCALE = 7.0
 SCORE_SCALE = 100.0
 RAISES_SCALE = 10.0
+# scores and raises have no limit in the rules: their bound is the int32 fields' largest value
+SCORE_HIGH = float(np.iinfo(np.int32).max) / SCORE_SCALE
+RAISES_HIGH = float(np.iinfo(np.int32).max) / RAISES_SCALE
 
 
 _S = ObsSlice
@@ -39,7 +42,7 @@ def seat_slices(n: int) -> tuple[ObsSlice, ...]:
     """The per-seat block (20 + n values), repeated for ego seats 0..3."""
     return (
         _S("present", (1,), "1 = a player sits in this ego seat"),
-        _S("score", (1,), "points / 100"),
+        _S("score", (1,), "points / 100", high=SCORE_HIGH),
         _S("gems", (N_COLOURS,), "gems held per colour R, Y, G, B / 25"),
         _S("position", (n,), "one-hot archway of the merchant (all 0 during SETUP)"),
         _S("lap_left", (1,), "archways left to complete the lap / N (0 once completed)"),
@@ -59,12 +62,12 @@ def top_slices(n: int) -> tuple[ObsSlice, ...]:
         _S("turn_in_round", (1,), "turns played this round / N"),
         _S("carpets", (N_COLOURS,), "gems left per colour / 25"),
         _S("board", (n, 1 + N_COLOURS), "[archway] points / 7, gems R, Y, G, B / 25 (static)"),
-        _S("seats", (MAX_PLAYERS, seat), "[ego seat] the per-seat block below"),
+        _S("seats", (MAX_PLAYERS, seat), "[ego seat] the per-seat block below", high=SCORE_HIGH),
         _S("barter_card", (N_CARDS,), "one-hot card being bartered"),
         _S("offer", (N_COLOURS,), "standing offer, gems per colour / 25"),
         _S("offer_by", (MAX_PLAYERS,), "one-hot ego seat that made the standing offer"),
         _S("offer_exists", (1,), "1 = there is a standing offer"),
-        _S("raises", (1,), "raises so far (offers after the opening one) / 10"),
+        _S("raises", (1,), "raises so far (offers after the opening one) / 10", high=RAISES_HIGH),
         _S("queued_card", (N_CARDS,), "one-hot card of the second barter still to come"),
         _S("pending", (N_COLOURS,), "bundle being built, per colour / 25 (acting seat only)"),
     )
@@ -80,6 +83,17 @@ def obs_index(n: int) -> dict[str, slice]:
 def seat_index(n: int) -> dict[str, slice]:
     """name -> slice within one seat's block."""
     return slice_index(seat_slices(n))
+
+
+@lru_cache(maxsize=16)
+def obs_high(n: int) -> np.ndarray:
+    """float32[OBS_SIZE]: each entry's upper bound for a board of n archways (the seat
+    block's bounds repeated for the 4 ego seats)."""
+    seat = np.tile(slice_highs(seat_slices(n)), MAX_PLAYERS)
+    parts = [seat if s.name == "seats" else slice_highs([s]) for s in top_slices(n)]
+    high = np.concatenate(parts)
+    high.flags.writeable = False
+    return high
 
 
 @lru_cache(maxsize=16)

@@ -42,7 +42,7 @@ def make_vec_env(game: str, num_players: int, envs: int, seed: int) -> VecEnv:
         gym_id,
         n_envs=envs,
         seed=seed,
-        # SB3 asks for render_mode="rgb_array" unless told; BASARI draws no pictures
+        # SB3 asks for render_mode="rgb_array" unless told (listed only with the web extra)
         env_kwargs={"num_players": num_players, "render_mode": None},
         vec_env_cls=SubprocVecEnv if envs > 1 else DummyVecEnv,
     )

@@ -1,5 +1,4 @@
-"""Runnable recipes: asara-env with the RL libraries people use (README: "Use it with your
-RL library").
+"""Runnable recipes: asara-env with the RL libraries people use (docs/rl-libraries.md).
 
 Each recipe is a script (`python -m examples.<name> --help`) whose `run(...)` trains for a
 bounded number of steps and returns what it measured; tests/integration runs each with

@@ -24,8 +24,9 @@ itself), so the agents keep no state between calls.
   (E6 says 1; see `gem_flat_value`). Start archways: uniform (the die decides the rest).
 - `value_l1`: `value` with E6's level-1 card choice as written (each opponent predicted to
   play the card it values most; a card one opponent is predicted on counts half, one two
-  are on nothing; 10% a uniform card). Measured weaker than `value` (README), because the
-  baselines it meets do not play as it predicts, and it loses the barters it avoids.
+  are on nothing; 10% a uniform card). Measured weaker than `value` (docs/performance.md),
+  because the baselines it meets do not play as it predicts, and it loses the barters it
+  avoids.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The vectorised `observe` as it was before the batch-speed rewrite (issue 26, item 1),
+"""The vectorised `observe` as it was before the batch-speed rewrite,
 copied verbatim from asara_env/asara/core/observation.py at commit e166c2b: the oracle the
 new `observe` must equal byte for byte (tests/asara/test_observe_fast.py). Test-only; it
 reads the layout from the live module so that both encode the same table."""

@@ -5,7 +5,7 @@ alternated, played by `training.heads_up` in chunks of 10 games (each chunk one 
 batch, its searches sharing core batches; the budget per decision is the same). The
 budget, `SEARCH`'s 128 iterations in waves of 32, costs about 0.22 s of CPU per decision
 (at most 0.3 s) when one game is searched alone on the 2-core development machine
-(README, "Information-set MCTS"). The same run, resumable, from the command line:
+(docs/performance.md, "ASARA: search"). The same run, resumable, from the command line:
 
     python -m training.heads_up asara ismcts:128:playout=towers:horizon=10:value=margin towers \
         --games 100 --seed 17 --chunk 10 --log results/ismcts/ismcts128w_vs_towers.jsonl

@@ -1,4 +1,4 @@
-"""core.observation at batch speed (issue 26, item 1): the vectorised `observe` writes the
+"""core.observation at batch speed: the vectorised `observe` writes the
 same bytes as the implementation it replaced (tests/asara/observe_oracle.py) and as the
 reference engine's encoding, on random states of every configuration, for one viewer or a
 viewer per game, at the batch sizes of each of its code paths; `out=` reuses a buffer and

@@ -1,5 +1,5 @@
-"""Saved games (issue 13): the schema and the documents generated from it, older versions,
-and every example of the issue refused with a message naming the field at fault."""
+"""Saved games: the schema and the documents generated from it, older versions, and
+corrupt saves refused with a message naming the field at fault."""
 
 from __future__ import annotations
 

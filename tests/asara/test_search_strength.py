@@ -2,7 +2,7 @@
 
 Basic rules, 2 players, seats alternated, fixed seeds. The budget is in simulations per
 decision (`SEARCH`), sized to cost well under 0.5 s per decision when one game is searched
-alone on the 2-core development machine (see the README's ladder section for the times
+alone on the 2-core development machine (see docs/performance.md for the times
 measured); here the 120 games are played at once and their searches share playout
 batches (same budget per decision), which only makes the run shorter.
 

@@ -1,4 +1,4 @@
-"""docs/cli.md is what the console scripts' parsers say today (apps/cli_reference.py)."""
+"""docs/cli.md is what the console scripts' parsers say (apps/cli_reference.py)."""
 
 import argparse
 

@@ -1,5 +1,5 @@
 """The generated docs: `python -m asara_env.docs` writes every game's pages into
-docs/<game>/, and the committed pages are what the code generates today."""
+docs/<game>/, and the committed pages are what the code generates."""
 
 from __future__ import annotations
 

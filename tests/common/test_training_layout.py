@@ -20,7 +20,7 @@ SHARED = sorted(p for p in TRAINING.glob("*.py") if p.name != "__init__.py")
 GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "tournament.py",
               "evaluate.py"}  # fmt: skip
 # what belongs to one game: its library package, its agents, its apps and its training
-# folder; ASARA's agents are today's modules of `agents/` besides the shared base, policy
+# folder; ASARA's agents are the modules of `agents/` besides the shared base, policy
 # agent and models, and the package face `agents` (ASARA's registry)
 GAME_PREFIXES = {
     "asara": (

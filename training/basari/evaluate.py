@@ -7,7 +7,7 @@ flags as `asara-evaluate`; the rules flag is `--start-mode`.
 
 Game g of an evaluation seeded s at P players is the reference game
 `training.tournament.game_seeds(s, P, G)[g]` (the seeds of `basari-train`'s final
-evaluation and the README's published figures).
+evaluation and the figures of docs/performance.md).
 """
 
 from __future__ import annotations

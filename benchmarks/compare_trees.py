@@ -37,7 +37,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = {
-    # prefix: (the script where trees of today have it, then where older trees had it; arguments)
+    # prefix: (the script where current trees have it, then where older trees had it; arguments)
     "core.": (
         ("benchmarks/asara/bench_core.py", "benchmarks/bench_core.py"),
         ["--json", "--steps", "60", "--players", "4"],

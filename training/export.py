@@ -7,7 +7,7 @@ A file to ship goes to agents/weights/ with one entry in `MODELS` of agents/mode
 Drops the optimizer's moment estimates (a fresh optimizer state is stored instead) and the
 last rollout observations, and stores the policy's weights as float16 (they are cast back
 to float32 when `MaskablePPO.load` reads them). The file stays a normal SB3 zip; the
-exported policy is what the README's evaluation measures.
+exported policy is what the evaluations in docs/performance.md measure.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ any registered agent name (its `act_batch` on the core's observations, seeded fr
 agent's seed), or an `Agent` instance (e.g. a `PolicyAgent`). Random playouts are weak
 here (heads-up against towers they won 0 of 10 games at 128 simulations to the end, 2 of
 10 at 256 with horizon 20); the setting
-measured in the README is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
+measured in docs/performance.md is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
 decisions of towers against towers after each action, then `estimate`.
 
 Where agents are played: `agents.asara.arena.play_batch` (tournaments, ladder) calls

@@ -36,7 +36,7 @@ def test_every_action_has_a_distinct_name():
     assert len(set(names)) == NUM_ACTIONS
 
 
-def test_names_read_like_the_issue_examples():
+def test_names_read_like_the_documented_examples():
     bank12 = next(i for i, t in enumerate(TARGETS) if t.name == "bank 12")
     assert describe_action(encode(Group.PLACE, bank12, 0)) == "place blue on bank 12"
     assert (

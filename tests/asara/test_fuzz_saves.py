@@ -1,4 +1,4 @@
-"""The fuzzing batteries of issue 13: mutated saved states (refused naming a field, or loaded
+"""The fuzzing batteries: mutated saved states (refused naming a field, or loaded
 and played to the end identically by both engines), bad actions through every API (refused,
 the state byte-identical; under the AEC env's default illegal_action="penalize" an int id
 ends the game instead, the offender -1 and the others sharing +1, with a warning naming it,

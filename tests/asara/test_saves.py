@@ -73,13 +73,13 @@ def _refused(saved: dict[str, Any], message: str) -> CorruptStateError:
     return info.value
 
 
-def test_issue_13_lights_option_without_the_pro_variant_is_refused():
+def test_lights_option_without_the_pro_variant_is_refused():
     saved = _find("PLACE", "basic")
     saved["phase"] = "LIGHTS_OPTION"
     _refused(saved, "phase: LIGHTS_OPTION needs the pro variant")
 
 
-def test_issue_13_lights_option_with_an_empty_lighted_stack_is_refused():
+def test_lights_option_with_an_empty_lighted_stack_is_refused():
     """Was accepted, and one action later the game was stuck with an empty mask."""
     saved = _find("LIGHTS_OPTION", "pro")
     seat = saved["seat"]
@@ -114,7 +114,7 @@ def test_issue_13_lights_option_with_an_empty_lighted_stack_is_refused():
         (("config", "expansions"), ["gifts", "genie"], "config.expansions: must be sorted"),
     ],
 )
-def test_issue_13_bad_values_are_refused_naming_the_field(path, value, message):
+def test_bad_values_are_refused_naming_the_field(path, value, message):
     saved = next(
         copy.deepcopy(d)
         for d in positions()
@@ -139,7 +139,7 @@ def _first_tower(saved: dict[str, Any]) -> tuple[Any, ...]:
 @pytest.mark.parametrize(
     "where", [(), ("rng",), ("config",), "tower", ("spaces", 0, 0), ("final", 0)]
 )
-def test_issue_13_unknown_keys_are_refused_naming_them(where):
+def test_unknown_keys_are_refused_naming_them(where):
     saved = next(copy.deepcopy(d) for d in positions() if d["final"] and d["spaces"][0][0])
     where = _first_tower(saved) if where == "tower" else where
     target = saved
@@ -150,7 +150,7 @@ def test_issue_13_unknown_keys_are_refused_naming_them(where):
     _refused(saved, f"{path}.extra: is not a field" if path else "extra: is not a field")
 
 
-def test_issue_13_a_final_scoring_without_a_category_or_with_a_wrong_total_is_refused():
+def test_a_final_scoring_without_a_category_or_with_a_wrong_total_is_refused():
     saved = _find("GAME_OVER")
     del saved["final"][0]["black"]
     _refused(saved, "final[0].black: is missing")
@@ -162,13 +162,13 @@ def test_issue_13_a_final_scoring_without_a_category_or_with_a_wrong_total_is_re
 @pytest.mark.parametrize(
     "field, value", [("pending_space", 0), ("gift_chest", 0), ("lights_keep", 1)]
 )
-def test_issue_13_decision_fields_outside_their_phase_are_refused(field, value):
+def test_decision_fields_outside_their_phase_are_refused(field, value):
     saved = _find("PLACE", "pro", ("gifts",))
     saved[field] = value
     _refused(saved, field)
 
 
-def test_issue_13_a_corrupt_save_is_refused_by_env_reset_naming_the_field():
+def test_a_corrupt_save_is_refused_by_env_reset_naming_the_field():
     saved = _find("BUY", "basic")
     env = raw_env(**{k: v for k, v in saved["config"].items() if k != "start_seat"})
     saved["money"][0] = 2**31

@@ -1,4 +1,4 @@
-"""BASARI's fuzzing batteries (issue 24, as tests/asara/test_fuzz_saves.py for ASARA): mutated
+"""BASARI's fuzzing batteries (as tests/asara/test_fuzz_saves.py for ASARA): mutated
 saved states (refused naming a field, or loaded and played to the end identically by both
 engines), bad actions through every API (reference, core, parallel, AEC, gym: refused with
 the state unchanged and the game still playable; under illegal_action="penalize" an int id
@@ -85,16 +85,16 @@ test_300_mutated_saves_are_refused_naming_a_field_or_play_identically = battery(
 @pytest.mark.parametrize(
     "path, value, field",
     [
-        (("score", 0), 2**31 + 5, "score[0]"),  # saved back as -2147483643 before issue 24
-        (("offers",), 2**40, "offers"),  # crashed the bridge with OverflowError
-        (("seed",), 2**70, "seed"),  # beyond 64 bits: OverflowError before
+        (("score", 0), 2**31 + 5, "score[0]"),  # must not be saved back as -2147483643
+        (("offers",), 2**40, "offers"),  # must not crash the bridge with OverflowError
+        (("seed",), 2**70, "seed"),  # beyond 64 bits: no OverflowError
         (("config", "board", 0, 0), 2**40, "config.board[0][0]"),  # a points table of 0
         (("config", "board", 0, 1), 26, "config.board"),
         (("progress", 0), 2**15, "progress[0]"),
         (("turn",), 1000, "turn"),
     ],
 )
-def test_issue_24_out_of_range_values_are_refused_naming_the_field(path, value, field):
+def test_out_of_range_values_are_refused_naming_the_field(path, value, field):
     saved = json.loads(json.dumps(positions()[3]))
     node = saved
     for key in path[:-1]:
@@ -458,7 +458,7 @@ def test_bad_actions_are_refused_change_nothing_and_the_game_plays_on(api):
     battery(check, examples, *strategies)()
 
 
-def test_issue_24_examples_of_bad_actions():
+def test_examples_of_bad_actions():
     state = new_game(BasariConfig(2), 1)
     with pytest.raises(IllegalActionError, match="got set"):
         engine.step(state, cast(Any, {30, 29}))  # played [29, 30], seats swapped, before

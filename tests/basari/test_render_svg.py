@@ -448,7 +448,7 @@ def test_the_docs_pictures_show_a_raise_being_built_and_are_not_overwritten(tmp_
     assert [p.read_bytes() for p in paths] == before
 
 
-def test_the_committed_docs_picture_is_the_one_drawn_today():
+def test_the_committed_docs_picture_is_the_one_drawn_now():
     from pathlib import Path
 
     from asara_env.basari.docs import PICTURE_GAME, showcase

@@ -115,7 +115,7 @@ MODEL = model_path("basari", "ppo_4p")
 
 @pytest.mark.slow
 def test_shipped_model_beats_three_value_agents_in_four_player_games() -> None:
-    """The issue's bar: one model seat against three `value`s, 400 seat-rotated games with
+    """The model's bar: one model seat against three `value`s, 400 seat-rotated games with
     fixed seeds; the 95% Wilson interval lies above the fair share 0.25."""
     pytest.importorskip("sb3_contrib")
     from training.basari.evaluate import evaluate

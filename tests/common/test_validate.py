@@ -1,5 +1,5 @@
-"""One validation of configurations, seeds, batch sizes and game indices at every entry point
-(issue 13): the issue's examples, and a hypothesis battery of arguments of every kind, each
+"""One validation of configurations, seeds, batch sizes and game indices at every entry point:
+known bad examples, and a hypothesis battery of arguments of every kind, each
 accepted exactly when it is valid, else refused with a ValueError naming the argument."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_arguments_are_accepted_exactly_when_valid_else_refused_naming_them(entr
         (lambda: GameRecord(GameConfig(), 1, cast(Any, "12")), "actions must be a list"),
     ],
 )
-def test_issue_13_bad_configurations_and_seeds_are_refused_naming_the_argument(call, words):
+def test_bad_configurations_and_seeds_are_refused_naming_the_argument(call, words):
     with pytest.raises(ValueError, match=words):
         call()
 
@@ -190,7 +190,7 @@ def test_seeds_at_both_ends_of_the_range_are_accepted_and_differ():
         ("0", "must be a sequence of game indices"),
     ],
 )
-def test_issue_13_bad_game_indices_are_refused_and_change_nothing(games, words):
+def test_bad_game_indices_are_refused_and_change_nothing(games, words):
     state = init(GameConfig(num_players=2), 3, seeds=1)
     before = {f: getattr(state, f).tobytes() for f in ARRAY_FIELDS}
     actions = np.flatnonzero(state.legal[0])[:1].repeat(np.size(games))

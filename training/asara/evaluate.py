@@ -5,7 +5,7 @@ ASARA's `EvaluateCommand` for the shared evaluation (training/evaluate.py).
     asara-evaluate --model ppo_4p --players 4 --variant pro --opponents towers,ppo_2p
 
 Game g of an evaluation seeded s is the reference game `derived_seed(s, g)` at every player
-count (the seeds of the README's published evaluations).
+count (the seeds of the evaluations in docs/performance.md).
 """
 
 from __future__ import annotations

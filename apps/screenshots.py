@@ -7,7 +7,7 @@ its pictures with its SVG renderer into OUT/<game>/ (no browser needed). Then, u
 --pictures-only, it starts the server (apps/serve.py) on a free port, drives the operating
 system's Chromium with Playwright (nothing is downloaded), plays games of both games by
 clicking listed moves (chosen by a seeded random generator; ASARA's builds half of the
-time) and saves: `web_page.png` (the page during a 2-player basic ASARA game),
+time) and saves into OUT/images/: `web_page.png` (the page during a 2-player basic ASARA game),
 `web_final.png` (the same game's end with the final scoring), `board_basic.png` (its
 board), `board_pro_genie_gifts.png` (the board of a 4-player professional game with both
 expansions in its third year), `web_basari.png` (the page during a 3-player BASARI game, in
@@ -87,6 +87,7 @@ SCREENSHOTS = (
     "web_basari_final.png",
     "web_basari_800.png",
 )
+SCREENSHOT_FOLDER = "images"  # under --out: the docs pages' pictures folder
 NARROW = 800  # a small laptop's window (pixels wide): the layout in one column
 
 
@@ -189,7 +190,8 @@ def main(argv: list[str] | None = None) -> None:
     browser = not args.pictures_only
     if browser and args.chromium is None:
         parser.error("Chromium is not installed (apt-get install -y chromium)")
-    there = [args.out / name for name in SCREENSHOTS if (args.out / name).exists()]
+    shots = args.out / SCREENSHOT_FOLDER
+    there = [shots / name for name in SCREENSHOTS if (shots / name).exists()]
     if browser and there and not args.force:
         parser.error(f"{there[0]} exists (--force overwrites it)")
     try:
@@ -199,8 +201,8 @@ def main(argv: list[str] | None = None) -> None:
     for path in saved:
         print(f"saved {path}")
     if browser:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for path in take(args.out, args.chromium):
+        shots.mkdir(parents=True, exist_ok=True)
+        for path in take(shots, args.chromium):
             print(f"saved {path}")
 
 

@@ -4,8 +4,6 @@ differential against the reference engine (test_core_differential.py's `play_loc
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
 from asara_env.basari.config import BasariConfig
@@ -23,10 +21,11 @@ def policy(state, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return sample(mask, closing_weights(state.config, np.full(state.batch, 3.0)), rng)
 
 
-def lockstep(config: BasariConfig, seed: int, core: ModuleType | None = None) -> None:
-    """Four random games in both engines, observations every 5 steps (the core `core`, on
-    any backend; the numpy core by default)."""
-    from asara_env.basari import core as numpy_core
+def lockstep(config: BasariConfig, seed: int, backend: str = "numpy") -> None:
+    """Four random games in both engines (the core on `backend`), observations every 5
+    steps."""
+    from asara_env import games
     from tests.basari.test_core_differential import play_lockstep
 
-    assert play_lockstep(core or numpy_core, config, 4, seed, obs_every=5) > 0
+    core = games.load_core("basari", backend)
+    assert play_lockstep(core, config, 4, seed, obs_every=5) > 0

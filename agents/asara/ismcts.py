@@ -251,7 +251,7 @@ class ISMCTSAgent(FlatMCAgent):
         if self.prior_net is None:
             return np.ones((len(active), NUM_ACTIONS))
         view = take(worlds, active)
-        return self.prior_net.evaluate(self.core.observe(view, view.seat), masks[active]).priors
+        return self.prior_net.priors(self.core.observe(view, view.seat), masks[active])
 
     def _select(
         self,

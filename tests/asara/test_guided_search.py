@@ -98,7 +98,7 @@ def test_the_prior_orders_the_expansions_of_the_root():
     """With a prior, the root's first children are its legal moves by decreasing prior."""
     state = _late_choices(TWO, 61, 1)[0]
     agent = make_agent("asara", "ismcts:3:prior=ppo_2p:value=net:wave=1", 0)
-    assert isinstance(agent, ISMCTSAgent)
+    assert isinstance(agent, ISMCTSAgent) and agent.prior_net is not None
     agent.act_state(state)
     world = from_reference([state])
     priors = agent.prior_net.priors(core.observe(world), core.legal_action_mask(world))[0]

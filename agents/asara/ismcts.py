@@ -29,6 +29,14 @@ every determinisation. Per decision with more than one legal action, each iterat
 The agent plays the most visited root action (ties: the best mean, then the agent's
 generator).
 
+Guided by a trained network (`prior=ppo_2p`, with `value=net` for its value head at the
+horizon, see `agents.asara.search`): at every node of a descent the policy of the seat to
+move, on its observation of the determinised world, is the prior of each edge (summed over
+the actions behind it); a node expands its untried edge of most prior, and chooses among
+its available children by PUCT, `mean + c * prior * sqrt(availability) / (1 + visits)`.
+The priors of a wave's worlds at one depth are one batched call of the network (identical
+observations, the observer's at the root, evaluated once).
+
 Why the policy's move first, and widening: with a small budget most nodes below the root
 are visited a few times, so what they expand decides what the reply to a move is taken to
 be; random replies make every move look better than it is, and by different amounts, the

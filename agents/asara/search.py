@@ -37,6 +37,14 @@ here (heads-up against towers they won 0 of 10 games at 128 simulations to the e
 measured in the README is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
 decisions of towers against towers after each action, then `estimate`.
 
+Guided by a trained network (`agents.network`, the `train` extra): `value=<model>` (a
+shipped model, `ppo_2p`) or `value=net` (the network named by `prior`) scores the
+playouts at the horizon (by default 0: no playout at all) with the model's value head
+instead of `estimate`: the value of the searching seat's own observation of the world,
+its win share, the rest shared evenly by the other seats; finished games by the `win`
+scheme, the one the model was trained for. The network sees a determinisation of what
+the searching seat knows, nothing more. `prior=<model>` is used by ismcts (PUCT priors).
+
 Where agents are played: `agents.asara.arena.play_batch` (tournaments, ladder) calls
 `act_games` (`act_core`) for the games where the agent is to move; the AEC env paths
 (`agents.asara.arena.play_game`, `asara play`) call `act_env`. `act_batch` (observations

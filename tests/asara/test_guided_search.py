@@ -18,7 +18,7 @@ from asara_env.asara import core
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
 from asara_env.asara.hidden import resample_hidden
-from tests.asara.test_ismcts import _edges, _root
+from tests.asara.test_ismcts import _edges, _ismcts, _root
 from tests.asara.test_search import _late_choices
 
 pytest.importorskip("sb3_contrib")
@@ -112,9 +112,7 @@ def test_guided_search_is_deterministic_and_reads_only_what_the_seat_knows():
     for state in _late_choices(TWO, 71, 3):
         twin = resample_hidden(state, state.seat, rng)
         twin.rng = np.random.default_rng(int(rng.integers(2**32)))
-        a, b, c = (make_agent("asara", GUIDED, 9) for _ in range(3))
-        assert isinstance(a, ISMCTSAgent) and isinstance(b, ISMCTSAgent)
-        assert isinstance(c, ISMCTSAgent)
+        a, b, c = (_ismcts(GUIDED, 9) for _ in range(3))
         assert a.act_state(state) == b.act_state(twin) == c.act_state(state)
         assert _tree(a) == _tree(b) == _tree(c)
 
@@ -125,3 +123,10 @@ def test_guided_agents_play_whole_games_with_legal_actions_only():
         agents = [make_agent("asara", spec, 1), make_agent("asara", "towers", 1)]
         prestige = play_batch(TWO, agents, [[0, 1], [1, 0]], [5, 6])  # refuses illegal moves
         assert prestige.shape == (2, 2) and (prestige >= 0).all()
+
+
+def test_guided_search_decides_alike_on_both_backends():
+    for state in _late_choices(TWO, 81, 2):
+        agents = [_ismcts(f"{GUIDED}:backend={b}", 3) for b in ("numpy", "numba")]
+        assert agents[0].act_state(state) == agents[1].act_state(state)
+        assert _tree(agents[0]) == _tree(agents[1])

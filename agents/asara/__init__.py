@@ -36,7 +36,6 @@ SEARCH_OPTIONS: dict[str, Option] = {
     # the reward scheme searched for, or a network's value head at the horizon ("net": the
     # prior's network; or a shipped model by name)
     "value": Option("str", choices=(*REWARD_SCHEMES, NET, *MODELS["asara"])),
-    "prior": Option("str", choices=tuple(MODELS["asara"])),  # ismcts: PUCT priors from a model
     "backend": Option("str", choices=BACKENDS),  # the core the simulations are stepped on
     "batch": Option("int", low=1),  # games per core batch
     "horizon": Option("int", low=0),  # decisions per playout before `estimate`
@@ -47,6 +46,7 @@ ISMCTS_OPTIONS: dict[str, Option] = {
     "wave": Option("int", low=1),  # iterations per game stepped as one batch
     "expand": Option("str", choices=EXPANSIONS),
     "widen": Option("float", low=0, low_open=True, high=1),  # progressive widening
+    "prior": Option("str", choices=tuple(MODELS["asara"])),  # PUCT priors from a model's policy
 }
 GAME_AGENTS = GameAgents(
     baselines=AGENTS,

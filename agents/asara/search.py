@@ -43,7 +43,8 @@ playouts at the horizon (by default 0: no playout at all) with the model's value
 instead of `estimate`: the value of the searching seat's own observation of the world,
 its win share, the rest shared evenly by the other seats; finished games by the `win`
 scheme, the one the model was trained for. The network sees a determinisation of what
-the searching seat knows, nothing more. `prior=<model>` is used by ismcts (PUCT priors).
+the searching seat knows, nothing more. `prior=<model>` (ismcts: PUCT priors) also names
+the network of `value=net`.
 
 Where agents are played: `agents.asara.arena.play_batch` (tournaments, ladder) calls
 `act_games` (`act_core`) for the games where the agent is to move; the AEC env paths
@@ -168,7 +169,7 @@ class FlatMCAgent(SearchAgent):
         if self.value_net is not None and horizon is None:
             horizon = 0  # the network's value replaces the playouts
         self.sims, self.seconds, self.batch, self.horizon = int(sims), seconds, int(batch), horizon
-        self.value = "win" if self.value_net else check_scheme(value, REWARD_SCHEMES)
+        self.value = "win" if self.value_net is not None else check_scheme(value, REWARD_SCHEMES)
         self.playout_name = playout if isinstance(playout, str) else playout.name
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
@@ -186,7 +187,10 @@ class FlatMCAgent(SearchAgent):
             return None
         if value == NET:
             if prior is None:
-                raise ValueError("value=net takes the value of the prior's network: name one")
+                raise ValueError(
+                    "value=net takes the value of the prior's network: name one with prior= "
+                    "(ismcts), or name the model itself: value=ppo_2p"
+                )
             return load_net("asara", prior)
         if value not in MODELS["asara"]:
             raise ValueError(

@@ -75,6 +75,7 @@ def test_priors_refuse_a_position_without_a_legal_action():
         ("ismcts:8:value=net", "value=net takes the value of the prior's network"),
         ("ismcts:8:prior=wizard", "prior"),
         ("flatmc:8:value=oracle", "value"),
+        ("flatmc:8:prior=ppo_2p", "flatmc has no option 'prior'"),
     ],
 )
 def test_bad_guidance_options_are_refused_naming_them(spec, message):

@@ -16,10 +16,11 @@ from agents.base import Agent, RandomAgent
 from agents.models import MODELS
 from agents.registry import AgentKind, GameAgents, Option
 from asara_env.asara.core.outcome import REWARD_SCHEMES
+from asara_env.common.backend import BACKENDS
 
 from .heuristic import GreedyAgent, HeuristicAgent, TallAgent, TowersAgent
 from .ismcts import EXPANSIONS, ISMCTSAgent
-from .search import FlatMCAgent, SearchAgent
+from .search import NET, FlatMCAgent, SearchAgent
 
 AGENTS: dict[str, type[Agent[object]]] = {
     a.name: a for a in (RandomAgent, GreedyAgent, TowersAgent, TallAgent)
@@ -32,7 +33,10 @@ SEARCH_OPTIONS: dict[str, Option] = {
     "sims": Option("int", low=1),  # playouts (flatmc) or iterations (ismcts) per decision
     "seconds": Option("float", low=0, low_open=True),  # a time budget instead of sims
     "playout": Option("str", choices=PLAYOUTS),
-    "value": Option("str", choices=tuple(REWARD_SCHEMES)),  # the reward scheme searched for
+    # the reward scheme searched for, or a network's value head at the horizon ("net": the
+    # prior's network; or a shipped model by name)
+    "value": Option("str", choices=(*REWARD_SCHEMES, NET, *MODELS["asara"])),
+    "backend": Option("str", choices=BACKENDS),  # the core the simulations are stepped on
     "batch": Option("int", low=1),  # games per core batch
     "horizon": Option("int", low=0),  # decisions per playout before `estimate`
 }
@@ -42,6 +46,7 @@ ISMCTS_OPTIONS: dict[str, Option] = {
     "wave": Option("int", low=1),  # iterations per game stepped as one batch
     "expand": Option("str", choices=EXPANSIONS),
     "widen": Option("float", low=0, low_open=True, high=1),  # progressive widening
+    "prior": Option("str", choices=tuple(MODELS["asara"])),  # PUCT priors from a model's policy
 }
 GAME_AGENTS = GameAgents(
     baselines=AGENTS,

@@ -29,6 +29,14 @@ every determinisation. Per decision with more than one legal action, each iterat
 The agent plays the most visited root action (ties: the best mean, then the agent's
 generator).
 
+Guided by a trained network (`prior=ppo_2p`, with `value=net` for its value head at the
+horizon, see `agents.asara.search`): at every node of a descent the policy of the seat to
+move, on its observation of the determinised world, is the prior of each edge (summed over
+the actions behind it); a node expands its untried edge of most prior, and chooses among
+its available children by PUCT, `mean + c * prior * sqrt(availability) / (1 + visits)`.
+The priors of a wave's worlds at one depth are one batched call of the network (identical
+observations, the observer's at the root, evaluated once).
+
 Why the policy's move first, and widening: with a small budget most nodes below the root
 are visited a few times, so what they expand decides what the reply to a move is taken to
 be; random replies make every move look better than it is, and by different amounts, the
@@ -81,7 +89,6 @@ from agents.base import pick_best
 from asara_env.asara.actions import NUM_ACTIONS, public_description
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
-from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
@@ -99,6 +106,14 @@ def _public_keys() -> np.ndarray:
 
 PUBLIC_KEY = _public_keys()
 EXPANSIONS = ("policy", "random")  # which untried edge a node expands first
+
+
+def _edge_mass(keys: np.ndarray, prior: np.ndarray) -> dict[int, float]:
+    """Per edge key, the summed prior probability of the legal actions behind it."""
+    mass: dict[int, float] = {}
+    for key, p in zip(keys.tolist(), prior.tolist()):
+        mass[key] = mass.get(key, 0.0) + p
+    return mass
 
 
 class Node:
@@ -211,18 +226,19 @@ class ISMCTSAgent(FlatMCAgent):
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
             guides = self._guides(worlds, active)
+            priors = self._priors(worlds, active, masks)
             for j, w in enumerate(active):
                 legal = np.flatnonzero(masks[w])
                 seat = int(worlds.seat[w])
                 actions[j], node, inside[j] = self._select(
-                    nodes[w], legal, seat, viewers[w], int(guides[j])
+                    nodes[w], legal, seat, viewers[w], int(guides[j]), priors[j, legal]
                 )
                 nodes[w] = node
                 paths[w].append(node)
             self.core.step(worlds, actions, games=active)
             self.tree_decisions += len(active)
             active = active[inside]
-        rewards = terminal_rewards(self.playout(worlds), self.value)
+        rewards = self.playout(worlds, np.array(viewers, np.int64))
         for path, reward in zip(paths, rewards):
             for node in path:
                 node.backed += 1
@@ -232,19 +248,36 @@ class ISMCTSAgent(FlatMCAgent):
 
     def _guides(self, worlds: CoreState, active: np.ndarray) -> np.ndarray:
         """int64[len(active)]: the playout policy's action in each active world (one batched
-        call), or -1 where expansions are random."""
-        if self.expand == "random" or self.policy is None:
+        call), or -1 where expansions are random or follow the prior."""
+        if self.expand == "random" or self.policy is None or self.prior_net is not None:
             return np.full(len(active), -1, np.int64)
         return self._playout_actions(take(worlds, active))
 
+    def _priors(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float[len(active), A]: the prior network's policy for the seat to move in each
+        active world (one batched call), or uniform without a prior."""
+        if self.prior_net is None:
+            return np.ones((len(active), NUM_ACTIONS))
+        view = take(worlds, active)
+        return self.prior_net.priors(self.core.observe(view, view.seat), masks[active])
+
     def _select(
-        self, node: Node, legal: np.ndarray, seat: int, observer: int, guide: int = -1
+        self,
+        node: Node,
+        legal: np.ndarray,
+        seat: int,
+        observer: int,
+        guide: int = -1,
+        prior: np.ndarray | None = None,
     ) -> tuple[int, Node, bool]:
         """(action, child, whether the descent goes on) at `node` for a world whose legal
-        actions are `legal` and whose seat `seat` is to move (the search being `observer`'s):
-        a new child for an untried available edge (the policy's move `guide` if its edge is
-        untried), else the bandit's choice among the available children."""
+        actions are `legal` (with the prior network's probabilities `prior`) and whose seat
+        `seat` is to move (the search being `observer`'s): a new child for an untried
+        available edge (the policy's move `guide` if its edge is untried; with a prior
+        network, the untried edge of most prior), else the bandit's choice among the
+        available children."""
         keys = legal if seat == observer else PUBLIC_KEY[legal]
+        mass = None if self.prior_net is None or prior is None else _edge_mass(keys, prior)
         untried, tried = [], []
         for key in np.unique(keys).tolist():
             child = node.children.get(key)
@@ -257,8 +290,12 @@ class ISMCTSAgent(FlatMCAgent):
         guided = grow and guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
         if guided:  # the policy's move itself, whatever else shares its edge
             key = int(keys[np.searchsorted(legal, guide)])
+        elif grow and mass is not None:
+            key = max(untried, key=mass.__getitem__)
         elif grow:
             key = untried[int(self.rng.integers(len(untried)))]
+        elif mass is not None:
+            key = self._puct(node, tried, seat, mass)
         else:
             key = self._ucb(node, tried, seat)
         if grow:
@@ -279,6 +316,20 @@ class ISMCTSAgent(FlatMCAgent):
         if node.mover < 0 or self.widen >= 1:
             return True
         return len(node.children) < math.floor((node.visits - 1) ** self.widen)
+
+    def _puct(self, node: Node, available: list[int], seat: int, mass: dict[int, float]) -> int:
+        """The available edge maximising the seat's mean plus the prior-weighted bonus
+        `c * prior * sqrt(availability) / (1 + visits)` (PUCT over availabilities; a child
+        not yet backed up counts the node's mean)."""
+        parent = node.mean(seat)
+        best, score = -1, -math.inf
+        for key in available:
+            child = node.children[key]
+            bonus = self.c * mass[key] * math.sqrt(child.avail) / (1 + child.visits)
+            value = child.mean(seat, parent) + bonus
+            if value > score:
+                best, score = key, value
+        return best
 
     def _ucb(self, node: Node, available: list[int], seat: int) -> int:
         """The available edge maximising the seat's mean plus the exploration bonus over

@@ -37,6 +37,15 @@ here (heads-up against towers they won 0 of 10 games at 128 simulations to the e
 measured in docs/performance.md is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
 decisions of towers against towers after each action, then `estimate`.
 
+Guided by a trained network (`agents.network`, the `train` extra): `value=<model>` (a
+shipped model, `ppo_2p`) or `value=net` (the network named by `prior`) scores the
+playouts at the horizon (by default 0: no playout at all) with the model's value head
+instead of `estimate`: the value of the searching seat's own observation of the world,
+its win share, the rest shared evenly by the other seats; finished games by the `win`
+scheme, the one the model was trained for. The network sees a determinisation of what
+the searching seat knows, nothing more. `prior=<model>` (ismcts: PUCT priors) also names
+the network of `value=net`.
+
 Where agents are played: `agents.asara.arena.play_batch` (tournaments, ladder) calls
 `act_games` (`act_core`) for the games where the agent is to move; the AEC env paths
 (`agents.asara.arena.play_game`, `asara play`) call `act_env`. `act_batch` (observations
@@ -53,6 +62,8 @@ from numpy.typing import ArrayLike, NDArray
 from pettingzoo import AECEnv
 
 from agents.base import Actions, Agent, pick_best
+from agents.models import MODELS
+from agents.network import PolicyValueNet, load_net
 from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.constants import N_YEARS
@@ -69,6 +80,7 @@ from asara_env.common.outcome import check_scheme
 from asara_env.games import load_core
 
 COMPACT_BELOW = 0.6  # playouts drop finished games once fewer than this share are live
+NET = "net"  # value=net: the value head of the prior's network
 
 
 def _uniform_legal(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -144,6 +156,7 @@ class FlatMCAgent(SearchAgent):
         batch: int = 512,
         horizon: int | None = None,
         backend: str | None = None,
+        prior: str | None = None,
     ):
         if sims < 1 or batch < 1:
             raise ValueError(f"sims and batch must be at least 1, got {sims} and {batch}")
@@ -151,8 +164,12 @@ class FlatMCAgent(SearchAgent):
             raise ValueError(f"seconds must be positive, got {seconds}")
         if horizon is not None and horizon < 0:
             raise ValueError(f"horizon must be >= 0 decisions, got {horizon}")
+        self.prior_net = None if prior is None else load_net("asara", prior)
+        self.value_net = self._value_net(value, prior)
+        if self.value_net is not None and horizon is None:
+            horizon = 0  # the network's value replaces the playouts
         self.sims, self.seconds, self.batch, self.horizon = int(sims), seconds, int(batch), horizon
-        self.value = check_scheme(value, REWARD_SCHEMES)
+        self.value = "win" if self.value_net is not None else check_scheme(value, REWARD_SCHEMES)
         self.playout_name = playout if isinstance(playout, str) else playout.name
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
@@ -161,6 +178,26 @@ class FlatMCAgent(SearchAgent):
         self.backend = resolve_backend(backend)
         self.core = load_core("asara", self.backend)  # steps and observes the playouts
         super().__init__(seed)
+
+    @staticmethod
+    def _value_net(value: str, prior: str | None) -> PolicyValueNet | None:
+        """The network whose value head scores the horizon: `value` names a shipped model,
+        or is "net" (the `prior`'s); None for a reward scheme."""
+        if value in REWARD_SCHEMES:
+            return None
+        if value == NET:
+            if prior is None:
+                raise ValueError(
+                    "value=net takes the value of the prior's network: name one with prior= "
+                    "(ismcts), or name the model itself: value=ppo_2p"
+                )
+            return load_net("asara", prior)
+        if value not in MODELS["asara"]:
+            raise ValueError(
+                f"value must be a reward scheme {sorted(REWARD_SCHEMES)}, {NET!r} or a "
+                f"shipped model {sorted(MODELS['asara'])}, got {value!r}"
+            )
+        return load_net("asara", value)
 
     def reseed(self, seed: int | None) -> None:
         super().reseed(seed)
@@ -256,33 +293,51 @@ class FlatMCAgent(SearchAgent):
         )
         games = take(worlds, world)
         self.core.step(games, np.concatenate([np.tile(a, k) for _, a, k in jobs]))
-        rewards = terminal_rewards(self.playout(games), self.value)
         seats = np.concatenate([np.full(k * len(a), s.seat) for s, a, k in jobs])
+        rewards = self.playout(games, seats)
         mine = rewards[np.arange(len(seats)), seats]
         self.simulations += len(seats)
         ends = np.cumsum([k * len(a) for _, a, k in jobs])
         return [v.reshape(k, len(a)) for v, (_, a, k) in zip(np.split(mine, ends[:-1]), jobs)]
 
-    def playout(self, games: CoreState) -> np.ndarray:
-        """int[B, P]: final prestige of every game played to its end with the playout
-        policy, or after `horizon` decisions its `estimate` (the batch is advanced in
-        place; finished games are dropped as it goes)."""
+    def playout(self, games: CoreState, observers: NDArray[np.int64]) -> NDArray[np.float64]:
+        """float[B, P]: the reward (the `value` scheme) of every seat in every game played
+        to its end with the playout policy, or after `horizon` decisions its `leaf_rewards`
+        for the searching seat `observers[i]` (the batch is advanced in place; finished
+        games are dropped as it goes)."""
         rows = np.arange(len(games.seat))
-        out = np.zeros((len(rows), games.config.num_players), np.int64)
+        out = np.zeros((len(rows), games.config.num_players))
         depth = 0
         while True:
             done = is_terminal(games)
             if self.horizon is not None and depth >= self.horizon:
-                out[rows] = estimate(games)
+                out[rows] = self.leaf_rewards(games, observers[rows])
                 return out
             if done.all() or done.mean() > 1 - COMPACT_BELOW:
-                out[rows[done]] = scores(games)[done]
+                out[rows[done]] = terminal_rewards(scores(games)[done], self.value)
                 if done.all():
                     return out
                 rows, games = rows[~done], take(games, np.flatnonzero(~done))
             self.playout_decisions += int((~done).sum())
             self.core.step(games, self._playout_actions(games))
             depth += 1
+
+    def leaf_rewards(self, games: CoreState, observers: NDArray[np.int64]) -> NDArray[np.float64]:
+        """float[B, P]: the rewards of finished games; of the others, those of their
+        `estimate`, or with a value network its value for the observer's observation (the
+        searching seat's win share) and the rest of the share split evenly among the
+        other seats."""
+        live = ~is_terminal(games)
+        if self.value_net is None or not live.any():
+            return terminal_rewards(estimate(games), self.value).astype(np.float64)
+        out = terminal_rewards(scores(games), self.value).astype(np.float64)
+        rows = np.flatnonzero(live)
+        view = take(games, rows)
+        mine = np.clip(self.value_net.values(self.core.observe(view, observers[rows])), 0, 1)
+        players = games.config.num_players
+        out[rows] = ((1 - mine) / (players - 1))[:, None]
+        out[rows, observers[rows]] = mine
+        return out
 
     def _playout_actions(self, games: CoreState) -> np.ndarray:
         masks = legal_action_mask(games)

@@ -1,12 +1,14 @@
 """Speed of the search agent beside the core's raw speed, in the same run.
 
-    python -m benchmarks.asara.bench_search [--positions 20] [--json]
+    python -m benchmarks.asara.bench_search [--positions 20] [--backend numpy numba] [--json]
 
 Positions: states with more than one legal action taken along random 2-player basic
 games (fixed seeds). Each search spec decides every position alone (one game at a time,
 as in `asara play` or the ladder); printed per spec: wall and CPU ms per decision (mean and
 max), simulations (ismcts: tree iterations, one playout each) per CPU second, and the
-core decisions per CPU second its playouts (and tree descents) stepped. Beside it: the
+core decisions per CPU second its playouts (and tree descents) stepped, on each core
+backend asked for (`:backend=` added to the spec). The guided specs (`prior=`, `value=` a
+network) need the `train` extra. Beside it: the
 core's raw speed, random legal actions at B = 256 and B = 4096 (`legal_action_mask` +
 `step`, actions sampled untimed as in bench_core.py).
 """
@@ -37,7 +39,12 @@ SPECS = [
     "ismcts:64:playout=towers:horizon=10:value=margin",
     "ismcts:128:playout=towers:horizon=10:value=margin",
     "ismcts:256:playout=towers:horizon=10:value=margin",
+    "flatmc:128:value=ppo_2p",
+    "ismcts:128:prior=ppo_2p:value=net",
+    "ismcts:128:prior=ppo_2p:value=net:wave=128",
+    "ismcts:512:prior=ppo_2p:value=net:wave=128",
 ]
+BACKENDS = ("numpy", "numba")
 CONFIG = GameConfig(num_players=2)
 
 
@@ -57,9 +64,10 @@ def positions(n: int, seed: int = 0) -> list[State]:
 
 
 def search_speed(spec: str, states: list[State]) -> dict[str, float | str]:
-    agent = make_agent("asara", spec, 0)
-    if not isinstance(agent, FlatMCAgent):  # ISMCTSAgent is one too
+    agent, warm = (make_agent("asara", spec, 0) for _ in range(2))
+    if not isinstance(agent, FlatMCAgent) or not isinstance(warm, FlatMCAgent):  # ismcts too
         raise ValueError(f"{spec!r} is not a search agent (flatmc:..., ismcts:...)")
+    warm.act_state(states[0])  # untimed: loads the kernels and networks
     walls, cpus = [], []
     for state in tqdm(states, desc=spec, leave=False):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -103,20 +111,27 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--specs", nargs="+", default=SPECS, help="search specs (all)")
+    parser.add_argument(
+        "--backend", nargs="+", choices=BACKENDS, default=["numba"], help="core backends"
+    )
     args = parser.parse_args()
     states = positions(args.positions)
-    rows = [search_speed(spec, states) for spec in args.specs]
+    rows = [
+        search_speed(f"{spec}:backend={backend}", states)
+        for backend in args.backend
+        for spec in args.specs
+    ]
     core = {b: core_speed(b) for b in (256, 4096)}
     if args.json:
         print(json.dumps({"search": rows, "core": core}, indent=1))
         return
     print(f"{len(states)} positions, 2 players, basic; one game searched at a time")
-    print(f"{'spec':<52} {'wall ms':>14} {'cpu ms':>14} {'sims/cpu-s':>11} {'core dec/cpu-s':>15}")
+    print(f"{'spec':<66} {'wall ms':>14} {'cpu ms':>14} {'sims/cpu-s':>11} {'core dec/cpu-s':>15}")
     for r in rows:
         wall = f"{r['wall_ms_mean']:.0f} (max {r['wall_ms_max']:.0f})"
         cpu = f"{r['cpu_ms_mean']:.0f} (max {r['cpu_ms_max']:.0f})"
         print(
-            f"{r['spec']:<52} {wall:>14} {cpu:>14} {r['sims_per_cpu_s']:>11,.0f} "
+            f"{r['spec']:<66} {wall:>14} {cpu:>14} {r['sims_per_cpu_s']:>11,.0f} "
             f"{r['core_decisions_per_cpu_s']:>15,.0f}"
         )
     for b, rate in core.items():

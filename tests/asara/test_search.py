@@ -16,7 +16,7 @@ from agents.registry import make_agent
 from asara_env import asara_v0
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import TURNS, is_terminal, scores, take
+from asara_env.asara.core import TURNS, is_terminal, scores, take, terminal_rewards
 from asara_env.asara.hidden import determinise, resample_hidden
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
@@ -195,9 +195,11 @@ def test_truncated_playouts_end_in_the_estimate():
     guess = estimate(core)
     assert (guess[0] >= core.prestige[0]).all()
     assert (guess[1] == scores(core)[1]).all()
-    agent = FlatMCAgent(seed=0, sims=2, horizon=0)
-    assert (agent.playout(take(core, [0])) == guess[:1]).all()  # horizon 0: no decision
+    agent = FlatMCAgent(seed=0, sims=2, horizon=0, value="margin")
+    seat = np.zeros(1, np.int64)
+    scored = agent.playout(take(core, [0]), seat)  # horizon 0: no decision
+    assert (scored == terminal_rewards(guess[:1], "margin")).all()
     deeper = FlatMCAgent(seed=0, sims=2, horizon=3)
     played = take(core, [0])
-    deeper.playout(played)
+    deeper.playout(played, seat)
     assert played.decisions[0] == core.decisions[0] + 3

@@ -210,7 +210,7 @@ def test_options_are_read_with_their_types() -> None:
         ("asara", "flatmc:value=best", r"option 'value' must be one of \['win'"),
         ("asara", "flatmc:playout=flatmc", r"option 'playout' must be one of \['greedy'"),
         ("asara", "ismcts:expand=best", r"option 'expand' must be one of \['policy', 'random'\]"),
-        ("asara", "flatmc:depth=3", r"flatmc has no option 'depth'; it takes \['batch'"),
+        ("asara", "flatmc:depth=3", r"flatmc has no option 'depth'; it takes \['backend', 'batch'"),
         ("asara", "towers:5", r"'5' is not key=value; it takes no options"),
         ("basari", "value:sims=3", r"value has no option 'sims'; it takes no options"),
         ("asara", "flatmc:64:sims=32", r"option 'sims' is given twice"),

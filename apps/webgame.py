@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
+from agents.base import Agent
 from agents.models import MODELS
 from agents.registry import agent_names, game_agents, make_agent, spec_error
 from asara_env.common.seeding import derived_seed
@@ -83,6 +84,22 @@ def lineup(players: int, opponents: list[str], seat: int) -> list[str | None]:
     names: list[str | None] = list(opponents)
     names.insert(seat, None)
     return names
+
+
+def seat_agents(
+    game: str, players: int, opponents: list[str], seat: int, seed: int
+) -> tuple[list[str | None], dict[int, Agent[Any]]]:
+    """(every seat's spec, None for the person's; the agent of every other seat, seeded
+    from `seed`) for `opponents` around the person in `seat`; Refused naming a bad spec
+    or count."""
+    check_opponents(game, opponents)
+    names = lineup(players, opponents, seat)
+    agents = {
+        s: make_agent(game, name, agent_seed(seed, s))
+        for s, name in enumerate(names)
+        if name is not None
+    }
+    return names, agents
 
 
 Decision = TypeVar("Decision")  # what one entry of the game's record is

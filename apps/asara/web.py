@@ -15,49 +15,45 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.base import Agent
 from agents.models import MODELS
-from agents.registry import make_agent
 from apps.asara.play import move_head
 from apps.webgame import (
     BAD_REQUEST,
     CONFLICT,
     MAX_SEED,
-    NOT_FOUND,
-    Loaded,
     Refused,
-    Session,
     agent_choices,
-    agent_seed,
-    check_opponents,
-    envelope,
     fresh_seed,
-    lineup,
-    unwrap,
+    seat_agents,
     validated,
+)
+from apps.webrecord import (
+    Engine,
+    Origin,
+    RecordedSession,
+    RecordedWeb,
 )
 from asara_env.asara.actions import NUM_ACTIONS, describe_action, public_description
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
 from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import RECORD_KEYS, GameRecord, replay
+from asara_env.asara.reference.record import RECORD_KEYS, GameRecord
 from asara_env.asara.reference.rules import illegal_reason, legal_actions
 from asara_env.asara.reference.scoring import year_end_points
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
-from asara_env.asara.render_svg import action_spots, animated_svg, svg_full, svg_view
-from asara_env.common.errors import CorruptStateError
+from asara_env.asara.render_svg import action_spots, svg_full, svg_view
+from asara_env.games import game_card
 
 GAME = "asara"
-PLAYERS = (2, 3, 4)
-START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 DEPRECATED_MODEL_NAMES = {f"model:{Path(f).stem}": name for name, f in MODELS[GAME].items()}
 
 
@@ -86,53 +82,32 @@ def opponent_spec(name: str) -> str:
     return name
 
 
-@dataclass
-class Origin:
-    """Where a game starts: a seed (a new game or a record) or a saved game's position."""
-
-    config: GameConfig
-    seed: int
-    saved: dict[str, Any] | None = None  # the saved game, when it started from one
-
-    def state(self) -> State:
-        return (
-            new_game(self.config, self.seed) if self.saved is None else state_from_dict(self.saved)
-        )
+def _draw_seat(state: State, seat: int) -> str:
+    return str(svg_view(seat_view(state, seat)))
 
 
-def position(origin: Origin, actions: list[int]) -> State:
-    """The position after `actions` from `origin`."""
-    state = origin.state()
-    for action in actions:
-        step(state, action)
-    return state
+ENGINE: Engine[State, int] = Engine(
+    game=GAME,
+    new_game=new_game,
+    step=step,
+    state_from_dict=state_from_dict,
+    state_to_dict=state_to_dict,
+    record=GameRecord,
+    record_keys=RECORD_KEYS,
+    is_over=lambda state: state.is_over,
+    config_of=lambda state: state.config,
+    saved_seed=lambda state: 0,
+    config_json=GameConfig.to_dict,
+    draw_full=lambda state: str(svg_full(state)),
+    draw_seat=_draw_seat,
+)
 
 
 @dataclass(eq=False)
-class AsaraSession(Session[int]):
+class AsaraSession(RecordedSession[State, int]):
     """One ASARA game on the page."""
 
-    origin: Origin = field(kw_only=True)
-    state: State = field(kw_only=True)
     agents: dict[int, Agent[Any]] = field(kw_only=True)
-
-    ANIMATES: ClassVar[bool] = True
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_over
-
-    def animated(self, seconds: float) -> str:
-        state = self.origin.state()
-        frames = [svg_full(state)]
-        for action in self.decisions:
-            step(state, action)
-            frames.append(svg_full(state))
-        return animated_svg(frames, seconds)
-
-    @property
-    def config(self) -> dict[str, Any]:
-        return self.origin.config.to_dict()
 
     def apply(self, action: int) -> None:
         """Play one legal action and log it, with the scoring a year end brings."""
@@ -213,18 +188,6 @@ class AsaraSession(Session[int]):
         columns = ["player", *FINAL_CATEGORIES, "total", "prestige"]
         return {"columns": columns, "rows": rows, "winners": self.winners()}
 
-    def record(self) -> dict[str, Any]:
-        if self.origin.saved is None:
-            inner = GameRecord(self.origin.config, self.origin.seed, self.decisions).to_dict()
-        else:
-            inner = {"state": self.origin.saved, "actions": list(self.decisions)}
-        return envelope(GAME, inner, self.names, self.seat)
-
-    def frame(self, k: int) -> dict[str, Any]:
-        self.check_frame(k)
-        state = position(self.origin, self.decisions[:k])
-        return {"svg": svg_view(seat_view(state, self.seat))}
-
 
 def move_json(action: int) -> dict[str, Any]:
     head, label = move_head(action)
@@ -243,19 +206,12 @@ def choose(agent: Agent[Any], state: State) -> int:
 
 
 def make_session(
-    origin: Origin, actions: list[int], opponents: list[str], seat: int
+    origin: Origin[State, int], actions: list[int], opponents: list[str], seat: int
 ) -> AsaraSession:
     """A session at the position after `actions`, the opponents moved up to the person."""
-    players = origin.config.num_players
     specs = [opponent_spec(name) for name in opponents]
-    check_opponents(GAME, specs)
-    names = lineup(players, specs, seat)
-    agents = {
-        s: make_agent(GAME, name, agent_seed(origin.seed, s))
-        for s, name in enumerate(names)
-        if name is not None
-    }
-    state = position(origin, actions)
+    names, agents = seat_agents(GAME, origin.config.num_players, specs, seat, origin.seed)
+    state = origin.position(actions)
     session = AsaraSession(
         seat, names, origin.seed, list(actions), origin=origin, state=state, agents=agents
     )
@@ -263,14 +219,15 @@ def make_session(
     return session
 
 
-class AsaraWeb:
+class AsaraWeb(RecordedWeb[State, int]):
     """ASARA's page module (`WebGame`)."""
 
     name = GAME
+    engine = ENGINE
 
     def options(self) -> dict[str, Any]:
         return {
-            "players": list(PLAYERS),
+            "players": list(game_card(GAME).player_counts),
             "agents": agent_choices(GAME),
             "default_opponent": "greedy",
             "variants": list(VARIANTS),
@@ -285,64 +242,14 @@ class AsaraWeb:
             )
         except ValueError as exc:
             raise Refused(BAD_REQUEST, str(exc)) from exc
-        return make_session(Origin(config, fresh_seed(game.seed)), [], game.opponents, game.seat)
-
-    def load(self, data: object) -> Loaded:
-        inner, names, seat = unwrap(data, GAME)
-        if isinstance(inner, dict) and set(inner) == set(RECORD_KEYS):
-            record = GameRecord.from_dict(inner)
-            state = replay(record)
-            origin, actions, kind = Origin(record.config, record.seed), record.actions, "record"
-        elif isinstance(inner, dict) and set(inner) == set(START_KEYS):
-            origin, actions, kind = saved_origin(inner["state"]), inner["actions"], "saved game"
-            state = replay_from(origin, actions)
-        else:
-            origin, actions, kind = saved_origin(inner), [], "saved game"
-            state = origin.state()
-        return Loaded(
-            GAME,
-            kind,
-            origin.config.to_dict(),
-            origin.config.num_players,
-            len(actions) + 1,
-            state.is_over,
-            (origin, list(actions)),
-            names,
-            seat,
+        return make_session(
+            Origin(ENGINE, config, fresh_seed(game.seed)), [], game.opponents, game.seat
         )
 
-    def resume(self, loaded: Loaded, opponents: list[str], seat: int) -> AsaraSession:
-        origin, actions = loaded.item
-        if loaded.over:
-            raise Refused(CONFLICT, "this game is over: it can be replayed, not continued")
-        return make_session(origin, actions, opponents, seat)
-
-    def frame(self, loaded: Loaded, k: int) -> dict[str, Any]:
-        origin, actions = loaded.item
-        if not 0 <= k <= len(actions):
-            raise Refused(NOT_FOUND, f"frame must be in 0..{len(actions)}, got {k}")
-        return {"svg": svg_full(position(origin, actions[:k]))}
-
-
-def saved_origin(saved: object) -> Origin:
-    """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
-    if not isinstance(saved, dict) or "config" not in saved:
-        raise CorruptStateError("neither an ASARA game record nor a saved ASARA game")
-    state = state_from_dict(saved)
-    return Origin(state.config, 0, state_to_dict(state))
-
-
-def replay_from(origin: Origin, actions: object) -> State:
-    """The position after a saved game's `actions`; ValueError naming the first refused."""
-    if not isinstance(actions, list) or not all(type(a) is int for a in actions):
-        raise ValueError("actions must be a list of action ids (ints)")
-    state = origin.state()
-    for i, action in enumerate(actions):
-        reason = illegal_reason(state, action) if 0 <= action < NUM_ACTIONS else "out of range"
-        if reason is not None:
-            raise CorruptStateError(f"action #{i} ({action}) cannot be replayed: {reason}")
-        step(state, action)
-    return state
+    def session(
+        self, origin: Origin[State, int], decisions: list[int], opponents: list[str], seat: int
+    ) -> AsaraSession:
+        return make_session(origin, decisions, opponents, seat)
 
 
 WEB_GAME = AsaraWeb()

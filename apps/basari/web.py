@@ -15,29 +15,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.base import Agent
-from agents.registry import make_agent
 from apps.webgame import (
     BAD_REQUEST,
     CONFLICT,
     MAX_SEED,
-    NOT_FOUND,
-    Loaded,
     Refused,
-    Session,
     agent_choices,
-    agent_seed,
-    check_opponents,
-    envelope,
     fresh_seed,
-    lineup,
-    unwrap,
+    seat_agents,
     validated,
+)
+from apps.webrecord import (
+    Engine,
+    Origin,
+    RecordedSession,
+    RecordedWeb,
 )
 from asara_env.basari.actions import Group
 from asara_env.basari.bridge import encode_view
@@ -53,7 +51,7 @@ from asara_env.basari.constants import (
 )
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.engine import new_game, step
-from asara_env.basari.reference.record import RECORD_KEYS, GameRecord, replay
+from asara_env.basari.reference.record import RECORD_KEYS, GameRecord
 from asara_env.basari.reference.rules import (
     acting_seats,
     bundle_name,
@@ -63,12 +61,10 @@ from asara_env.basari.reference.rules import (
 from asara_env.basari.reference.scoring import ranks, winners
 from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
-from asara_env.basari.render_svg import action_spots, animated_svg, svg_full, svg_of
-from asara_env.common.errors import CorruptStateError
+from asara_env.basari.render_svg import action_spots, svg_full, svg_of
+from asara_env.games import game_card
 
 GAME = "basari"
-PLAYERS = (2, 3, 4)
-START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 Joint = list[int]  # one action id per seat
 
 
@@ -84,25 +80,25 @@ class NewGame(BaseModel):
     seed: int | None = Field(None, ge=0, lt=MAX_SEED)
 
 
-@dataclass
-class Origin:
-    """Where a game starts: a seed (a new game or a record) or a saved game's position."""
-
-    config: BasariConfig
-    seed: int
-    saved: dict[str, Any] | None = None
-
-    def state(self) -> State:
-        return (
-            new_game(self.config, self.seed) if self.saved is None else state_from_dict(self.saved)
-        )
+def _config_json(config: BasariConfig) -> dict[str, Any]:
+    return {"num_players": config.num_players, "start_mode": config.start_mode}
 
 
-def position(origin: Origin, joints: list[Joint]) -> State:
-    state = origin.state()
-    for joint in joints:
-        step(state, joint)
-    return state
+ENGINE: Engine[State, Joint] = Engine(
+    game=GAME,
+    new_game=new_game,
+    step=step,
+    state_from_dict=state_from_dict,
+    state_to_dict=state_to_dict,
+    record=GameRecord,
+    record_keys=RECORD_KEYS,
+    is_over=lambda state: state.phase == Phase.OVER,
+    config_of=lambda state: state.config,
+    saved_seed=lambda state: state.seed,
+    config_json=_config_json,
+    draw_full=lambda state: str(svg_full(state)),
+    draw_seat=lambda state, seat: str(svg_of(state, seat)),
+)
 
 
 # ------------------------------------------------------------------------ what the page draws
@@ -161,24 +157,10 @@ def move_json(state: State, action: int) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------ one game
 @dataclass(eq=False)
-class BasariSession(Session[Joint]):
+class BasariSession(RecordedSession[State, Joint]):
     """One BASARI game on the page."""
 
-    origin: Origin = field(kw_only=True)
-    state: State = field(kw_only=True)
     agents: dict[int, Agent[Any]] = field(kw_only=True)
-    ANIMATES: ClassVar[bool] = True
-
-    @property
-    def over(self) -> bool:
-        return self.state.phase == Phase.OVER
-
-    @property
-    def config(self) -> dict[str, Any]:
-        return {
-            "num_players": self.origin.config.num_players,
-            "start_mode": self.origin.config.start_mode,
-        }
 
     def yours(self) -> bool:
         return self.seat in acting_seats(self.state)
@@ -323,25 +305,6 @@ class BasariSession(Session[Joint]):
         columns = ["player", *COLOUR_NAMES, "gems", "score", "place"]
         return {"columns": columns, "rows": rows, "winners": self.winner_labels()}
 
-    def record(self) -> dict[str, Any]:
-        if self.origin.saved is None:
-            inner = GameRecord(self.origin.config, self.origin.seed, self.decisions).to_dict()
-        else:
-            inner = {"state": self.origin.saved, "actions": [list(j) for j in self.decisions]}
-        return envelope(GAME, inner, self.names, self.seat)
-
-    def frame(self, k: int) -> dict[str, Any]:
-        self.check_frame(k)
-        return {"svg": svg_of(position(self.origin, self.decisions[:k]), self.seat)}
-
-    def animated(self, seconds: float) -> str:
-        state = self.origin.state()
-        frames = [svg_full(state)]
-        for joint in self.decisions:
-            step(state, joint)
-            frames.append(svg_full(state))
-        return animated_svg(frames, seconds)
-
 
 def choose(agent: Agent[Any], state: State, seat: int) -> int:
     """The agent's action for `seat`: from its observation and legal mask."""
@@ -392,17 +355,11 @@ def round_end_text(before: State, scored: State, after: State, label: Any) -> st
 
 
 def make_session(
-    origin: Origin, joints: list[Joint], opponents: list[str], seat: int
+    origin: Origin[State, Joint], joints: list[Joint], opponents: list[str], seat: int
 ) -> BasariSession:
     """A session at the position after `joints`, the opponents moved up to the person."""
-    check_opponents(GAME, opponents)
-    names = lineup(origin.config.num_players, opponents, seat)
-    agents = {
-        s: make_agent(GAME, name, agent_seed(origin.seed, s))
-        for s, name in enumerate(names)
-        if name is not None
-    }
-    state = position(origin, joints)
+    names, agents = seat_agents(GAME, origin.config.num_players, opponents, seat, origin.seed)
+    state = origin.position(joints)
     session = BasariSession(
         seat,
         names,
@@ -416,14 +373,15 @@ def make_session(
     return session
 
 
-class BasariWeb:
+class BasariWeb(RecordedWeb[State, Joint]):
     """BASARI's page module (`WebGame`)."""
 
     name = GAME
+    engine = ENGINE
 
     def options(self) -> dict[str, Any]:
         return {
-            "players": list(PLAYERS),
+            "players": list(game_card(GAME).player_counts),
             "default_players": 3,
             "agents": agent_choices(GAME),
             "default_opponent": "value",
@@ -436,65 +394,14 @@ class BasariWeb:
             config = BasariConfig(num_players=game.players, start_mode=game.start_mode)
         except ValueError as exc:
             raise Refused(BAD_REQUEST, str(exc)) from exc
-        return make_session(Origin(config, fresh_seed(game.seed)), [], game.opponents, game.seat)
-
-    def load(self, data: object) -> Loaded:
-        inner, names, seat = unwrap(data, GAME)
-        if isinstance(inner, dict) and set(inner) == set(RECORD_KEYS):
-            record = GameRecord.from_dict(inner)
-            state = replay(record)
-            origin, joints, kind = Origin(record.config, record.seed), record.actions, "record"
-        elif isinstance(inner, dict) and set(inner) == set(START_KEYS):
-            origin, kind = saved_origin(inner["state"]), "saved game"
-            joints = check_joints(origin, inner["actions"])
-            state = position(origin, joints)
-        else:
-            origin, joints, kind = saved_origin(inner), [], "saved game"
-            state = origin.state()
-        config = origin.config
-        return Loaded(
-            GAME,
-            kind,
-            {"num_players": config.num_players, "start_mode": config.start_mode},
-            config.num_players,
-            len(joints) + 1,
-            state.phase == Phase.OVER,
-            (origin, [list(j) for j in joints]),
-            names,
-            seat,
+        return make_session(
+            Origin(ENGINE, config, fresh_seed(game.seed)), [], game.opponents, game.seat
         )
 
-    def resume(self, loaded: Loaded, opponents: list[str], seat: int) -> BasariSession:
-        origin, joints = loaded.item
-        if loaded.over:
-            raise Refused(CONFLICT, "this game is over: it can be replayed, not continued")
-        return make_session(origin, joints, opponents, seat)
-
-    def frame(self, loaded: Loaded, k: int) -> dict[str, Any]:
-        origin, joints = loaded.item
-        if not 0 <= k <= len(joints):
-            raise Refused(NOT_FOUND, f"frame must be in 0..{len(joints)}, got {k}")
-        return {"svg": svg_full(position(origin, joints[:k]))}
-
-
-def saved_origin(saved: object) -> Origin:
-    """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
-    if not isinstance(saved, dict) or "config" not in saved:
-        raise CorruptStateError("neither a BASARI game record nor a saved BASARI game", "(top)")
-    state = state_from_dict(saved)
-    return Origin(state.config, state.seed, state_to_dict(state))
-
-
-def check_joints(origin: Origin, actions: object) -> list[Joint]:
-    """A saved game's joint actions, each legal in turn; ValueError naming the first bad."""
-    record = GameRecord(origin.config, origin.seed, actions)  # type: ignore[arg-type]
-    state = origin.state()
-    for i, joint in enumerate(record.actions):
-        try:
-            step(state, joint)
-        except ValueError as exc:
-            raise CorruptStateError(f"action #{i} cannot be replayed: {exc}", "actions") from exc
-    return record.actions
+    def session(
+        self, origin: Origin[State, Joint], decisions: list[Joint], opponents: list[str], seat: int
+    ) -> BasariSession:
+        return make_session(origin, decisions, opponents, seat)
 
 
 WEB_GAME = BasariWeb()

@@ -9,12 +9,9 @@ and a reference engine step for scale.
 
 from __future__ import annotations
 
-import argparse
-import time
 from collections.abc import Callable
 
 import numpy as np
-from tqdm import tqdm
 
 from asara_env import GameConfig
 from asara_env.asara.reference import engine
@@ -23,6 +20,7 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
 from asara_env.asara.render_svg import svg_view, to_rgb_array
+from benchmarks.render_rates import main, spread
 
 CONFIGS = {
     "2p basic": GameConfig(num_players=2),
@@ -38,33 +36,15 @@ def positions(config: GameConfig, n: int) -> list[State]:
     while not state.is_over:
         states.append(state.copy())
         engine.step(state, int(rng.choice(legal_actions(state))))
-    picks = np.linspace(0, len(states) - 1, n).astype(int)
-    return [states[i] for i in picks]
+    return spread(states, n)
 
 
-def rate(draw: Callable[[State], object], states: list[State], label: str) -> float:
-    start = time.perf_counter()
-    for state in tqdm(states, desc=label, leave=False):
-        draw(state)
-    return len(states) / (time.perf_counter() - start)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=60)
-    args = parser.parse_args()
-    draws = {
-        "text": lambda s: render_view(seat_view(s, s.seat)),
-        "svg": lambda s: svg_view(seat_view(s, s.seat)),
-        "rgb_array": lambda s: to_rgb_array(svg_view(seat_view(s, s.seat))),
-        "legal + step": lambda s: engine.step(s.copy(), legal_actions(s)[0]),
-    }
-    print(f"{'configuration':<24}" + "".join(f"{name + ' /s':>16}" for name in draws))
-    for label, config in CONFIGS.items():
-        states = positions(config, args.positions)
-        rates = [rate(draw, states, f"{label}: {name}") for name, draw in draws.items()]
-        print(f"{label:<24}" + "".join(f"{r:>16,.1f}" for r in rates))
-
+DRAWS: dict[str, Callable[[State], object]] = {
+    "text": lambda s: render_view(seat_view(s, s.seat)),
+    "svg": lambda s: svg_view(seat_view(s, s.seat)),
+    "rgb_array": lambda s: to_rgb_array(svg_view(seat_view(s, s.seat))),
+    "legal + step": lambda s: engine.step(s.copy(), legal_actions(s)[0]),
+}
 
 if __name__ == "__main__":
-    main()
+    main(__doc__.split("\n\n")[0], CONFIGS, positions, DRAWS)

@@ -9,18 +9,16 @@ rasterised by resvg), and a reference engine step for scale.
 
 from __future__ import annotations
 
-import argparse
-import time
 from collections.abc import Callable
 
 import numpy as np
-from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference import State, legal_actions, new_game, step
 from asara_env.basari.render import render_state
 from asara_env.basari.render_svg import svg_of, to_rgb_array
+from benchmarks.render_rates import main, spread
 
 CONFIGS = {"3 players": BasariConfig(3), "4 players": BasariConfig(4)}
 CLOSING = 4.0  # weight of the ids that end a barter step, so that barters stay short
@@ -44,34 +42,16 @@ def positions(config: BasariConfig, n: int) -> list[State]:
     while state.phase != Phase.OVER:
         states.append(state.copy())
         step(state, joint(state, rng))
-    picks = np.linspace(0, len(states) - 1, n).astype(int)
-    return [states[i] for i in picks]
+    return spread(states, n)
 
 
-def rate(draw: Callable[[State], object], states: list[State], label: str) -> float:
-    start = time.perf_counter()
-    for state in tqdm(states, desc=label, leave=False):
-        draw(state)
-    return len(states) / (time.perf_counter() - start)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=60)
-    args = parser.parse_args()
-    rng = np.random.default_rng(1)
-    draws: dict[str, Callable[[State], object]] = {
-        "text": lambda s: render_state(s, [f"player_{i}" for i in range(s.num_players)]),
-        "svg": lambda s: svg_of(s, 0),
-        "rgb_array": lambda s: to_rgb_array(svg_of(s, 0)),
-        "legal + step": lambda s: step(s.copy(), joint(s, rng)) if s.phase != Phase.OVER else None,
-    }
-    print(f"{'configuration':<24}" + "".join(f"{name + ' /s':>16}" for name in draws))
-    for label, config in CONFIGS.items():
-        states = positions(config, args.positions)
-        rates = [rate(draw, states, f"{label}: {name}") for name, draw in draws.items()]
-        print(f"{label:<24}" + "".join(f"{r:>16,.1f}" for r in rates))
-
+RNG = np.random.default_rng(1)
+DRAWS: dict[str, Callable[[State], object]] = {
+    "text": lambda s: render_state(s, [f"player_{i}" for i in range(s.num_players)]),
+    "svg": lambda s: svg_of(s, 0),
+    "rgb_array": lambda s: to_rgb_array(svg_of(s, 0)),
+    "legal + step": lambda s: step(s.copy(), joint(s, RNG)) if s.phase != Phase.OVER else None,
+}
 
 if __name__ == "__main__":
-    main()
+    main(__doc__.split("\n\n")[0], CONFIGS, positions, DRAWS)

@@ -48,6 +48,8 @@ from asara_env.basari.core import (
 from asara_env.basari.core.kernels import observe as observe_kernels
 from asara_env.basari.core.kernels import step as step_kernels
 from asara_env.basari.core.kernels.arrays import arrays, rules_of
+from asara_env.basari.core.kernels.step import ALL_LEGAL
+from asara_env.basari.core.kernels.step_observe import step_observe_games
 from asara_env.basari.core.observation import GEM_SCALE
 from asara_env.basari.core.tables import tables
 
@@ -75,6 +77,7 @@ __all__ = [
     "seeds_for",
     "states_equal",
     "step",
+    "step_observe",
     "take",
     "terminal_rewards",
     "winners",
@@ -89,9 +92,25 @@ def step(state: BasariState, actions: object) -> None:
     if acts is None:
         acts = check_actions(state, actions)  # refuses what is not an int array [B, P]
     kernel_rules = rules_of(tables(state.config))
-    if step_kernels.step_games(arrays(state), kernel_rules, acts) != step_kernels.ALL_LEGAL:
+    if step_kernels.step_games(arrays(state), kernel_rules, acts) != ALL_LEGAL:
         check_actions(state, actions)  # raises the numpy core's error for the first one
         raise AssertionError("the kernel refused actions that check_actions accepts")
+
+
+def step_observe(state: BasariState, actions: object) -> np.ndarray:
+    """`step(state, actions)`, then `observe(state)` (float32[B, P, OBS_SIZE]), in one call
+    to the kernels; an illegal action raises as `step` does, changing nothing."""
+    acts = _int64_actions(state, actions)
+    if acts is None:
+        acts = check_actions(state, actions)
+    n = state.config.n_archways
+    out = np.zeros((*state.score.shape, obs_size(n)), np.float32)
+    kernel_rules = rules_of(tables(state.config))
+    offsets = observe_kernels.layout(n)
+    if step_observe_games(arrays(state), kernel_rules, acts, offsets, out) != ALL_LEGAL:
+        check_actions(state, actions)
+        raise AssertionError("the kernel refused actions that check_actions accepts")
+    return out
 
 
 def _int64_actions(state: BasariState, actions: object) -> np.ndarray | None:

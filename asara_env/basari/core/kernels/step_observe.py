@@ -1,0 +1,30 @@
+"""`step` then `observe` as one entry point (what a one-game env does every step), so that
+the state's arrays cross from Python once: the two kernels are called from a third
+compiled one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from asara_env.basari.core.kernels.arrays import ENTRY
+from asara_env.basari.core.kernels.observe import observe_games
+from asara_env.basari.core.kernels.step import ALL_LEGAL, step_games
+
+
+@numba.njit(**ENTRY)
+def step_observe_games(
+    state: tuple[np.ndarray, ...],
+    rules: tuple[Any, ...],
+    actions: np.ndarray,
+    offsets: tuple[int, ...],
+    out: np.ndarray,
+) -> int:
+    """`step_games(state, rules, actions)`, then, if it applied them, `observe_games(state,
+    rules, offsets, out)`; returns what `step_games` returns."""
+    bad: int = step_games(state, rules, actions)
+    if bad == ALL_LEGAL:
+        observe_games(state, rules, offsets, out)
+    return bad

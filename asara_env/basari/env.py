@@ -168,6 +168,8 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self.agents: list[str] = []
         lay = self.config.actions
         self._layout, self._n_actions = lay, lay.n_actions
+        self._deciding = np.ones(lay.n_actions, bool)  # the ids that are decisions
+        self._deciding[lay.noop] = False
         high = obs_high(self.config.n_archways)
         self.observation_spaces, self.action_spaces = masked_spaces(
             self.possible_agents, high, lay.n_actions
@@ -269,9 +271,10 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         joint = []
         for seat, agent in enumerate(self.possible_agents):
             a = actions.get(agent)
-            if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
-                return None
-            a = int(a)
+            if type(a) is not int:
+                if not isinstance(a, np.integer):
+                    return None
+                a = int(a)
             if not (0 <= a < n_actions and legal[seat, a]):
                 return None
             joint.append(a)
@@ -360,39 +363,52 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         p = len(agents)
         if obs is None:
             obs = self._engine.observe(core)[0]
-        masks = core.legal[0].astype(np.int8)
-        if self._over():
-            masks[:] = 0  # nobody acts any more
-        info_masks = masks.copy()
-        acting = masks[:, 1:].any(axis=1).tolist()
         phase = int(core.phase[0])
-        if phase == OVER:
-            finals = np.empty((2, p, p), np.int64)
-            finals[0] = core.score[0]
-            finals[1] = ranking_score(core.score, core.gems)[0]
-            won = np.repeat(core_winners(scores(core)), p, axis=0)
+        if phase == OVER or self._offenders:  # nobody acts any more
+            masks = np.zeros((p, self._n_actions), np.int8)
+            acting = [False] * p
+            finals, won = self._finals(p) if phase == OVER else self._no_finals(p)
         else:
-            finals, won = np.zeros((2, p, p), np.int64), np.zeros((p, p), bool)
+            legal = core.legal[0]
+            masks = legal.astype(np.int8)
+            acting = (legal @ self._deciding).tolist()
+            finals, won = self._no_finals(p)
         game_round, turn = int(core.round[0]) + 1, int(core.turn[0]) + 1
         offenders = self._offenders
         observations = {
-            a: {"observation": obs[i], "action_mask": masks[i]} for i, a in enumerate(agents)
+            a: {"observation": o, "action_mask": m} for a, o, m in zip(agents, obs, masks)
         }
         infos = {
             a: {
-                "action_mask": info_masks[i],
-                "acting": acting[i],
+                "action_mask": m,
+                "acting": act,
                 "phase": phase,
                 "round": game_round,
                 "turn": turn,
-                "final_scores": finals[0, i],
-                "ranking_score": finals[1, i],
-                "winners": won[i],
+                "final_scores": final_scores,
+                "ranking_score": key,
+                "winners": w,
                 "illegal": int(a in offenders),
             }
-            for i, a in enumerate(agents)
+            for a, m, act, final_scores, key, w in zip(
+                agents, masks.copy(), acting, finals[0], finals[1], won
+            )
         }
         return observations, infos
+
+    @staticmethod
+    def _no_finals(p: int) -> tuple[np.ndarray, np.ndarray]:
+        """The infos' final fields before the end: int64[2, P, P] scores and ranking
+        scores, bool[P, P] winners (one row per agent), all zeros."""
+        return np.zeros((2, p, p), np.int64), np.zeros((p, p), bool)
+
+    def _finals(self, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """The infos' final fields of a finished game, one row per agent (`_no_finals`)."""
+        core = self.core
+        finals = np.empty((2, p, p), np.int64)
+        finals[0] = core.score[0]
+        finals[1] = ranking_score(core.score, core.gems)[0]
+        return finals, np.repeat(core_winners(scores(core)), p, axis=0)
 
     def state(self) -> np.ndarray:
         """float32[OBS_SIZE]: the global state (see the module docstring)."""

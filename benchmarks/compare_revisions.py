@@ -58,7 +58,7 @@ def rates(result: dict[str, Any], prefix: str) -> dict[str, float]:
 def with_peer_ratios(result: dict[str, Any]) -> dict[str, Any]:
     """A bench_peers result with every env row's rate divided by PEER's added."""
     env = result.get("env", {})
-    if PEER in env:
+    if isinstance(env, dict) and PEER in env:
         peer = env[PEER]
         result["env"] = env | {f"{k} / connect_four_v3": v / peer for k, v in env.items()}
     return result

@@ -1,6 +1,11 @@
 """`step` then `observe` as one entry point (what a one-game env does every step), so that
 the state's arrays cross from Python once: the two kernels are called from a third
-compiled one."""
+compiled one.
+
+numba's disk cache keys this entry point on this file alone, while its compiled code holds
+the two kernels it calls: after editing `step.py` or `observe.py` (or what they inline),
+delete `kernels/__pycache__` (or the `$NUMBA_CACHE_DIR` in use) before trusting
+`step_observe`. The tests compare it with the numpy core's step and observation."""
 
 from __future__ import annotations
 

@@ -219,13 +219,27 @@ def penalty_rewards(players: int, offenders: Sequence[int]) -> NDArray[np.float6
 
 # ------------------------------------------------------------------------------ AEC
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call (the
-    base class reaches each of its six attributes through `__getattr__`)."""
+    """PettingZoo's OrderEnforcingWrapper with `last()` handed to the env in one call and
+    `agents` and `agent_selection` read from it directly (the base class reaches each of
+    these through `__getattr__`, which `agent_iter` does at every step); each still raises
+    AttributeError before `reset()`, as the base class does."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if observe and not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return cast(list[str], self.env.agents)
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return cast(str, self.env.agent_selection)
 
     def load_game(self, saved: dict[str, Any]) -> None:
         """Continue the saved game `saved` (counts as the reset the wrapper asks for)."""

@@ -1,7 +1,7 @@
 """Both games' benchmarks in two checked-out trees, side by side in one run.
 
     python -m benchmarks.compare_trees BEFORE_DIR [AFTER_DIR] [--rounds 5] [--clock cpu]
-        [--only core,env,basari] [--out samples.json]
+        [--only core,env,basari,peers] [--out samples.json]
 
 compare_revisions.py's companion for two directories instead of two git revisions (a tree
 with uncommitted work, a checkout kept for a proof), with BASARI's benchmark added. AFTER_DIR
@@ -14,6 +14,11 @@ and the medians and after/before ratios are printed:
 - env.*     benchmarks/asara/bench_env.py --json --seconds 2 (ASARA AEC env, every rules set)
 - basari.*  benchmarks/basari/bench_core.py --json --steps 60 --seconds 2 (core, reference,
             parallel env)
+- peers.*   benchmarks/bench_peers.py --json --rounds 1 --seconds 1.5 --batches 1 (every
+            game's core at one game and one-game env beside the peers; each env row also
+            as its ratio to PettingZoo's connect four in the same process); only when
+            `--only` names it. Under `--clock cpu` the pgx rows count the CPU of JAX's own
+            threads too.
 
 `--clock cpu` runs each script with `time.perf_counter` replaced by `time.process_time`:
 every rate is then per CPU-second of the benchmark's own (single-threaded) process and its
@@ -35,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.compare_revisions import PEERS, with_peer_ratios
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = {
     # prefix: (the script where current trees have it, then where older trees had it; arguments)
@@ -50,6 +57,7 @@ BENCHMARKS = {
         ("benchmarks/basari/bench_core.py", "benchmarks/bench_basari.py"),
         ["--json", "--steps", "60", "--seconds", "2"],
     ),
+    "peers.": (("benchmarks/bench_peers.py",), PEERS[1:]),
 }
 
 
@@ -123,17 +131,17 @@ def main() -> None:
             for prefix, (scripts, extra) in chosen.items():
                 script = script_in(tree, scripts)
                 assert script is not None  # checked above
-                result = run_json(tree, [script, *extra], args.clock, runs)
+                result = with_peer_ratios(run_json(tree, [script, *extra], args.clock, runs))
                 for key, rate in rates(result, prefix).items():
                     seen[name].setdefault(key, []).append(rate)
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"round {r + 1}/{args.rounds} done (load {load})", file=sys.stderr, flush=True)
     print(f"clock: {args.clock}; medians of {args.rounds} rounds")
-    print(f"{'benchmark':<48} {'before':>12} {'after':>12} {'after/before':>13}")
+    print(f"{'benchmark':<60} {'before':>12} {'after':>12} {'after/before':>13}")
     for key in sorted(seen["before"]):
         b = statistics.median(seen["before"][key])
         a = statistics.median(seen["after"].get(key, [float("nan")]))
-        print(f"{key:<48} {b:>12,.2f} {a:>12,.2f} {a / b if b else float('nan'):>13.2f}")
+        print(f"{key:<60} {b:>12,.2f} {a:>12,.2f} {a / b if b else float('nan'):>13.2f}")
     if args.out:
         trees_out = {k: str(v) for k, v in trees.items()}
         doc = {"trees": trees_out, "clock": args.clock, "samples": seen, "runs": runs}

@@ -259,12 +259,29 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         core = self._core
         mover = self.possible_agents[core.seat[0]]
         self.agent_selection = mover
-        over = core.phase[0] == GAME_OVER
-        won = winners(core.prestige[0]) if over else None
-        self.infos = {a: self._info(a, mover, over, won) for a in self.agents}
+        if core.phase[0] == GAME_OVER:
+            won = winners(core.prestige[0])
+            self.infos = {a: self._info(a, mover, True, won) for a in self.agents}
+            return
+        phase, year, idle = int(core.phase[0]), int(core.year[0]), self._no_moves_info
+        self.infos = {
+            a: {
+                "action_mask": idle,
+                "phase": phase,
+                "year": year,
+                "win": 0.0,
+                "final_prestige": 0,
+                "scoring": self._no_scoring,
+                "illegal": 0,
+            }
+            for a in self.agents
+        }
+        if mover in self.infos:
+            self.infos[mover]["action_mask"] = core.legal[0].astype(np.int8)
 
     def _info(self, agent: str, mover: str, over: bool, won: np.ndarray | None) -> dict[str, Any]:
-        """`infos[agent]`: the same keys and shapes at every step (module docstring)."""
+        """`infos[agent]`: the same keys and shapes at every step (module docstring;
+        `_update_turn` writes the same during the game in one pass)."""
         core, seat = self._core, self._seat[agent]
         moving = agent == mover and not over
         info: dict[str, Any] = {

@@ -168,6 +168,8 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self.agents: list[str] = []
         lay = self.config.actions
         self._layout, self._n_actions = lay, lay.n_actions
+        self._deciding = np.ones(lay.n_actions, bool)  # the ids that are decisions
+        self._deciding[lay.noop] = False
         high = obs_high(self.config.n_archways)
         self.observation_spaces, self.action_spaces = masked_spaces(
             self.possible_agents, high, lay.n_actions
@@ -204,7 +206,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         over = self._over()
         if over:
             self.agents = []
-        return self._observations(), self._infos()
+        return self._observations_and_infos()
 
     def _load(self, saved: dict[str, Any]) -> BasariState:
         game = state_from_dict(saved)
@@ -235,19 +237,23 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self._require_reset()
         if not self.agents:
             raise ValueError("step: the game is over; call reset()")
-        joint, illegal = self._joint(actions)
-        if illegal:
-            return self.refuse(illegal)
-        before = to_reference(self.core, 0) if self.render_mode else None
-        self._engine.step(self.core, joint[None, :])
+        joint = self._legal_joint(actions)
+        if joint is None:
+            joint, illegal = self._joint(actions)
+            if illegal:
+                return self.refuse(illegal)
+        core = self.core
+        before = to_reference(core, 0) if self.render_mode else None
+        obs = self._engine.step_observe(core, joint)[0]
         if before is not None:
-            self._record(before, joint)
-        over = self._over()
-        rewards = dict.fromkeys(self.agents, 0.0)
+            self._record(before, joint[0])
+        over = int(core.phase[0]) == OVER
         if over:
-            final = terminal_rewards(scores(self.core), self.reward_scheme)[0]
+            final = terminal_rewards(scores(core), self.reward_scheme)[0]
             rewards = {a: float(final[i]) for i, a in enumerate(self.possible_agents)}
-        observations, infos = self._observations(), self._infos()
+        else:
+            rewards = dict.fromkeys(self.agents, 0.0)
+        observations, infos = self._observations_and_infos(obs)
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)
         if over:
@@ -256,8 +262,26 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _legal_joint(self, actions: object) -> np.ndarray | None:
+        """int64[1, P]: the actions if `actions` is a dict giving every agent an int id
+        legal for it now (nothing else); else None (`_joint` then says what is wrong)."""
+        if type(actions) is not dict or len(actions) != len(self.possible_agents):
+            return None
+        legal, n_actions = self.core.legal[0], self._n_actions
+        joint = []
+        for seat, agent in enumerate(self.possible_agents):
+            a = actions.get(agent)
+            if type(a) is not int:
+                if not isinstance(a, np.integer):
+                    return None
+                a = int(a)
+            if not (0 <= a < n_actions and legal[seat, a]):
+                return None
+            joint.append(a)
+        return np.array([joint], np.int64)
+
     def _joint(self, actions: object) -> tuple[np.ndarray, list[Illegal]]:
-        """int64[P] from the action dict, and the illegal ones; a ValueError naming the
+        """int64[1, P] from the action dict, and the illegal ones; a ValueError naming the
         agent for a missing, unknown or non-int action."""
         if not isinstance(actions, dict):
             raise ValueError(f"step: actions must be a dict agent -> id, got {type(actions)}")
@@ -270,9 +294,9 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         checked = [self.check_action(agent, actions[agent]) for agent in self.possible_agents]
         illegal = [x for x in checked if x is not None]
         if illegal:
-            return np.zeros(0, np.int64), illegal
-        joint = np.array([int(np.asarray(actions[a])) for a in self.possible_agents], np.int64)
-        return joint, []
+            return np.zeros((1, 0), np.int64), illegal
+        joint = [int(np.asarray(actions[a])) for a in self.possible_agents]
+        return np.array([joint], np.int64), []
 
     def check_action(self, agent: str, action: object) -> Illegal | None:
         """Why `action` is illegal for `agent` now, or None if it is legal; an
@@ -300,8 +324,9 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         rewards = {a: float(penalty[i]) for i, a in enumerate(self.possible_agents)}
         terminations = dict.fromkeys(self.agents, True)
         truncations = dict.fromkeys(self.agents, False)
+        observations, infos = self._observations_and_infos()
         self.agents = []
-        return self._observations(), rewards, terminations, truncations, self._infos()
+        return observations, rewards, terminations, truncations, infos
 
     def _phase(self) -> str:
         return PHASE_NAMES[int(self.core.phase[0])]
@@ -327,46 +352,63 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
             raise RuntimeError("call reset() before using the environment")
 
     # ---------------------------------------------------------------------------- seeing
-    def _observations(self) -> dict[str, Any]:
-        obs = self._engine.observe(self.core)[0]
-        mask = self.core.legal[0].astype(np.int8)
-        if self._over():
-            mask[:] = 0  # nobody acts any more
-        return {
-            a: {"observation": obs[i], "action_mask": mask[i]}
-            for i, a in enumerate(self.possible_agents)
-            if a in self.agents or self._over()
+    def _observations_and_infos(
+        self, obs: np.ndarray | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Every agent's observation and info (module docstring) from `obs`, every seat's
+        observation float32[P, OBS_SIZE] (None: observed now). Each array is its own:
+        rows of arrays made afresh for this call, so that no two agents' values (nor an
+        observation and an info) share memory, and nothing the env writes later does."""
+        core, agents = self.core, self.possible_agents
+        p = len(agents)
+        if obs is None:
+            obs = self._engine.observe(core)[0]
+        phase = int(core.phase[0])
+        if phase == OVER or self._offenders:  # nobody acts any more
+            masks = np.zeros((p, self._n_actions), np.int8)
+            acting = [False] * p
+            finals, won = self._finals(p) if phase == OVER else self._no_finals(p)
+        else:
+            legal = core.legal[0]
+            masks = legal.astype(np.int8)
+            acting = (legal @ self._deciding).tolist()
+            finals, won = self._no_finals(p)
+        game_round, turn = int(core.round[0]) + 1, int(core.turn[0]) + 1
+        offenders = self._offenders
+        observations = {
+            a: {"observation": o, "action_mask": m} for a, o, m in zip(agents, obs, masks)
         }
-
-    def _infos(self) -> dict[str, Any]:
-        core, p = self.core, len(self.possible_agents)
-        over = int(core.phase[0]) == OVER
-        finals = {
-            "final_scores": core.score[0].astype(np.int64) if over else np.zeros(p, np.int64),
-            "ranking_score": ranking_score(core.score, core.gems)[0]
-            if over
-            else np.zeros(p, np.int64),
-            "winners": core_winners(scores(core))[0] if over else np.zeros(p, bool),
-        }
-        masks = self.core.legal[0].astype(np.int8)
-        if self._over():
-            masks[:] = 0
-        acting = masks[:, 1:].any(axis=1)
-        common = {
-            "phase": int(core.phase[0]),
-            "round": int(core.round[0]) + 1,
-            "turn": int(core.turn[0]) + 1,
-        }
-        return {
+        infos = {
             a: {
-                "action_mask": masks[i],
-                "acting": bool(acting[i]),
-                **common,
-                **{k: v.copy() for k, v in finals.items()},
-                "illegal": int(a in self._offenders),
+                "action_mask": m,
+                "acting": act,
+                "phase": phase,
+                "round": game_round,
+                "turn": turn,
+                "final_scores": final_scores,
+                "ranking_score": key,
+                "winners": w,
+                "illegal": int(a in offenders),
             }
-            for i, a in enumerate(self.possible_agents)
+            for a, m, act, final_scores, key, w in zip(
+                agents, masks.copy(), acting, finals[0], finals[1], won
+            )
         }
+        return observations, infos
+
+    @staticmethod
+    def _no_finals(p: int) -> tuple[np.ndarray, np.ndarray]:
+        """The infos' final fields before the end: int64[2, P, P] scores and ranking
+        scores, bool[P, P] winners (one row per agent), all zeros."""
+        return np.zeros((2, p, p), np.int64), np.zeros((p, p), bool)
+
+    def _finals(self, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """The infos' final fields of a finished game, one row per agent (`_no_finals`)."""
+        core = self.core
+        finals = np.empty((2, p, p), np.int64)
+        finals[0] = core.score[0]
+        finals[1] = ranking_score(core.score, core.gems)[0]
+        return finals, np.repeat(core_winners(scores(core)), p, axis=0)
 
     def state(self) -> np.ndarray:
         """float32[OBS_SIZE]: the global state (see the module docstring)."""

@@ -59,6 +59,22 @@ def test_numba_games_are_byte_identical_to_the_numpy_cores(config):
     assert resets and numpy_core.is_terminal(theirs).all(), "the games did not end"
 
 
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
+def test_step_observe_is_step_then_observe_on_both_backends(config):
+    games = 8
+    fused = [compiled.init(config, games, seeds=3), numpy_core.init(config, games, seeds=3)]
+    apart = numpy_core.init(config, games, seeds=3)
+    rng = np.random.default_rng(3)
+    weights = closing_weights(config, rng.choice([1.0, 3.0], size=games))
+    while not numpy_core.is_terminal(apart).all():
+        actions = sample(numpy_core.legal_action_mask(apart), weights, rng)
+        numpy_core.step(apart, actions)
+        expected = numpy_core.observe(apart).tobytes()
+        for core, state in zip((compiled, numpy_core), fused):
+            assert core.step_observe(state, actions).tobytes() == expected, core.__name__
+            assert_same_bytes(state, apart, f"after {core.__name__}.step_observe")
+
+
 def test_numba_round_end_scoring_is_the_numpy_cores():
     """B9's score_round on mid-game states (majorities, ties, laps), game by game."""
     config = BasariConfig(num_players=4)
@@ -102,8 +118,9 @@ def refusals(state: numpy_core.BasariState) -> list[object]:
     ]
 
 
+@pytest.mark.parametrize("verb", ["step", "step_observe"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_numba_refuses_what_numpy_refuses_with_the_same_error_changing_nothing(config):
+def test_numba_refuses_what_numpy_refuses_with_the_same_error_changing_nothing(config, verb):
     state = numpy_core.init(config, 6, seeds=4)
     rng = np.random.default_rng(4)
     weights = closing_weights(config, np.full(6, 3.0))
@@ -112,9 +129,9 @@ def test_numba_refuses_what_numpy_refuses_with_the_same_error_changing_nothing(c
     for bad in refusals(state):
         before = copy_state(state)
         with pytest.raises(IllegalActionError) as theirs:
-            numpy_core.step(copy_state(state), bad)
+            getattr(numpy_core, verb)(copy_state(state), bad)
         with pytest.raises(IllegalActionError) as mine:
-            compiled.step(state, bad)
+            getattr(compiled, verb)(state, bad)
         assert str(mine.value) == str(theirs.value)
         assert (mine.value.seat, mine.value.action) == (theirs.value.seat, theirs.value.action)
         assert states_equal(state, before), f"{bad!r:.40} changed the batch"

@@ -379,3 +379,34 @@ def test_aec_save_load_and_deepcopy_continue_identically():
         twin.step(action)
         assert twin.rewards == env.rewards
     assert twin.agents == [] and twin.unwrapped.save_game() == env.unwrapped.save_game()
+
+
+def _arrays(results: tuple[dict[str, Any], ...]) -> list[np.ndarray]:
+    """Every array of a step's observations and infos."""
+    observations, infos = results[0], results[-1]
+    found = [v for obs in observations.values() for v in obs.values()]
+    found += [v for info in infos.values() for v in info.values()]
+    return [v for v in found if isinstance(v, np.ndarray)]
+
+
+def test_returned_arrays_share_no_memory_and_stay_as_they_were():
+    """Each observation and info array is the user's own: no two share memory, writing one
+    changes no other, and later steps (to the end of the game and a reset) leave kept
+    ones as they were."""
+    env = basari_v0.parallel_env(num_players=4)
+    obs, infos = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kept: list[tuple[np.ndarray, bytes]] = []
+    while env.agents:
+        arrays = _arrays((obs, infos))
+        for i, a in enumerate(arrays):
+            assert not any(np.shares_memory(a, b) for b in arrays[i + 1 :])
+        kept += [(a, a.tobytes()) for a in arrays[:: len(arrays) // 3]]
+        obs, _, _, _, infos = env.step(random_actions(env, obs, rng))
+    arrays = _arrays((obs, infos))
+    before = [a.tobytes() for a in arrays]
+    for a in arrays[::2]:
+        a[...] = 1
+    assert [a.tobytes() for a in arrays[1::2]] == before[1::2]
+    env.reset(seed=4)
+    assert all(a.tobytes() == saved for a, saved in kept)

@@ -79,6 +79,18 @@ def test_infos_are_numeric_with_the_observations_mask_and_a_fixed_shape(game):
     assert not env.agents
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_wrapped_envs_agents_are_the_envs_and_refused_before_reset(game):
+    env = aec(game)
+    for name in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+        assert not hasattr(env, name)
+    env.reset(seed=1)
+    assert env.agents is env.env.agents  # the AEC env the wrapper wraps
+    assert env.agent_selection == env.env.agent_selection in env.agents
+
+
 # (game, config kwargs): the configurations whose observations use every slice
 BOUND_CONFIGS = [
     ("asara", {"num_players": 4, "variant": "pro", "expansions": ("genie", "gifts")}),

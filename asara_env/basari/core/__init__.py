@@ -36,7 +36,7 @@ from asara_env.basari.core.state import (
     states_equal,
     take,
 )
-from asara_env.basari.core.step import check_actions, illegal_seats, step
+from asara_env.basari.core.step import check_actions, illegal_seats, step, step_observe
 
 __all__ = [
     "ARRAY_FIELDS",
@@ -62,6 +62,7 @@ __all__ = [
     "seeds_for",
     "states_equal",
     "step",
+    "step_observe",
     "take",
     "terminal_rewards",
     "winners",

@@ -19,8 +19,11 @@ waits for the compiler (`python -m benchmarks.basari.bench_core` reports both ti
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import (
     ARRAY_FIELDS,
     FIELD_SPECS,
@@ -47,7 +50,9 @@ from asara_env.basari.core import (
 )
 from asara_env.basari.core.kernels import observe as observe_kernels
 from asara_env.basari.core.kernels import step as step_kernels
-from asara_env.basari.core.kernels.arrays import arrays, rules_of
+from asara_env.basari.core.kernels.arrays import MAX_CACHED, arrays, rules_of
+from asara_env.basari.core.kernels.step import ALL_LEGAL
+from asara_env.basari.core.kernels.step_observe import step_observe_games
 from asara_env.basari.core.observation import GEM_SCALE
 from asara_env.basari.core.tables import tables
 
@@ -75,6 +80,7 @@ __all__ = [
     "seeds_for",
     "states_equal",
     "step",
+    "step_observe",
     "take",
     "terminal_rewards",
     "winners",
@@ -89,9 +95,23 @@ def step(state: BasariState, actions: object) -> None:
     if acts is None:
         acts = check_actions(state, actions)  # refuses what is not an int array [B, P]
     kernel_rules = rules_of(tables(state.config))
-    if step_kernels.step_games(arrays(state), kernel_rules, acts) != step_kernels.ALL_LEGAL:
+    if step_kernels.step_games(arrays(state), kernel_rules, acts) != ALL_LEGAL:
         check_actions(state, actions)  # raises the numpy core's error for the first one
         raise AssertionError("the kernel refused actions that check_actions accepts")
+
+
+def step_observe(state: BasariState, actions: object) -> np.ndarray:
+    """`step(state, actions)`, then `observe(state)` (float32[B, P, OBS_SIZE]), in one call
+    to the kernels; an illegal action raises as `step` does, changing nothing."""
+    acts = _int64_actions(state, actions)
+    if acts is None:
+        acts = check_actions(state, actions)
+    kernel_rules, offsets, size = _observing(state.config)
+    out = np.zeros((*state.score.shape, size), np.float32)
+    if step_observe_games(arrays(state), kernel_rules, acts, offsets, out) != ALL_LEGAL:
+        check_actions(state, actions)
+        raise AssertionError("the kernel refused actions that check_actions accepts")
+    return out
 
 
 def _int64_actions(state: BasariState, actions: object) -> np.ndarray | None:
@@ -109,11 +129,31 @@ def _int64_actions(state: BasariState, actions: object) -> np.ndarray | None:
 def observe(state: BasariState) -> np.ndarray:
     """float32[B, P, OBS_SIZE]: every seat's ego-centric observation of every game (E3),
     as `asara_env.basari.core.observe` writes it."""
-    n = state.config.n_archways
-    out = np.zeros((*state.score.shape, obs_size(n)), np.float32)
-    kernel_rules = rules_of(tables(state.config))
-    observe_kernels.observe_games(arrays(state), kernel_rules, observe_kernels.layout(n), out)
+    kernel_rules, offsets, size = _observing(state.config)
+    out = np.zeros((*state.score.shape, size), np.float32)
+    observe_kernels.observe_games(arrays(state), kernel_rules, offsets, out)
     return out
+
+
+_OBSERVING: dict[int, tuple[BasariConfig, tuple[Any, ...], tuple[int, ...], int]] = {}
+
+
+def _observing(config: BasariConfig) -> tuple[tuple[Any, ...], tuple[int, ...], int]:
+    """What the observe kernel takes for `config`: its `Rules`, its `Layout` and OBS_SIZE
+    (cached per configuration object)."""
+    hit = _OBSERVING.get(id(config))
+    if hit is None or hit[0] is not config:
+        n = config.n_archways
+        kernel_rules = rules_of(tables(config))
+        if len(_OBSERVING) > MAX_CACHED:
+            _OBSERVING.clear()
+        hit = _OBSERVING[id(config)] = (
+            config,
+            kernel_rules,
+            observe_kernels.layout(n),
+            obs_size(n),
+        )
+    return hit[1], hit[2], hit[3]
 
 
 def global_state(state: BasariState) -> np.ndarray:

@@ -17,6 +17,7 @@ from asara_env.basari.actions import (
 from asara_env.basari.constants import N_COLOURS
 from asara_env.basari.core import rules
 from asara_env.basari.core.mask import write_mask
+from asara_env.basari.core.observation import observe
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import tables
 from asara_env.basari.phases import Phase
@@ -115,6 +116,13 @@ def step(state: BasariState, actions: object) -> None:
         nexts += _barter(state, barter, acts[barter, state.to_act[barter]] - t.accept)
     rules.go_on(state, nexts)
     write_mask(state, np.flatnonzero(state.phase != phase_before))
+
+
+def step_observe(state: BasariState, actions: object) -> np.ndarray:
+    """`step(state, actions)`, then `observe(state)` (float32[B, P, OBS_SIZE]), what a
+    one-game env does every step (the numba core does both in one call)."""
+    step(state, actions)
+    return observe(state)
 
 
 def _setup(state: BasariState, rows: np.ndarray, archways: np.ndarray) -> None:

@@ -54,18 +54,22 @@ only) refuses: there is no state to search.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Iterator, Sequence
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from pettingzoo import AECEnv
 
+from agents.asara.heuristic import HeuristicAgent, Plan
 from agents.base import Actions, Agent, pick_best
 from agents.models import MODELS
 from agents.network import PolicyValueNet, load_net
 from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
+from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import N_YEARS
 from asara_env.asara.core import is_terminal, legal_action_mask, scores, take
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
@@ -350,5 +354,27 @@ class FlatMCAgent(SearchAgent):
         actions = np.zeros(len(masks), np.int64)
         rows = np.flatnonzero(live)
         view = take(games, rows)
-        actions[rows] = self.policy.act_batch(self.core.observe(view, view.seat), masks[rows])
+        observations = self.core.observe(view, view.seat)
+        plan = self._compiled_plan(games.config)
+        if plan is None:
+            actions[rows] = self.policy.act_batch(observations, masks[rows])
+        else:  # the same choices and random numbers as the policy's act_batch
+            u = self.policy.rng.random(len(rows))
+            actions[rows] = heuristic_compiled().choose(plan, observations, masks[rows], u)
         return actions
+
+    def _compiled_plan(self, config: GameConfig) -> Plan | None:
+        """The plan of a heuristic playout policy whose choice the numba backend computes
+        compiled (`agents.asara.heuristic_compiled`), None where the policy's own
+        `act_batch` runs."""
+        policy = self.policy
+        if self.backend != "numba" or not isinstance(policy, HeuristicAgent):
+            return None
+        if type(policy).scores is not HeuristicAgent.scores:
+            return None
+        return policy.plan if heuristic_compiled().supports(config) else None
+
+
+def heuristic_compiled() -> ModuleType:
+    """`agents.asara.heuristic_compiled`, imported on first use (it needs numba)."""
+    return importlib.import_module("agents.asara.heuristic_compiled")

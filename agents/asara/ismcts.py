@@ -58,8 +58,8 @@ action behind it, when several legal ones share it, uniformly at random: the sea
 assumes the others' hidden choices are random among those they could make.
 
 What is batched. Iterations run in waves of `wave` per game: all the wave's
-determinisations (of every game searched together) are one core batch
-(`from_reference`); the descent proceeds depth by depth, choosing each world's edge in
+determinisations (of every game searched together) are one core batch (drawn as
+flatmc's: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each world's edge in
 Python (in batch order, one tree update at a time, so later worlds of a wave see the
 visits of the earlier ones: a virtual visit lowers the exploration bonus of a child
 already being explored, while its mean counts only backed-up rewards) and then stepping
@@ -87,9 +87,7 @@ import numpy as np
 
 from agents.base import pick_best
 from asara_env.asara.actions import NUM_ACTIONS, public_description
-from asara_env.asara.bridge import from_reference
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
-from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 
@@ -174,6 +172,7 @@ class ISMCTSAgent(FlatMCAgent):
         each game is searched in turn."""
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
+        self._roots.clear()
         legal = [legal_actions(s) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
         roots: dict[int, Node] = {
@@ -210,9 +209,7 @@ class ISMCTSAgent(FlatMCAgent):
     def _wave(self, jobs: list[tuple[State, Node, int]]) -> None:
         """k iterations for each job (state, its tree's root, k), all in one core batch."""
         viewers = [s.seat for s, _, k in jobs for _ in range(k)]
-        worlds = from_reference(
-            [determinise(s, s.seat, self.rng) for s, _, k in jobs for _ in range(k)]
-        )
+        worlds = self._worlds([(s, k) for s, _, k in jobs])
         nodes = [root for _, root, k in jobs for _ in range(k)]
         paths = [[root] for root in nodes]
         for root in nodes:

@@ -1,6 +1,6 @@
 """The heuristic agents' choice compiled (agents/asara/heuristic_compiled.py): the same
 action as the numpy agents' on every state of games without expansions, and the search's
-numba backend, which plays its towers playouts with it, deciding as the numpy backend."""
+numba backend deciding the same with it as with the agent's own act_batch."""
 
 from __future__ import annotations
 
@@ -73,19 +73,20 @@ def test_compiled_choice_breaks_ties_by_the_uniform():
 
 
 @pytest.mark.parametrize("spec", ["ismcts:12:wave=4", "flatmc:24"])
-def test_numba_search_with_compiled_playouts_decides_as_numpy(spec):
-    """The towers playouts compiled draw the same random numbers and choose the same moves:
-    the numba backend's search is the numpy backend's, decision for decision."""
+def test_search_with_compiled_playouts_decides_as_with_the_agent(spec, monkeypatch):
+    """The towers playouts compiled draw the same random numbers and choose the same moves
+    as the towers agent's act_batch: the numba backend's search decides the same with
+    either, decision for decision."""
     from tests.asara.test_search import _late_choices
 
     states = _late_choices(GameConfig(num_players=2), seed=3, n=4)
-    full = f"{spec}:playout=towers:horizon=6:value=margin"
-    numpy_agent = make_agent("asara", f"{full}:backend=numpy", 7)
-    numba_agent = make_agent("asara", f"{full}:backend=numba", 7)
-    assert numba_agent._compiled_plan(GameConfig(num_players=2)) is TowersAgent.plan
-    want = [numpy_agent.act_state(s) for s in states]
-    assert [numba_agent.act_state(s) for s in states] == want
-    assert numba_agent.playout_decisions == numpy_agent.playout_decisions
+    full = f"{spec}:playout=towers:horizon=6:value=margin:backend=numba"
+    compiled, plain = make_agent("asara", full, 7), make_agent("asara", full, 7)
+    assert compiled._compiled_plan(GameConfig(num_players=2)) is TowersAgent.plan
+    monkeypatch.setattr(plain, "_compiled_plan", lambda config: None)
+    want = [plain.act_state(s) for s in states]
+    assert [compiled.act_state(s) for s in states] == want
+    assert compiled.playout_decisions == plain.playout_decisions
 
 
 def test_search_uses_the_compiled_choice_only_for_plain_heuristics():

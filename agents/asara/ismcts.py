@@ -248,7 +248,7 @@ class ISMCTSAgent(FlatMCAgent):
         call), or -1 where expansions are random or follow the prior."""
         if self.expand == "random" or self.policy is None or self.prior_net is not None:
             return np.full(len(active), -1, np.int64)
-        return self._playout_actions(take(worlds, active))
+        return self._policy_actions(worlds, active, legal_action_mask(worlds)[active])
 
     def _priors(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float[len(active), A]: the prior network's policy for the seat to move in each

@@ -383,15 +383,21 @@ class FlatMCAgent(SearchAgent):
             return _uniform_legal(masks, self.rng.random(len(masks)))
         actions = np.zeros(len(masks), np.int64)
         rows = np.flatnonzero(live)
-        view = take(games, rows)
-        observations = self.core.observe(view, view.seat)
+        actions[rows] = self._policy_actions(games, rows, masks[rows])
+        return actions
+
+    def _policy_actions(
+        self, games: CoreState, rows: NDArray[np.int64], masks: NDArray[np.bool_]
+    ) -> Actions:
+        """int64[len(rows)]: the playout policy's action in each of games `rows` (not
+        finished), whose legal actions are `masks`."""
+        assert self.policy is not None
+        observations = self.core.observe_games(games, rows, games.seat[rows].astype(np.int64))
         plan = self._compiled_plan(games.config)
         if plan is None:
-            actions[rows] = self.policy.act_batch(observations, masks[rows])
-        else:  # the same choices and random numbers as the policy's act_batch
-            u = self.policy.rng.random(len(rows))
-            actions[rows] = heuristic_compiled().choose(plan, observations, masks[rows], u)
-        return actions
+            return self.policy.act_batch(observations, masks)
+        u = self.policy.rng.random(len(rows))  # the same choices and random numbers as
+        return heuristic_compiled().choose(plan, observations, masks, u)  # its act_batch
 
     def _compiled_plan(self, config: GameConfig) -> Plan | None:
         """The plan of a heuristic playout policy whose choice the numba backend computes

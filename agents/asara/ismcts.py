@@ -276,7 +276,7 @@ class ISMCTSAgent(FlatMCAgent):
         keys = legal if seat == observer else PUBLIC_KEY[legal]
         mass = None if self.prior_net is None or prior is None else _edge_mass(keys, prior)
         untried, tried = [], []
-        for key in np.unique(keys).tolist():
+        for key in sorted(set(keys.tolist())):
             child = node.children.get(key)
             if child is None:
                 untried.append(key)
@@ -284,9 +284,10 @@ class ISMCTSAgent(FlatMCAgent):
                 child.avail += 1
                 tried.append(key)
         grow = bool(untried) and (not tried or self._may_grow(node))
-        guided = grow and guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
+        guide_key = int(keys[np.searchsorted(legal, guide)]) if grow and guide >= 0 else -1
+        guided = guide_key in untried
         if guided:  # the policy's move itself, whatever else shares its edge
-            key = int(keys[np.searchsorted(legal, guide)])
+            key = guide_key
         elif grow and mass is not None:
             key = max(untried, key=mass.__getitem__)
         elif grow:

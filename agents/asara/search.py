@@ -62,6 +62,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Iterator, Sequence
+from functools import cache
 from types import ModuleType
 
 import numpy as np
@@ -417,11 +418,13 @@ def concatenate(batches: list[CoreState]) -> CoreState:
     return CoreState(config=batches[0].config, **fields)
 
 
+@cache
 def hidden_core() -> ModuleType:
     """`asara_env.asara.hidden_core`, imported on first use (it needs numba)."""
     return importlib.import_module("asara_env.asara.hidden_core")
 
 
+@cache
 def heuristic_compiled() -> ModuleType:
     """`agents.asara.heuristic_compiled`, imported on first use (it needs numba)."""
     return importlib.import_module("agents.asara.heuristic_compiled")

@@ -58,13 +58,14 @@ action behind it, when several legal ones share it, uniformly at random: the sea
 assumes the others' hidden choices are random among those they could make.
 
 What is batched. Iterations run in waves of `wave` per game: all the wave's
-determinisations (of every game searched together) are one core batch (drawn as
-flatmc's: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each world's edge in
-Python (in batch order, one tree update at a time, so later worlds of a wave see the
-visits of the earlier ones: a virtual visit lowers the exploration bonus of a child
-already being explored, while its mean counts only backed-up rewards) and then stepping
-every world still in the tree by one decision with one core `step` on the batch; then all
-the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are backed up.
+determinisations (of every game searched together) are one core batch (drawn as flatmc
+draws them: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each
+world's edge in Python (in batch order, one tree update at a time, so later worlds of a
+wave see the visits of the earlier ones: a virtual visit lowers the exploration bonus of a
+child already being explored, while its mean counts only backed-up rewards) and then
+stepping every world still in the tree by one decision with one core `step` on the batch;
+then all the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are
+backed up.
 Games asked together (`act_states`, `act_core`: the arena asks for all the games where
 the agent is to move) run their waves in one batch of at most `batch` worlds.
 

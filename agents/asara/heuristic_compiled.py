@@ -28,6 +28,7 @@ from asara_env.asara.constants import (
     N_GOLD,
     N_PARTS,
     N_TILE_COLOURS,
+    N_YEARS,
     PRICE,
     SPACE_VALUES,
     Area,
@@ -46,7 +47,7 @@ SPACE_ROW = SHAPES["spaces"][1]
 BASE, TRUNK, WINDOW, TURRET = (int(p) for p in Part)
 N_TARGETS = len(TARGET_AREA)
 N_OPTIONS = len(OPTION_CARDS)
-YEAR_LAST = 4
+YEAR_LAST = N_YEARS  # the last year: Asari count less (heuristic.asari_value)
 
 # the first entry of each observation slice read here
 O_YEAR, O_MONEY, O_HAND = OBS_INDEX["year"].start, OBS_INDEX["money"].start, OBS_INDEX["hand"].start

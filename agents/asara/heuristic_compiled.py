@@ -7,8 +7,11 @@ same order of operations as agents/asara/heuristic.py (numpy's float32 where the
 agent mixes an observation's float32 with a Python float, float64 elsewhere), and the best
 is picked as `agents.base.pick_best` does. A row's scores are computed only for the action
 groups legal in that row (the numpy agent scores a group where any row of the batch has
-one legal; a row's choice does not depend on its batch). `supports(config)` says where it
-applies; the search falls back to the numpy agent elsewhere.
+one legal; a row's choice does not depend on its batch). `choose_games(plan, state, games,
+masks, u)` does the same for games of a core batch, reading the few entries of each
+observation the scores use from the state's arrays (the search's playouts call it).
+`supports(config)` says where it applies; the search falls back to the numpy agent
+elsewhere.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from asara_env.asara.constants import (
     Part,
 )
 from asara_env.asara.core.observation import OBS_INDEX
+from asara_env.asara.core.state import CoreState
 from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
 
 from .features import PLOT_SPACES, SHAPES, TOWER_EXISTS, TOWER_LIT_GOLD, TOWER_LIT_PLAIN
@@ -44,6 +48,7 @@ C, K, G = N_TILE_COLOURS, N_CARD_COLOURS, N_GOLD
 N_SLOTS = SHAPES["towers"][2]  # towers started per colour
 TOWER_ROW = SHAPES["towers"][3]
 SPACE_ROW = SHAPES["spaces"][1]
+N_SPACES_SEEN = SHAPES["spaces"][0]
 BASE, TRUNK, WINDOW, TURRET = (int(p) for p in Part)
 N_TARGETS = len(TARGET_AREA)
 N_OPTIONS = len(OPTION_CARDS)
@@ -424,20 +429,92 @@ def choose_rows(
     """out[B]: each row's best legal action, ties broken as `agents.base.pick_best`."""
     scores = np.zeros(masks.shape[1])
     for b in range(len(obs)):
-        mask = masks[b]
-        score_row(w, obs[b], mask, scores)
-        best, count = -np.inf, 0
-        for i in range(len(mask)):
-            if mask[i]:
-                s = max(scores[i], LOWEST)
-                if s > best:
-                    best, count = s, 1
-                elif s == best:
-                    count += 1
-        k = np.int64(u[b] * count)
-        for i in range(len(mask)):
-            if mask[i] and max(scores[i], LOWEST) == best:
-                if k == 0:
-                    out[b] = i
-                    break
-                k -= 1
+        score_row(w, obs[b], masks[b], scores)
+        out[b] = pick_best(scores, masks[b], u[b])
+
+
+@numba.njit(cache=True)
+def pick_best(scores: NDArray[np.float64], mask: NDArray[np.bool_], u: float) -> int:
+    """`agents.base.pick_best` of one row: the floor(u * n)-th of the n best legal
+    actions (scores floored at LOWEST)."""
+    best, count = -np.inf, 0
+    for i in range(len(mask)):
+        if mask[i]:
+            s = max(scores[i], LOWEST)
+            if s > best:
+                best, count = s, 1
+            elif s == best:
+                count += 1
+    k = np.int64(u * count)
+    for i in range(len(mask)):
+        if mask[i] and max(scores[i], LOWEST) == best:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+# ------------------------------------------------------------------------------ from the state
+def choose_games(
+    plan: Plan,
+    state: CoreState,
+    games: NDArray[np.int64],
+    masks: NDArray[np.bool_],
+    u: NDArray[np.float64],
+) -> NDArray[np.int64]:
+    """int64[len(games)]: `choose` for the seat to move in each of `games` of a core
+    batch, reading the state's arrays instead of its observations (the same entries the
+    observation would hold)."""
+    out = np.empty(len(games), np.int64)
+    choose_state_rows(
+        pack(plan), np.ascontiguousarray(games, np.int64), np.ascontiguousarray(masks, np.bool_),
+        np.ascontiguousarray(u, np.float64), out, state.year, state.seat, state.caliph,
+        state.money, state.hands, state.draw_pile, state.stacks, state.displays, state.supply,
+        state.tower_parts, state.tower_lit, state.n_towers, state.space_seat,
+    )  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
+def choose_state_rows(  # type: ignore[no-untyped-def]
+    w, games, masks, u, out, year, seat, caliph, money, hands, draw_pile, stacks, displays,
+    supply, tower_parts, tower_lit, n_towers, space_seat,
+):  # fmt: skip
+    """out[i]: the best legal action of game games[i]'s seat to move; the entries of its
+    observation the scores read are written into one row, game by game."""
+    row = np.zeros(O_SPACES + N_SPACES_SEEN * SPACE_ROW, np.float32)
+    scores = np.zeros(masks.shape[1])
+    for i in range(len(games)):
+        b = games[i]
+        v = seat[b]
+        for y in range(N_YEARS):
+            row[O_YEAR + y] = 1.0 if y == year[b] - 1 else 0.0
+        row[O_MONEY] = money[b, v]
+        row[O_CALIPH] = 1.0 if caliph[b] == v else 0.0
+        row[O_DRAW] = draw_pile[b].sum()
+        for k in range(K):
+            row[O_HAND + k] = hands[b, v, k]
+        for t in range(TILE_STRIDE):
+            p, rest = t // (C * G), t % (C * G)
+            row[O_STACKS + t] = stacks[b, p, rest // G, rest % G]
+            row[O_DISPLAYS + t] = displays[b, p, rest // G, rest % G]
+            row[O_SUPPLY + t] = supply[b, v, p, rest // G, rest % G]
+        write_towers(row, b, v, tower_parts, tower_lit, n_towers)
+        for j in range(N_SPACES_SEEN):
+            row[O_SPACES + j * SPACE_ROW] = 1.0 if space_seat[b, j] >= 0 else 0.0
+        score_row(w, row, masks[i], scores)
+        out[i] = pick_best(scores, masks[i], u[i])
+
+
+@numba.njit(cache=True)
+def write_towers(row, b, v, tower_parts, tower_lit, n_towers):  # type: ignore[no-untyped-def]
+    """The viewer's towers as the observation's `towers` slice holds them."""
+    for c in range(C):
+        for k in range(N_SLOTS):
+            at = O_TOWERS + (c * N_SLOTS + k) * TOWER_ROW
+            for p in range(N_PARTS):
+                for g in range(G):
+                    row[at + p * G + g] = tower_parts[b, v, c, k, p, g]
+            row[at + TOWER_LIT_PLAIN] = tower_lit[b, v, c, k, 0]
+            row[at + TOWER_LIT_GOLD] = tower_lit[b, v, c, k, 1]
+            row[at + TOWER_EXISTS] = 1.0 if k < n_towers[b, v, c] else 0.0

@@ -393,12 +393,12 @@ class FlatMCAgent(SearchAgent):
         """int64[len(rows)]: the playout policy's action in each of games `rows` (not
         finished), whose legal actions are `masks`."""
         assert self.policy is not None
-        observations = self.core.observe_games(games, rows, games.seat[rows].astype(np.int64))
         plan = self._compiled_plan(games.config)
         if plan is None:
-            return self.policy.act_batch(observations, masks)
+            seats = games.seat[rows].astype(np.int64)
+            return self.policy.act_batch(self.core.observe_games(games, rows, seats), masks)
         u = self.policy.rng.random(len(rows))  # the same choices and random numbers as
-        return heuristic_compiled().choose(plan, observations, masks, u)  # its act_batch
+        return heuristic_compiled().choose_games(plan, games, rows, masks, u)  # act_batch
 
     def _compiled_plan(self, config: GameConfig) -> Plan | None:
         """The plan of a heuristic playout policy whose choice the numba backend computes

@@ -22,7 +22,8 @@ BATCH, STEPS = 16, 200  # games per configuration, decisions stepped
 
 def _compare_along_games(config: GameConfig, seed: int) -> int:
     """Steps BATCH games of `config` with mixed heuristic players; at every decision,
-    asserts every agent's compiled choice is its numpy choice for the same uniforms.
+    asserts every agent's compiled choice, from the observations and from the state, is
+    its numpy choice for the same uniforms.
     Returns the live decisions compared."""
     core, rng = load_core("asara", "numba"), np.random.default_rng(seed)
     state, compared = core.init(config, BATCH, seeds=seed), 0
@@ -38,6 +39,8 @@ def _compare_along_games(config: GameConfig, seed: int) -> int:
             plan = agent.plan
             want = agent().choose(obs, masks, u)
             np.testing.assert_array_equal(heuristic_compiled.choose(plan, obs, masks, u), want)
+            from_state = heuristic_compiled.choose_games(plan, state, games, masks, u)
+            np.testing.assert_array_equal(from_state, want)
         compared += len(games)
         mover = AGENTS[int(rng.integers(len(AGENTS)))]()
         core.step(state, mover.choose(obs, masks, u), games=games)

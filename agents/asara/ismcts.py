@@ -223,13 +223,15 @@ class ISMCTSAgent(FlatMCAgent):
             masks = legal_action_mask(worlds)
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
-            guides = self._guides(worlds, active)
-            priors = self._priors(worlds, active, masks)
-            for j, w in enumerate(active):
-                legal = np.flatnonzero(masks[w])
-                seat = int(worlds.seat[w])
+            guides = self._guides(worlds, active).tolist()
+            priors = None if self.prior_net is None else self._priors(worlds, active, masks)
+            rows, legal_ids = np.nonzero(masks[active])
+            ends = np.searchsorted(rows, np.arange(1, len(active))).tolist()
+            seats = worlds.seat[active].tolist()
+            for j, (w, legal) in enumerate(zip(active.tolist(), np.split(legal_ids, ends))):
+                prior = None if priors is None else priors[j, legal]
                 actions[j], node, inside[j] = self._select(
-                    nodes[w], legal, seat, viewers[w], int(guides[j]), priors[j, legal]
+                    nodes[w], legal, seats[j], viewers[w], guides[j], prior
                 )
                 nodes[w] = node
                 paths[w].append(node)
@@ -253,9 +255,8 @@ class ISMCTSAgent(FlatMCAgent):
 
     def _priors(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float[len(active), A]: the prior network's policy for the seat to move in each
-        active world (one batched call), or uniform without a prior."""
-        if self.prior_net is None:
-            return np.ones((len(active), NUM_ACTIONS))
+        active world (one batched call)."""
+        assert self.prior_net is not None
         view = take(worlds, active)
         return self.prior_net.priors(self.core.observe(view, view.seat), masks[active])
 
@@ -334,11 +335,11 @@ class ISMCTSAgent(FlatMCAgent):
         """The available edge maximising the seat's mean plus the exploration bonus over
         its availability (a child not yet backed up counts the node's mean)."""
         parent = node.mean(seat)
-        best, score = -1, -math.inf
+        best, score, c, children = -1, -math.inf, self.c, node.children
         for key in available:
-            child = node.children[key]
-            bonus = self.c * math.sqrt(math.log(child.avail) / child.visits)
-            value = child.mean(seat, parent) + bonus
+            child = children[key]
+            mean = child.total[seat] / child.backed if child.backed else parent
+            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > score:
                 best, score = key, value
         return best

@@ -11,6 +11,7 @@ pytest.importorskip("numba")
 
 from asara_env.asara import core  # noqa: E402
 from asara_env.asara.bridge import from_reference, to_reference  # noqa: E402
+from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.asara.core.state import CoreState  # noqa: E402
 from asara_env.asara.hidden import determinise, resample_hidden  # noqa: E402
 from asara_env.asara.hidden_core import determinise_games  # noqa: E402
@@ -82,3 +83,35 @@ def test_core_determinisations_are_distributed_as_the_reference(pick):
     )
     assert (np.abs(a - b) <= 0.05 + 5 * spread / np.sqrt(n)).all()
     assert (a != _hidden_means(from_reference([state]))).any()  # something was redrawn
+
+
+def test_numba_search_with_towers_playouts_reads_only_what_the_seat_knows():
+    """The unguided numba search (core determinisations, compiled towers playouts) decides
+    the same, with the same root statistics, in two states the seat cannot tell apart."""
+    from agents.asara import ISMCTSAgent
+    from tests.asara.test_search import _late_choices
+
+    rng = np.random.default_rng(4)
+    for config in (GameConfig(num_players=2), GameConfig(num_players=3, variant="pro")):
+        for state in _late_choices(config, 44, 2):
+            twin = resample_hidden(state, state.seat, rng)
+            twin.rng = np.random.default_rng(int(rng.integers(2**32)))
+            agents = [
+                ISMCTSAgent(
+                    seed=9,
+                    sims=16,
+                    wave=4,
+                    horizon=8,
+                    playout="towers",
+                    value="margin",
+                    backend="numba",
+                )
+                for _ in range(2)
+            ]
+            assert agents[0].act_state(state) == agents[1].act_state(twin)
+            roots = [a.last_roots[0] for a in agents]
+            stats = [
+                [(k, c.visits, c.avail, c.total.tolist()) for k, c in sorted(r.children.items())]
+                for r in roots
+            ]
+            assert stats[0] == stats[1]

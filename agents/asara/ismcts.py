@@ -58,13 +58,14 @@ action behind it, when several legal ones share it, uniformly at random: the sea
 assumes the others' hidden choices are random among those they could make.
 
 What is batched. Iterations run in waves of `wave` per game: all the wave's
-determinisations (of every game searched together) are one core batch
-(`from_reference`); the descent proceeds depth by depth, choosing each world's edge in
-Python (in batch order, one tree update at a time, so later worlds of a wave see the
-visits of the earlier ones: a virtual visit lowers the exploration bonus of a child
-already being explored, while its mean counts only backed-up rewards) and then stepping
-every world still in the tree by one decision with one core `step` on the batch; then all
-the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are backed up.
+determinisations (of every game searched together) are one core batch (drawn as flatmc
+draws them: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each
+world's edge in Python (in batch order, one tree update at a time, so later worlds of a
+wave see the visits of the earlier ones: a virtual visit lowers the exploration bonus of a
+child already being explored, while its mean counts only backed-up rewards) and then
+stepping every world still in the tree by one decision with one core `step` on the batch;
+then all the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are
+backed up.
 Games asked together (`act_states`, `act_core`: the arena asks for all the games where
 the agent is to move) run their waves in one batch of at most `batch` worlds.
 
@@ -87,9 +88,7 @@ import numpy as np
 
 from agents.base import pick_best
 from asara_env.asara.actions import NUM_ACTIONS, public_description
-from asara_env.asara.bridge import from_reference
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
-from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 
@@ -174,6 +173,7 @@ class ISMCTSAgent(FlatMCAgent):
         each game is searched in turn."""
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
+        self._roots.clear()
         legal = [legal_actions(s) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
         roots: dict[int, Node] = {
@@ -210,9 +210,7 @@ class ISMCTSAgent(FlatMCAgent):
     def _wave(self, jobs: list[tuple[State, Node, int]]) -> None:
         """k iterations for each job (state, its tree's root, k), all in one core batch."""
         viewers = [s.seat for s, _, k in jobs for _ in range(k)]
-        worlds = from_reference(
-            [determinise(s, s.seat, self.rng) for s, _, k in jobs for _ in range(k)]
-        )
+        worlds = self._worlds([(s, k) for s, _, k in jobs])
         nodes = [root for _, root, k in jobs for _ in range(k)]
         paths = [[root] for root in nodes]
         for root in nodes:
@@ -225,13 +223,15 @@ class ISMCTSAgent(FlatMCAgent):
             masks = legal_action_mask(worlds)
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
-            guides = self._guides(worlds, active)
-            priors = self._priors(worlds, active, masks)
-            for j, w in enumerate(active):
-                legal = np.flatnonzero(masks[w])
-                seat = int(worlds.seat[w])
+            guides = self._guides(worlds, active).tolist()
+            priors = None if self.prior_net is None else self._priors(worlds, active, masks)
+            rows, legal_ids = np.nonzero(masks[active])
+            ends = np.searchsorted(rows, np.arange(1, len(active))).tolist()
+            seats = worlds.seat[active].tolist()
+            for j, (w, legal) in enumerate(zip(active.tolist(), np.split(legal_ids, ends))):
+                prior = None if priors is None else priors[j, legal]
                 actions[j], node, inside[j] = self._select(
-                    nodes[w], legal, seat, viewers[w], int(guides[j]), priors[j, legal]
+                    nodes[w], legal, seats[j], viewers[w], guides[j], prior
                 )
                 nodes[w] = node
                 paths[w].append(node)
@@ -251,13 +251,12 @@ class ISMCTSAgent(FlatMCAgent):
         call), or -1 where expansions are random or follow the prior."""
         if self.expand == "random" or self.policy is None or self.prior_net is not None:
             return np.full(len(active), -1, np.int64)
-        return self._playout_actions(take(worlds, active))
+        return self._policy_actions(worlds, active, legal_action_mask(worlds)[active])
 
     def _priors(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float[len(active), A]: the prior network's policy for the seat to move in each
-        active world (one batched call), or uniform without a prior."""
-        if self.prior_net is None:
-            return np.ones((len(active), NUM_ACTIONS))
+        active world (one batched call)."""
+        assert self.prior_net is not None
         view = take(worlds, active)
         return self.prior_net.priors(self.core.observe(view, view.seat), masks[active])
 
@@ -279,7 +278,7 @@ class ISMCTSAgent(FlatMCAgent):
         keys = legal if seat == observer else PUBLIC_KEY[legal]
         mass = None if self.prior_net is None or prior is None else _edge_mass(keys, prior)
         untried, tried = [], []
-        for key in np.unique(keys).tolist():
+        for key in sorted(set(keys.tolist())):
             child = node.children.get(key)
             if child is None:
                 untried.append(key)
@@ -287,9 +286,10 @@ class ISMCTSAgent(FlatMCAgent):
                 child.avail += 1
                 tried.append(key)
         grow = bool(untried) and (not tried or self._may_grow(node))
-        guided = grow and guide >= 0 and int(keys[np.searchsorted(legal, guide)]) in untried
+        guide_key = int(keys[np.searchsorted(legal, guide)]) if grow and guide >= 0 else -1
+        guided = guide_key in untried
         if guided:  # the policy's move itself, whatever else shares its edge
-            key = int(keys[np.searchsorted(legal, guide)])
+            key = guide_key
         elif grow and mass is not None:
             key = max(untried, key=mass.__getitem__)
         elif grow:
@@ -335,11 +335,11 @@ class ISMCTSAgent(FlatMCAgent):
         """The available edge maximising the seat's mean plus the exploration bonus over
         its availability (a child not yet backed up counts the node's mean)."""
         parent = node.mean(seat)
-        best, score = -1, -math.inf
+        best, score, c, children = -1, -math.inf, self.c, node.children
         for key in available:
-            child = node.children[key]
-            bonus = self.c * math.sqrt(math.log(child.avail) / child.visits)
-            value = child.mean(seat, parent) + bonus
+            child = children[key]
+            mean = child.total[seat] / child.backed if child.backed else parent
+            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > score:
                 best, score = key, value
         return best

@@ -9,7 +9,10 @@ apart give the same decision, whatever the true hidden cards (tested).
 
 FlatMCAgent ("flatmc"), per decision with A > 1 legal actions:
 
-1. draw k determinisations and stack them as one core batch (`from_reference`);
+1. draw k determinisations as one core batch: unguided on the numba backend on the
+   core's arrays (`asara_env.asara.hidden_core`, the same distribution as
+   `hidden.determinise`, its own random stream), else with `hidden.determinise` and
+   `from_reference`;
 2. repeat each A times and play every legal action once in every determinisation (the
    same chance for all A actions of a determinisation: common random numbers);
 3. play all k*A games on at once in the core with the playout policy, to the end, or for
@@ -31,9 +34,11 @@ the same groups); with `seconds` the number of rounds depends on the machine.
 
 Playout policies (`playout`): "random" (uniform legal actions, no observation needed) or
 any registered agent name (its `act_batch` on the core's observations, seeded from the
-agent's seed), or an `Agent` instance (e.g. a `PolicyAgent`). Random playouts are weak
-here (heads-up against towers they won 0 of 10 games at 128 simulations to the end, 2 of
-10 at 256 with horizon 20); the setting
+agent's seed), or an `Agent` instance (e.g. a `PolicyAgent`). On the numba backend, in
+games without expansions, the heuristic agents (towers, greedy, tall) choose through
+`agents.asara.heuristic_compiled`: the same moves and random numbers, compiled. Random
+playouts are weak here (heads-up against towers they won 0 of 10 games at 128 simulations
+to the end, 2 of 10 at 256 with horizon 20); the setting
 measured in docs/performance.md is `flatmc:128:playout=towers:horizon=10:value=margin`: ten
 decisions of towers against towers after each action, then `estimate`.
 
@@ -54,23 +59,28 @@ only) refuses: there is no state to search.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Iterator, Sequence
+from functools import cache
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from pettingzoo import AECEnv
 
+from agents.asara.heuristic import HeuristicAgent, Plan
 from agents.base import Actions, Agent, pick_best
 from agents.models import MODELS
 from agents.network import PolicyValueNet, load_net
 from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
+from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import N_YEARS
 from asara_env.asara.core import is_terminal, legal_action_mask, scores, take
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
 from asara_env.asara.core.scoring import final_points, year_end_points
-from asara_env.asara.core.state import CoreState
+from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict
@@ -173,6 +183,7 @@ class FlatMCAgent(SearchAgent):
         self.playout_name = playout if isinstance(playout, str) else playout.name
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
+        self._roots: dict[int, tuple[State, CoreState]] = {}  # `_root`'s, for one act_states
         self.searches = 0  # decisions searched (more than one legal action)
         self.playout_decisions = 0  # core decisions stepped in playouts (for rates)
         self.backend = resolve_backend(backend)
@@ -228,6 +239,7 @@ class FlatMCAgent(SearchAgent):
         batch order); with `seconds` each game is searched in turn."""
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
+        self._roots.clear()
         legal = [np.array(legal_actions(s), np.int64) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
         todo = [i for i, a in enumerate(legal) if len(a) > 1]
@@ -284,9 +296,7 @@ class FlatMCAgent(SearchAgent):
     def _simulate(self, jobs: list[tuple[State, np.ndarray, int]]) -> list[np.ndarray]:
         """Per job (state, its legal actions, k): float[k, A], the deciding seat's reward
         after each action in k determinisations, all jobs' playouts in one core batch."""
-        worlds = from_reference(
-            [determinise(s, s.seat, self.rng) for s, _, k in jobs for _ in range(k)]
-        )
+        worlds = self._worlds([(s, k) for s, _, k in jobs])
         first = np.cumsum([0] + [k for _, _, k in jobs])
         world = np.concatenate(
             [np.repeat(np.arange(k) + f, len(a)) for (_, a, k), f in zip(jobs, first)]
@@ -299,6 +309,31 @@ class FlatMCAgent(SearchAgent):
         self.simulations += len(seats)
         ends = np.cumsum([k * len(a) for _, a, k in jobs])
         return [v.reshape(k, len(a)) for v, (_, a, k) in zip(np.split(mine, ends[:-1]), jobs)]
+
+    def _worlds(self, jobs: list[tuple[State, int]]) -> CoreState:
+        """One core batch of k determinisations of each job's (state, k), in job order, for
+        the seat to move in it: on the numba backend, unguided, drawn on the core's arrays
+        (`asara_env.asara.hidden_core`) from the state converted once per call of
+        `act_states`; else drawn by `hidden.determinise` and converted (so the guided
+        search decides alike on both backends)."""
+        guided = self.prior_net is not None or self.value_net is not None
+        if self.backend != "numba" or guided:
+            return from_reference(
+                [determinise(s, s.seat, self.rng) for s, k in jobs for _ in range(k)]
+            )
+        roots = [self._root(s) for s, _ in jobs]
+        base = roots[0] if len(roots) == 1 else concatenate(roots)
+        counts = [k for _, k in jobs]
+        games = np.repeat(np.arange(len(jobs)), counts)
+        viewers = np.repeat([s.seat for s, _ in jobs], counts)
+        return hidden_core().determinise_games(base, games, viewers, self.rng)
+
+    def _root(self, state: State) -> CoreState:
+        """`state` as a one-game core batch, converted once per call of `act_states`."""
+        key = id(state)
+        if key not in self._roots or self._roots[key][0] is not state:
+            self._roots[key] = (state, from_reference([state]))
+        return self._roots[key][1]
 
     def playout(self, games: CoreState, observers: NDArray[np.int64]) -> NDArray[np.float64]:
         """float[B, P]: the reward (the `value` scheme) of every seat in every game played
@@ -349,6 +384,47 @@ class FlatMCAgent(SearchAgent):
             return _uniform_legal(masks, self.rng.random(len(masks)))
         actions = np.zeros(len(masks), np.int64)
         rows = np.flatnonzero(live)
-        view = take(games, rows)
-        actions[rows] = self.policy.act_batch(self.core.observe(view, view.seat), masks[rows])
+        actions[rows] = self._policy_actions(games, rows, masks[rows])
         return actions
+
+    def _policy_actions(
+        self, games: CoreState, rows: NDArray[np.int64], masks: NDArray[np.bool_]
+    ) -> Actions:
+        """int64[len(rows)]: the playout policy's action in each of games `rows` (not
+        finished), whose legal actions are `masks`."""
+        assert self.policy is not None
+        plan = self._compiled_plan(games.config)
+        if plan is None:
+            seats = games.seat[rows].astype(np.int64)
+            return self.policy.act_batch(self.core.observe_games(games, rows, seats), masks)
+        u = self.policy.rng.random(len(rows))  # the same choices and random numbers as
+        return heuristic_compiled().choose_games(plan, games, rows, masks, u)  # act_batch
+
+    def _compiled_plan(self, config: GameConfig) -> Plan | None:
+        """The plan of a heuristic playout policy whose choice the numba backend computes
+        compiled (`agents.asara.heuristic_compiled`), None where the policy's own
+        `act_batch` runs."""
+        policy = self.policy
+        if self.backend != "numba" or not isinstance(policy, HeuristicAgent):
+            return None
+        if type(policy).scores is not HeuristicAgent.scores:
+            return None
+        return policy.plan if heuristic_compiled().supports(config) else None
+
+
+def concatenate(batches: list[CoreState]) -> CoreState:
+    """The games of several core batches of one configuration, in order, as one batch."""
+    fields = {f: np.concatenate([getattr(b, f) for b in batches]) for f in ARRAY_FIELDS}
+    return CoreState(config=batches[0].config, **fields)
+
+
+@cache
+def hidden_core() -> ModuleType:
+    """`asara_env.asara.hidden_core`, imported on first use (it needs numba)."""
+    return importlib.import_module("asara_env.asara.hidden_core")
+
+
+@cache
+def heuristic_compiled() -> ModuleType:
+    """`agents.asara.heuristic_compiled`, imported on first use (it needs numba)."""
+    return importlib.import_module("agents.asara.heuristic_compiled")

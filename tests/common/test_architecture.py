@@ -40,7 +40,7 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     2: ("engines", (f"asara_env.{G}.reference*", f"asara_env.{G}.core*")),
-    3: ("bridge", (f"asara_env.{G}.bridge*", f"asara_env.{G}.hidden")),
+    3: ("bridge", (f"asara_env.{G}.bridge*", f"asara_env.{G}.hidden*")),
     4: (
         "environments",
         (

@@ -1,0 +1,219 @@
+"""Determinisations on the core's arrays (numba): `asara_env.asara.hidden.determinise`
+without the reference engine.
+
+`determinise_games(roots, games, viewers, rng)` returns one world per entry of `games`:
+game games[i] of the core batch `roots`, with everything viewers[i] cannot know redealt
+from the pool of those items (the others' hands, the draw pile, the others' face-down
+buyers and coloured-building cards; the others' unbuilt lighted windows, the stack
+positions the viewer did not put back and a draw that is not its own) and a fresh tape of
+chance. The items are dealt as `hidden.determinise` deals them, from a uniformly shuffled
+pool into slots of the same sizes, so a world has the same distribution; the generator's
+stream is another one. Every world takes the same count of doubles from `rng`
+(`N_UNIFORMS` for the deal, `TAPE_LENGTH` for the tape), and the pools and slot sizes are
+what the viewer knows, so two games the viewer cannot tell apart give the same worlds.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from asara_env.asara.constants import N_CARD_COLOURS, N_CARDS, N_LIGHTED, N_TILE_COLOURS
+from asara_env.asara.core import take
+from asara_env.asara.core.mask import build_sizes, write_mask
+from asara_env.asara.core.state import TAPE_LENGTH, CoreState
+from asara_env.asara.phases import Phase
+
+# the doubles of one world's deal: the cards, the windows, and the order of a stack the
+# viewer looked through (R9.2)
+WINDOWS_U = N_CARDS  # the first double of the windows' deal
+STACK_U = WINDOWS_U + N_LIGHTED
+N_UNIFORMS = STACK_U + N_LIGHTED
+GIFT_CARD, LIGHTS_KEEP = int(Phase.GIFT_CARD), int(Phase.LIGHTS_KEEP)
+GIFT_LIGHTS = int(Phase.GIFT_LIGHTS)
+
+
+def determinise_games(
+    roots: CoreState,
+    games: NDArray[np.int64],
+    viewers: NDArray[np.int64],
+    rng: np.random.Generator,
+) -> CoreState:
+    """One world per entry of `games` (see the module docstring): game games[i] of
+    `roots` as viewers[i] may imagine it, its hidden items and its chance from `rng`."""
+    worlds = take(roots, np.asarray(games, np.int64))
+    n = len(worlds.phase)
+    u = rng.random((n, N_UNIFORMS))
+    worlds.tape[:] = rng.random((n, TAPE_LENGTH))
+    worlds.tape_pos[:] = 0
+    worlds.seed[:] = 0
+    viewers = np.ascontiguousarray(viewers, np.int64)
+    redeal(
+        viewers, u, worlds.phase, worlds.seat, worlds.hands, worlds.draw_pile,
+        worlds.space_seat, worlds.space_cards, worlds.space_face_up, worlds.coloured,
+        worlds.lighted_supply, worlds.lighted_stack, worlds.lighted_owner, worlds.lighted_len,
+        worlds.lights_drawn,
+    )  # fmt: skip
+    rows = np.arange(n)
+    for seat in range(worlds.config.num_players):  # their lighted windows may have changed
+        worlds.build_sizes[:, seat] = build_sizes(worlds, rows, np.full(n, seat))
+    write_mask(worlds, rows)
+    return worlds
+
+
+@numba.njit(cache=True)
+def shuffle(items: NDArray[np.int64], n: int, u: NDArray[np.float64]) -> None:
+    """Fisher-Yates on items[:n] with the doubles u[1:n]."""
+    for i in range(n - 1, 0, -1):
+        j = int(u[i] * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+@numba.njit(cache=True)
+def spread(pool: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+    """(items, n): a colour-count pool as its n items, colour by colour."""
+    items = np.empty(max(pool.sum(), 1), np.int64)
+    n = 0
+    for c in range(len(pool)):
+        for _ in range(pool[c]):
+            items[n] = c
+            n += 1
+    return items, n
+
+
+@numba.njit(cache=True)
+def redeal(  # type: ignore[no-untyped-def]
+    viewers, u, phase, seat, hands, draw_pile, space_seat, space_cards, space_face_up,
+    coloured, lighted_supply, lighted_stack, lighted_owner, lighted_len, lights_drawn,
+):  # fmt: skip
+    """Redeal, in place, every world's cards and windows its viewer cannot know."""
+    for b in range(len(viewers)):
+        v = viewers[b]
+        pile_seen = phase[b] == GIFT_CARD and seat[b] == v  # R9.2: it looks through the pile
+        redeal_cards(
+            b, v, pile_seen, u[b, :WINDOWS_U], hands, draw_pile, space_seat, space_cards,
+            space_face_up, coloured,
+        )  # fmt: skip
+        drawn_hidden = phase[b] == LIGHTS_KEEP and seat[b] != v
+        looked = phase[b] == GIFT_LIGHTS and seat[b] == v  # R9.2: it knows the stack's windows
+        redeal_windows(
+            b, v, drawn_hidden, looked, u[b, WINDOWS_U:STACK_U], u[b, STACK_U:], lighted_supply,
+            lighted_stack, lighted_owner, lighted_len, lights_drawn,
+        )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def hidden_buyer(space_seat, space_face_up, b, j, v):  # type: ignore[no-untyped-def]
+    """Whether space j holds another seat's face-down cards."""
+    return space_seat[b, j] >= 0 and space_seat[b, j] != v and not space_face_up[b, j]
+
+
+@numba.njit(cache=True)
+def redeal_cards(  # type: ignore[no-untyped-def]
+    b, v, pile_seen, u, hands, draw_pile, space_seat, space_cards, space_face_up, coloured
+):
+    """The others' hands, face-down buyers and coloured cards, and the draw pile (unless
+    the viewer looks through it), redealt from their pool."""
+    players, spaces = hands.shape[1], space_seat.shape[1]
+    hidden = np.zeros(spaces, np.bool_)
+    for j in range(spaces):
+        hidden[j] = hidden_buyer(space_seat, space_face_up, b, j, v)
+    pool = np.zeros(N_CARD_COLOURS, np.int64)
+    for s in range(players):
+        if s != v:
+            pool += hands[b, s] + coloured[b, s]
+    if not pile_seen:
+        pool += draw_pile[b]
+    for j in np.flatnonzero(hidden):
+        add_where(pool, space_cards[b, j], space_cards[b, j] >= 0)
+    items, n = spread(pool)
+    shuffle(items, n, u)
+    at = 0
+    for s in range(players):
+        if s != v:
+            at = deal_counts(hands[b, s], items, at)
+            at = deal_counts(coloured[b, s], items, at)
+    for j in np.flatnonzero(hidden):
+        cards = space_cards[b, j]
+        held = cards >= 0  # a buyer's cards come first, sorted; -1 past them
+        at = deal_where(cards, held, items, at)
+        cards[: held.sum()].sort()
+    if not pile_seen:
+        at = deal_counts(draw_pile[b], items, at)
+
+
+@numba.njit(cache=True)
+def add_where(pool, values, chosen):  # type: ignore[no-untyped-def]
+    """Count values[k] into the pool where chosen[k]."""
+    for k in range(len(values)):
+        if chosen[k]:
+            pool[values[k]] += 1
+
+
+@numba.njit(cache=True)
+def deal_where(values, chosen, items, at):  # type: ignore[no-untyped-def]
+    """values[k] = the next item from items[at:] where chosen[k]; the next position."""
+    for k in range(len(values)):
+        if chosen[k]:
+            values[k] = items[at]
+            at += 1
+    return at
+
+
+@numba.njit(cache=True)
+def deal_counts(counts, items, at):  # type: ignore[no-untyped-def]
+    """Refill a colour-count slot of the same size from items[at:]; the next position."""
+    n = counts.sum()
+    counts[:] = 0
+    for i in range(at, at + n):
+        counts[items[i]] += 1
+    return at + n
+
+
+@numba.njit(cache=True)
+def redeal_windows(  # type: ignore[no-untyped-def]
+    b, v, drawn_hidden, looked, u, u_stack, lighted_supply, lighted_stack, lighted_owner,
+    lighted_len, lights_drawn,
+):  # fmt: skip
+    """The others' unbuilt lighted windows, the stack positions the viewer did not put
+    back and a draw that is not its own, redealt from their pool; a stack the viewer
+    looked through keeps its windows in another order."""
+    stack, drawn = lighted_stack[b, : lighted_len[b]], lights_drawn[b]
+    unknown = lighted_owner[b, : lighted_len[b]] != v
+    if looked:
+        reorder(stack, unknown, u_stack)
+        unknown[:] = False
+    redrawn = (drawn >= 0) & drawn_hidden
+    pool = np.zeros(N_TILE_COLOURS, np.int64)
+    for s in range(lighted_supply.shape[1]):
+        if s != v:
+            pool += lighted_supply[b, s]
+    add_where(pool, stack, unknown)
+    add_where(pool, drawn, redrawn)
+    items, n = spread(pool)
+    shuffle(items, n, u)
+    at = 0
+    for s in range(lighted_supply.shape[1]):
+        if s != v:
+            at = deal_counts(lighted_supply[b, s], items, at)
+    at = deal_where(stack, unknown, items, at)
+    deal_where(drawn, redrawn, items, at)
+
+
+@numba.njit(cache=True)
+def reorder(stack, positions, u):  # type: ignore[no-untyped-def]
+    """The windows at `positions` of a stack, shuffled among those positions."""
+    items = np.empty(len(positions), np.int64)
+    n = 0
+    for k in range(len(positions)):
+        if positions[k]:
+            items[n] = stack[k]
+            n += 1
+    items[:n].sort()  # the order the viewer does not know must not matter
+    shuffle(items, n, u)
+    n = 0
+    for k in range(len(positions)):
+        if positions[k]:
+            stack[k] = items[n]
+            n += 1

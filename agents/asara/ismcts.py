@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_left
 from typing import Any
 
 import numpy as np
@@ -107,10 +108,10 @@ PUBLIC_KEY = _public_keys()
 EXPANSIONS = ("policy", "random")  # which untried edge a node expands first
 
 
-def _edge_mass(keys: np.ndarray, prior: np.ndarray) -> dict[int, float]:
+def _edge_mass(keys: list[int], prior: np.ndarray) -> dict[int, float]:
     """Per edge key, the summed prior probability of the legal actions behind it."""
     mass: dict[int, float] = {}
-    for key, p in zip(keys.tolist(), prior.tolist()):
+    for key, p in zip(keys, prior.tolist()):
         mass[key] = mass.get(key, 0.0) + p
     return mass
 
@@ -209,7 +210,7 @@ class ISMCTSAgent(FlatMCAgent):
     # ---------------------------------------------------------------- one wave
     def _wave(self, jobs: list[tuple[State, Node, int]]) -> None:
         """k iterations for each job (state, its tree's root, k), all in one core batch."""
-        viewers = [s.seat for s, _, k in jobs for _ in range(k)]
+        viewers = np.array([s.seat for s, _, k in jobs for _ in range(k)], np.int64)
         worlds = self._worlds([(s, k) for s, _, k in jobs])
         nodes = [root for _, root, k in jobs for _ in range(k)]
         paths = [[root] for root in nodes]
@@ -226,19 +227,29 @@ class ISMCTSAgent(FlatMCAgent):
             guides = self._guides(worlds, active).tolist()
             priors = None if self.prior_net is None else self._priors(worlds, active, masks)
             rows, legal_ids = np.nonzero(masks[active])
-            ends = np.searchsorted(rows, np.arange(1, len(active))).tolist()
+            own = worlds.seat[active] == viewers[active]  # the observer's moves: by action
+            keys = np.where(own[rows], legal_ids, PUBLIC_KEY[legal_ids]).tolist()
+            ends = [0, *np.searchsorted(rows, np.arange(1, len(active))).tolist(), len(rows)]
+            legal_ids_list, owns = legal_ids.tolist(), own.tolist()
             seats = worlds.seat[active].tolist()
-            for j, (w, legal) in enumerate(zip(active.tolist(), np.split(legal_ids, ends))):
-                prior = None if priors is None else priors[j, legal]
+            for j, w in enumerate(active.tolist()):
+                lo, hi = ends[j], ends[j + 1]
+                prior = None if priors is None else priors[j, legal_ids[lo:hi]]
                 actions[j], node, inside[j] = self._select(
-                    nodes[w], legal, seats[j], viewers[w], guides[j], prior
+                    nodes[w],
+                    legal_ids_list[lo:hi],
+                    keys[lo:hi],
+                    seats[j],
+                    owns[j],
+                    guides[j],
+                    prior,
                 )
                 nodes[w] = node
                 paths[w].append(node)
             self.core.step(worlds, actions, games=active)
             self.tree_decisions += len(active)
             active = active[inside]
-        rewards = self.playout(worlds, np.array(viewers, np.int64))
+        rewards = self.playout(worlds, viewers)
         for path, reward in zip(paths, rewards):
             for node in path:
                 node.backed += 1
@@ -263,30 +274,32 @@ class ISMCTSAgent(FlatMCAgent):
     def _select(
         self,
         node: Node,
-        legal: np.ndarray,
+        legal: list[int],
+        keys: list[int],
         seat: int,
-        observer: int,
+        own: bool,
         guide: int = -1,
         prior: np.ndarray | None = None,
     ) -> tuple[int, Node, bool]:
         """(action, child, whether the descent goes on) at `node` for a world whose legal
-        actions are `legal` (with the prior network's probabilities `prior`) and whose seat
-        `seat` is to move (the search being `observer`'s): a new child for an untried
+        actions are `legal` (ascending; with the prior network's probabilities `prior`),
+        their edges `keys` (the actions themselves where the seat to move, `seat`, is the
+        observer: `own`): a new child for an untried
         available edge (the policy's move `guide` if its edge is untried; with a prior
         network, the untried edge of most prior), else the bandit's choice among the
         available children."""
-        keys = legal if seat == observer else PUBLIC_KEY[legal]
         mass = None if self.prior_net is None or prior is None else _edge_mass(keys, prior)
+        children = node.children
         untried, tried = [], []
-        for key in sorted(set(keys.tolist())):
-            child = node.children.get(key)
+        for key in keys if own else sorted(set(keys)):
+            child = children.get(key)
             if child is None:
                 untried.append(key)
             else:
                 child.avail += 1
                 tried.append(key)
         grow = bool(untried) and (not tried or self._may_grow(node))
-        guide_key = int(keys[np.searchsorted(legal, guide)]) if grow and guide >= 0 else -1
+        guide_key = keys[bisect_left(legal, guide)] if grow and guide >= 0 else -1
         guided = guide_key in untried
         if guided:  # the policy's move itself, whatever else shares its edge
             key = guide_key
@@ -299,15 +312,17 @@ class ISMCTSAgent(FlatMCAgent):
         else:
             key = self._ucb(node, tried, seat)
         if grow:
-            child = node.children[key] = Node(len(node.total), seat)
+            child = children[key] = Node(len(node.total), seat)
             child.avail = 1
-        child = node.children[key]
+        child = children[key]
         child.visits += 1
         if guided:
             return guide, child, False
-        behind = legal[keys == key]
-        action = behind[0] if len(behind) == 1 else behind[self.rng.integers(len(behind))]
-        return int(action), child, not grow
+        if own:
+            return key, child, not grow
+        behind = [a for a, k in zip(legal, keys) if k == key]
+        action = behind[0] if len(behind) == 1 else behind[int(self.rng.integers(len(behind)))]
+        return action, child, not grow
 
     def _may_grow(self, node: Node) -> bool:
         """Whether `node` may take a new child (progressive widening): the root always, any

@@ -16,6 +16,8 @@ elsewhere.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numba
 import numpy as np
 from numpy.typing import NDArray
@@ -98,8 +100,10 @@ def supports(config: GameConfig) -> bool:
     return not config.has_genie and not config.has_gifts
 
 
+@cache
 def pack(plan: Plan) -> NDArray[np.float64]:
-    """float64[N_WEIGHTS]: the plan's weights in the kernel's order."""
+    """float64[N_WEIGHTS]: the plan's weights in the kernel's order (one array per plan,
+    which the kernels only read)."""
     head = (plan.asari, plan.card, plan.gold, plan.pair, plan.grow, plan.glut, plan.build)
     mid = (plan.new_tower, plan.tallest, plan.caliph, plan.lighted, plan.thrift)
     return np.array([*head, *mid, *plan.colour, *plan.part], np.float64)

@@ -185,6 +185,7 @@ class FlatMCAgent(SearchAgent):
         self.simulations = 0  # playouts run so far (for rates)
         self._roots: dict[int, tuple[State, CoreState]] = {}  # `_root`'s, for one act_states
         self.searches = 0  # decisions searched (more than one legal action)
+        self._plan_of: tuple[Agent[object] | None, GameConfig, Plan | None] | None = None
         self.playout_decisions = 0  # core decisions stepped in playouts (for rates)
         self.backend = resolve_backend(backend)
         self.core = load_core("asara", self.backend)  # steps and observes the playouts
@@ -348,13 +349,15 @@ class FlatMCAgent(SearchAgent):
             if self.horizon is not None and depth >= self.horizon:
                 out[rows] = self.leaf_rewards(games, observers[rows])
                 return out
-            if done.all() or done.mean() > 1 - COMPACT_BELOW:
+            finished = int(np.count_nonzero(done))
+            live = None if finished == 0 else ~done  # None: no game has ended
+            if finished == len(done) or finished / len(done) > 1 - COMPACT_BELOW:
                 out[rows[done]] = terminal_rewards(scores(games)[done], self.value)
-                if done.all():
+                if finished == len(done):
                     return out
-                rows, games = rows[~done], take(games, np.flatnonzero(~done))
-            self.playout_decisions += int((~done).sum())
-            self.core.step(games, self._playout_actions(games))
+                rows, games, live = rows[~done], take(games, np.flatnonzero(~done)), None
+            self.playout_decisions += len(done) - finished
+            self.core.step(games, self._playout_actions(games, live))
             depth += 1
 
     def leaf_rewards(self, games: CoreState, observers: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -374,14 +377,18 @@ class FlatMCAgent(SearchAgent):
         out[rows, observers[rows]] = mine
         return out
 
-    def _playout_actions(self, games: CoreState) -> np.ndarray:
+    def _playout_actions(self, games: CoreState, live: NDArray[np.bool_] | None) -> np.ndarray:
+        """int64[B]: the playout policy's action in every game, the games not `live`
+        (None: all are) given a placeholder they ignore."""
         masks = legal_action_mask(games)
-        live = ~is_terminal(games)
-        if not live.all():  # finished games ignore their action; keep their rows pickable
+        if live is not None:  # finished games ignore their action; keep their rows pickable
             masks = masks.copy()
             masks[~live, 0] = True
         if self.policy is None:
             return _uniform_legal(masks, self.rng.random(len(masks)))
+        if live is None:
+            every = np.arange(len(masks))
+            return np.asarray(self._policy_actions(games, every, masks), np.int64)
         actions = np.zeros(len(masks), np.int64)
         rows = np.flatnonzero(live)
         actions[rows] = self._policy_actions(games, rows, masks[rows])
@@ -404,6 +411,13 @@ class FlatMCAgent(SearchAgent):
         """The plan of a heuristic playout policy whose choice the numba backend computes
         compiled (`agents.asara.heuristic_compiled`), None where the policy's own
         `act_batch` runs."""
+        policy, known = self.policy, self._plan_of
+        if known is None or known[0] is not policy or known[1] is not config:
+            known = self._plan_of = (policy, config, self._find_plan(config))
+        return known[2]
+
+    def _find_plan(self, config: GameConfig) -> Plan | None:
+        """`_compiled_plan`, looked up (once per policy and configuration)."""
         policy = self.policy
         if self.backend != "numba" or not isinstance(policy, HeuristicAgent):
             return None

@@ -18,7 +18,7 @@ FlatMCAgent ("flatmc"), per decision with A > 1 legal actions:
 3. play all k*A games on at once in the core with the playout policy, to the end, or for
    `horizon` decisions and then score them with `estimate` (the prestige now, plus the
    final scoring as if the game ended now, plus the towers' end-of-year points once per
-   end of year to come);
+   end of year to come; compiled on the numba backend: `agents.asara.estimate_compiled`);
 4. score each action by the mean reward of the deciding seat (`value`: the `win`, `rank`
    or `margin` scheme of asara_env.common.outcome) and play the best (ties broken with
    the agent's generator).
@@ -365,8 +365,10 @@ class FlatMCAgent(SearchAgent):
         `estimate`, or with a value network its value for the observer's observation (the
         searching seat's win share) and the rest of the share split evenly among the
         other seats."""
+        if self.value_net is None:
+            return terminal_rewards(self._estimate(games), self.value).astype(np.float64)
         live = ~is_terminal(games)
-        if self.value_net is None or not live.any():
+        if not live.any():
             return terminal_rewards(estimate(games), self.value).astype(np.float64)
         out = terminal_rewards(scores(games), self.value).astype(np.float64)
         rows = np.flatnonzero(live)
@@ -376,6 +378,12 @@ class FlatMCAgent(SearchAgent):
         out[rows] = ((1 - mine) / (players - 1))[:, None]
         out[rows, observers[rows]] = mine
         return out
+
+    def _estimate(self, games: CoreState) -> NDArray[np.int64]:
+        """`estimate(games)`, compiled on the numba backend (`agents.asara.estimate_compiled`)."""
+        if self.backend == "numba":
+            return estimate_compiled().estimate(games)
+        return estimate(games)
 
     def _playout_actions(self, games: CoreState, live: NDArray[np.bool_] | None) -> np.ndarray:
         """int64[B]: the playout policy's action in every game, the games not `live`
@@ -442,3 +450,9 @@ def hidden_core() -> ModuleType:
 def heuristic_compiled() -> ModuleType:
     """`agents.asara.heuristic_compiled`, imported on first use (it needs numba)."""
     return importlib.import_module("agents.asara.heuristic_compiled")
+
+
+@cache
+def estimate_compiled() -> ModuleType:
+    """`agents.asara.estimate_compiled`, imported on first use (it needs numba)."""
+    return importlib.import_module("agents.asara.estimate_compiled")

@@ -224,14 +224,15 @@ class ISMCTSAgent(FlatMCAgent):
             masks = legal_action_mask(worlds)
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
-            guides = self._guides(worlds, active).tolist()
+            legal = masks[active]
+            guides = self._guides(worlds, active, legal).tolist()
             priors = None if self.prior_net is None else self._priors(worlds, active, masks)
-            rows, legal_ids = np.nonzero(masks[active])
-            own = worlds.seat[active] == viewers[active]  # the observer's moves: by action
+            rows, legal_ids = np.nonzero(legal)
+            seats = worlds.seat[active]
+            own = seats == viewers[active]  # the observer's moves: by action
             keys = np.where(own[rows], legal_ids, PUBLIC_KEY[legal_ids]).tolist()
             ends = [0, *np.searchsorted(rows, np.arange(1, len(active))).tolist(), len(rows)]
-            legal_ids_list, owns = legal_ids.tolist(), own.tolist()
-            seats = worlds.seat[active].tolist()
+            legal_ids_list, owns, movers = legal_ids.tolist(), own.tolist(), seats.tolist()
             for j, w in enumerate(active.tolist()):
                 lo, hi = ends[j], ends[j + 1]
                 prior = None if priors is None else priors[j, legal_ids[lo:hi]]
@@ -239,7 +240,7 @@ class ISMCTSAgent(FlatMCAgent):
                     nodes[w],
                     legal_ids_list[lo:hi],
                     keys[lo:hi],
-                    seats[j],
+                    movers[j],
                     owns[j],
                     guides[j],
                     prior,
@@ -257,12 +258,13 @@ class ISMCTSAgent(FlatMCAgent):
         self.iterations += len(nodes)
         self.simulations += len(nodes)
 
-    def _guides(self, worlds: CoreState, active: np.ndarray) -> np.ndarray:
+    def _guides(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """int64[len(active)]: the playout policy's action in each active world (one batched
-        call), or -1 where expansions are random or follow the prior."""
+        call; `masks`: their legal actions), or -1 where expansions are random or follow the
+        prior."""
         if self.expand == "random" or self.policy is None or self.prior_net is not None:
             return np.full(len(active), -1, np.int64)
-        return self._policy_actions(worlds, active, legal_action_mask(worlds)[active])
+        return self._policy_actions(worlds, active, masks)
 
     def _priors(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float[len(active), A]: the prior network's policy for the seat to move in each

@@ -20,7 +20,7 @@ from asara_env.asara.constants import (
     Part,
 )
 from asara_env.asara.core import mask as m
-from asara_env.asara.core.kernels.arrays import Arrays
+from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE
 from asara_env.asara.core.tables import (
     COLOUR_SIZES,
@@ -86,7 +86,7 @@ assert N_SPACES <= 64 and N_LIGHTED and MAX_LIGHTS_DRAWN
 
 
 # ------------------------------------------------------------------------------ shared pieces
-@numba.njit(cache=True)
+@UNCOUNTED
 def markets_ok(s, b, part, money):  # type: ignore[no-untyped-def]
     """The display of `part` shows a tile `money` can pay for."""
     shown = 0
@@ -96,7 +96,7 @@ def markets_ok(s, b, part, money):  # type: ignore[no-untyped-def]
     return (shown & AFFORDABLE[min(max(money, 0), len(AFFORDABLE) - 1)]) != 0
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def vacant_bits(s, b):  # type: ignore[no-untyped-def]
     """uint64: bit k set where space k is vacant."""
     bits = np.uint64(0)
@@ -106,7 +106,7 @@ def vacant_bits(s, b):  # type: ignore[no-untyped-def]
     return bits
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def space_taken(s, b, target):  # type: ignore[no-untyped-def]
     """The space a placement on `target` takes: the first vacant candidate."""
     for sp in range(N_SPACES):
@@ -116,7 +116,7 @@ def space_taken(s, b, target):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ builds
-@numba.njit(cache=True)
+@UNCOUNTED
 def colour_features(s, b, seat, c, f):  # type: ignore[no-untyped-def]
     """f[feature] (int64[9], `m._FEATURES` order): the build numbers of one colour."""
     towers = s.n_towers[b, seat, c]
@@ -143,7 +143,7 @@ def _clip(x, n):  # type: ignore[no-untyped-def]
     return min(max(x, 0), n - 1)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def colour_sizes(f):  # type: ignore[no-untyped-def]
     """The bitmask of build sizes a colour with features `f` allows (mask.colour_sizes)."""
     mb, mt, bases, trunks, windows, turrets, lighted, free, towers = (
@@ -158,10 +158,9 @@ def colour_sizes(f):  # type: ignore[no-untyped-def]
     ]  # fmt: skip
 
 
-@numba.njit(cache=True)
-def build_sizes(s, b, seat):  # type: ignore[no-untyped-def]
-    """The bitmask of build sizes `seat` can make (mask.build_sizes)."""
-    f = np.empty(9, np.int64)
+@UNCOUNTED
+def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
+    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: int64[9] scratch."""
     total = 1
     for c in range(C):
         colour_features(s, b, seat, c, f)
@@ -169,7 +168,7 @@ def build_sizes(s, b, seat):  # type: ignore[no-untyped-def]
     return total
 
 
-@numba.njit(cache=True)
+@COUNTED
 def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
     """bool[placement kind, colour]: placing that tile (a kind of `DELTAS`) of that colour
     leaves a build of exactly the tiles still to place possible (R4.2.6)."""
@@ -193,7 +192,7 @@ def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
     return finishes
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
     """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
     finishable; lighted windows onto free windows likewise."""
@@ -215,7 +214,7 @@ def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
                         row[AT[BUILD_LIGHTED] + (c * W + k) * N_GOLD + g] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
     """The supply's tiles of `part` and colour c, plain or gold, onto tower slot k."""
     for g in range(N_GOLD):
@@ -224,7 +223,7 @@ def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ placements
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-def]
     """Placements the hand and the colour rule allow on targets whose move can be carried
     out (R3.5), and cards on the coloured building."""
@@ -254,7 +253,7 @@ def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-d
 
 
 # ------------------------------------------------------------------------------ other decisions
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
     """Tiles of `part` in a pile (a display or a stack) that `money` can pay for."""
     if part < 0:
@@ -267,7 +266,7 @@ def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
                 row[at + (part * C + c) * N_GOLD + g] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_genie(s, b, seat, money, row):  # type: ignore[no-untyped-def]
     """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
     for mv in range(N_GENIE_MOVES):
@@ -281,7 +280,7 @@ def _mask_genie(s, b, seat, money, row):  # type: ignore[no-untyped-def]
         row[AT[GENIE_MOVE] + mv] = ok
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     """The move waiting behind the gifts (R9.2 with R3.5) can be carried out with `left`
     Asari; `shown[c]`: its market's display would still show colour c."""
@@ -296,7 +295,7 @@ def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     return left >= need
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _pending_display(s, b, out):  # type: ignore[no-untyped-def]
     """out[c]: tiles of colour c in the waiting move's market (part 0 if not a market)."""
     part = max(TARGET_PART[s.pending_target[b]], 0)
@@ -304,7 +303,7 @@ def _pending_display(s, b, out):  # type: ignore[no-untyped-def]
         out[c] = s.displays[b, part, c, 0] + s.displays[b, part, c, 1]
 
 
-@numba.njit(cache=True)
+@COUNTED
 def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
     """R9.2: a tile of the gift's part the player can pay and still make their move;
     returns whether there is one."""
@@ -327,7 +326,7 @@ def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@numba.njit(cache=True)
+@COUNTED
 def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
     """R9.2: a window of the stack, paid with LIGHTED_GIFT_COST, leaving the move possible;
     returns whether there is one."""
@@ -347,7 +346,7 @@ def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
     """R9.2: a card of the draw pile; returns whether there is one."""
     found = False
@@ -359,7 +358,7 @@ def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ the mask
-@numba.njit(cache=True)
+@UNCOUNTED
 def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
     """Recompute s.legal[b] for game b's phase (all False once it is over)."""
     row = s.legal[b]
@@ -378,7 +377,7 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
         _mask_move(s, b, phase, money, row)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     """The sub-decisions of a market, the spies and the lighted windows (none if over)."""
     if phase == PH_BUY:
@@ -397,7 +396,7 @@ def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
                 row[AT[LIGHTS_KEEP] + s.lights_drawn[b, j]] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     """A gift's decision (R9.2); whether it has a legal choice."""
     if phase == PH_GIFT_CARD:
@@ -407,7 +406,7 @@ def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     return mask_gift_lights(s, b, money, row)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
     """write_mask for each of `games`; `fields`: the state's arrays in ARRAY_FIELDS order."""
     s = Arrays(*fields)

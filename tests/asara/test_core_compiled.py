@@ -12,7 +12,11 @@ from agents.asara.arena import play_batch
 from agents.base import RandomAgent
 from asara_env.asara import core as numpy_core
 from asara_env.asara.config import GameConfig
+from asara_env.asara.core.kernels import mask as mask_kernels
+from asara_env.asara.core.kernels import step as step_kernels
+from asara_env.asara.core.kernels.arrays import fields
 from asara_env.asara.core.state import ARRAY_FIELDS
+from asara_env.asara.core.year import end_year
 from asara_env.asara.env import raw_env
 from asara_env.asara.phases import Phase
 from asara_env.asara.reference.rules import legal_actions
@@ -85,6 +89,32 @@ def test_stepping_some_games_and_reporting_illegal_ones_agree(compiled, config):
         seats = rng.integers(0, config.num_players, 5)
         mine = compiled.TURNS.observe(b, picked, seats)
         assert mine.tobytes() == numpy_core.TURNS.observe(a, picked, seats).tobytes()
+
+
+def test_a_large_batch_and_the_kernels_allocating_entry_point_agree(compiled):
+    """Thousands of games, and the kernel `apply_actions` (results returned, not written
+    into arrays given) called directly, against the numpy core."""
+    config = GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts"))
+    batch, rng = 1500, np.random.default_rng(11)
+    a, b = numpy_core.init(config, batch, seeds=11), compiled.init(config, batch, seeds=11)
+    t, years_ended = compiled._tables(config), 0
+    for step in range(40):
+        actions = random_actions(a.legal, rng)
+        numpy_core.step(a, actions)
+        ok, year_ends = step_kernels.apply_actions(
+            np.arange(batch), actions, True, 4, t.chest_of_space, t.has_gifts, t.min_money,
+            *fields(b),
+        )  # fmt: skip
+        assert ok.all()
+        ended = np.flatnonzero(year_ends)
+        years_ended += len(ended)
+        end_year(b, ended)
+        mask_kernels.write_masks(ended, t.min_money, *fields(b))
+        assert_same(a, b, f"after step {step}")
+        assert numpy_core.observe(a).tobytes() == compiled.observe(b).tobytes()
+        numpy_core.autoreset(a)
+        compiled.autoreset(b)
+    assert years_ended > 0
 
 
 PHASES = (Phase.PLACE, Phase.BUY, Phase.BUILD, Phase.GENIE, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)

@@ -81,6 +81,7 @@ assert m._FEATURES == (
     "missing_base", "missing_turret", "bases", "trunks", "windows", "turrets", "lighted",
     "free", "towers",
 )  # fmt: skip
+N_FEATURES = len(m._FEATURES)  # a colour's build numbers (colour_features)
 N_KINDS = len(DELTAS)  # placements: a tile of each part, old or new tower; a lighted window
 assert N_SPACES <= 64 and N_LIGHTED and MAX_LIGHTS_DRAWN
 
@@ -118,7 +119,7 @@ def space_taken(s, b, target):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------------------ builds
 @UNCOUNTED
 def colour_features(s, b, seat, c, f):  # type: ignore[no-untyped-def]
-    """f[feature] (int64[9], `m._FEATURES` order): the build numbers of one colour."""
+    """f[feature] (int64[N_FEATURES], `m._FEATURES` order): the build numbers of one colour."""
     towers = s.n_towers[b, seat, c]
     missing_base = missing_turret = free = 0
     for k in range(towers):
@@ -160,7 +161,8 @@ def colour_sizes(f):  # type: ignore[no-untyped-def]
 
 @UNCOUNTED
 def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
-    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: int64[9] scratch."""
+    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: scratch of
+    int64[N_FEATURES]."""
     total = 1
     for c in range(C):
         colour_features(s, b, seat, c, f)

@@ -19,6 +19,7 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
 from asara_env.asara.core.kernels.mask import (
+    N_FEATURES,
     PH_GIFT_BUY,
     PH_GIFT_LIGHTS,
     PH_PLACE,
@@ -357,30 +358,47 @@ def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_mone
     bool[n] the actions legal or in a finished game, and bool[n] the games whose year
     ended (their year's end and mask are left to the caller). `strict`: change nothing if
     any action is illegal. `fields`: the state's arrays in ARRAY_FIELDS order."""
+    n = len(games)
+    ok, year_ends = np.empty(n, np.bool_), np.empty(n, np.bool_)
+    features = np.empty(N_FEATURES, np.int64)
+    apply_actions_into(
+        ok, year_ends, features, games, actions, strict, p, chest_of_space, has_gifts,
+        min_money, *fields,
+    )  # fmt: skip
+    return ok, year_ends
+
+
+@UNCOUNTED
+def apply_actions_into(  # type: ignore[no-untyped-def]
+    ok, year_ends, features, games, actions, strict, p, chest_of_space, has_gifts, min_money,
+    *fields,
+):  # fmt: skip
+    """apply_actions writing its results into ok and year_ends (bool[n] each), with
+    int64[N_FEATURES] of scratch (`features`): it allocates nothing, so it is compiled
+    without reference counting, the quicker call from Python."""
     s = Arrays(*fields)
     n = len(games)
-    live, ok = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    all_ok = True
     for j in range(n):
         b, a = games[j], actions[j]
-        live[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]
-        ok[j] = live[j] or s.phase[b] == PH_GAME_OVER
-    year_ends = np.zeros(n, np.bool_)
-    if strict and not ok.all():
-        return ok, year_ends
-    features = np.empty(9, np.int64)  # build_sizes' scratch
+        year_ends[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]  # for now: whether it applies
+        ok[j] = year_ends[j] or s.phase[b] == PH_GAME_OVER
+        all_ok = all_ok and ok[j]
+    if strict and not all_ok:
+        year_ends[:] = False
+        return
     for j in range(n):
-        if live[j]:
+        if year_ends[j]:
             applied = _apply_one(
                 s, games[j], actions[j], p, chest_of_space, has_gifts, min_money, features
             )
             year_ends[j] = not applied
-    return ok, year_ends
 
 
 @UNCOUNTED
 def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money, features):  # type: ignore[no-untyped-def]
     """Apply legal action a to game b and write its mask; False if its year ended instead
-    (before the mask is written). features: int64[9] scratch."""
+    (before the mask is written). features: int64[N_FEATURES] scratch."""
     s.decisions[b] += 1
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])

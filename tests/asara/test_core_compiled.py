@@ -4,6 +4,10 @@ every seat, the same errors with the state unchanged, the same env episodes."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -115,6 +119,39 @@ def test_a_large_batch_and_the_kernels_allocating_entry_point_agree(compiled):
         numpy_core.autoreset(a)
         compiled.autoreset(b)
     assert years_ended > 0
+
+
+LEAK_CHECK = """
+import numpy as np
+from numba.core.runtime import rtsys
+from asara_env import GameConfig
+from asara_env.games import load_core
+core = load_core("asara", "numba")
+config = GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts"))
+state, rng = core.init(config, 48, seeds=0), np.random.default_rng(0)
+def play(steps):
+    for _ in range(steps):
+        actions = np.argmax(np.where(state.legal, rng.random(state.legal.shape), -1.0), axis=1)
+        core.step(state, actions)
+        core.autoreset(state)
+        core.observe(state)
+play(20)
+before = rtsys.get_allocation_stats()
+play(400)
+after = rtsys.get_allocation_stats()
+print(after.alloc - before.alloc, after.free - before.free)
+"""
+
+
+def test_the_kernels_free_every_array_they_allocate():
+    """Kernels compiled without reference counting must not be handed an array to free;
+    numba's allocation statistics over 400 steps of every kind of decision tell."""
+    env = {**os.environ, "NUMBA_NRT_STATS": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", LEAK_CHECK], capture_output=True, text=True, env=env, check=True
+    )
+    allocated, freed = map(int, out.stdout.split())
+    assert allocated > 0 and allocated == freed
 
 
 PHASES = (Phase.PLACE, Phase.BUY, Phase.BUILD, Phase.GENIE, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)

@@ -21,7 +21,8 @@ Arrays: Any = cast(Any, namedtuple)("Arrays", ARRAY_FIELDS)
 _njit: Any = numba.njit  # `_nrt` is numba's own option, absent from its type stubs
 UNCOUNTED = _njit(cache=True, _nrt=False)
 # the decorator of the kernels that allocate: reference counted even when called from an
-# UNCOUNTED one (numba would otherwise compile them as their caller is)
+# UNCOUNTED one (numba would otherwise compile them as their caller is). An array one
+# returns must go to a COUNTED caller, which frees it: an UNCOUNTED one would leak it
 COUNTED = _njit(cache=True, _nrt=True)
 
 

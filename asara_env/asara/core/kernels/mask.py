@@ -194,7 +194,7 @@ def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
     return finishes
 
 
-@UNCOUNTED
+@COUNTED  # it frees the array _finishes returns
 def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
     """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
     finishable; lighted windows onto free windows likewise."""

@@ -52,7 +52,7 @@ from asara_env.asara.core.kernels import mask as mask_kernels
 from asara_env.asara.core.kernels import observe as observe_kernels
 from asara_env.asara.core.kernels import step as step_kernels
 from asara_env.asara.core.kernels.arrays import fields
-from asara_env.asara.core.kernels.mask import N_FEATURES
+from asara_env.asara.core.kernels.mask import N_SCRATCH
 from asara_env.asara.core.mask import _min_money
 from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
 from asara_env.asara.core.step import _chest_of_space, illegal_error, step_arguments
@@ -131,7 +131,7 @@ def step(
     t = _tables(state.config)
     ok, year_ends = np.empty(len(rows), bool), np.empty(len(rows), bool)
     step_kernels.apply_actions_into(
-        ok, year_ends, np.empty(N_FEATURES, np.int64), rows, wide, on_illegal == "raise",
+        ok, year_ends, np.empty(N_SCRATCH, np.int64), rows, wide, on_illegal == "raise",
         state.config.num_players, t.chest_of_space, t.has_gifts, t.min_money, *fields(state),
     )  # fmt: skip
     if on_illegal == "raise" and not ok.all():

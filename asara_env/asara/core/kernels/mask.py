@@ -83,6 +83,13 @@ assert m._FEATURES == (
 )  # fmt: skip
 N_FEATURES = len(m._FEATURES)  # a colour's build numbers (colour_features)
 N_KINDS = len(DELTAS)  # placements: a tile of each part, old or new tower; a lighted window
+# the kernels' int64 scratch (`work`, N_SCRATCH long, given by the caller): each colour's
+# features, then the features after a placement, each colour's build sizes, and whether
+# each placement of each colour leaves the build finishable
+AFTER_AT = C * N_FEATURES
+SIZES_AT = AFTER_AT + N_FEATURES
+FINISHES_AT = SIZES_AT + C
+N_SCRATCH = FINISHES_AT + N_KINDS * C
 assert N_SPACES <= 64 and N_LIGHTED and MAX_LIGHTS_DRAWN
 
 
@@ -161,8 +168,8 @@ def colour_sizes(f):  # type: ignore[no-untyped-def]
 
 @UNCOUNTED
 def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
-    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: scratch of
-    int64[N_FEATURES]."""
+    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: int64 scratch,
+    N_FEATURES long or longer."""
     total = 1
     for c in range(C):
         colour_features(s, b, seat, c, f)
@@ -170,45 +177,44 @@ def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
     return total
 
 
-@COUNTED
-def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
-    """bool[placement kind, colour]: placing that tile (a kind of `DELTAS`) of that colour
-    leaves a build of exactly the tiles still to place possible (R4.2.6)."""
-    features = np.empty((C, 9), np.int64)
-    sizes = np.empty(C, np.int64)
+@UNCOUNTED
+def _finishes(s, b, seat, work):  # type: ignore[no-untyped-def]
+    """work[FINISHES_AT + kind * C + colour] = 1 where placing that tile (a kind of `DELTAS`)
+    of that colour leaves a build of exactly the tiles still to place possible (R4.2.6),
+    else 0; the rest of `work` (int64[N_SCRATCH]) is its scratch."""
     for c in range(C):
-        colour_features(s, b, seat, c, features[c])
-        sizes[c] = colour_sizes(features[c])
+        f = work[c * N_FEATURES : (c + 1) * N_FEATURES]
+        colour_features(s, b, seat, c, f)
+        work[SIZES_AT + c] = colour_sizes(f)
     need = s.build_left[b] - 1
-    after = np.empty(9, np.int64)
-    finishes = np.zeros((N_KINDS, C), np.bool_)
+    after = work[AFTER_AT : AFTER_AT + N_FEATURES]
     for c in range(C):
         others = 1
         for o in range(C):
             if o != c:
-                others = SUMSET[others, sizes[o]]
+                others = SUMSET[others, work[SIZES_AT + o]]
         for kind in range(N_KINDS):
-            for i in range(9):
-                after[i] = features[c, i] + DELTAS[kind, i]
-            finishes[kind, c] = (SUMSET[others, colour_sizes(after)] >> need) & 1 == 1
-    return finishes
+            for i in range(N_FEATURES):
+                after[i] = work[c * N_FEATURES + i] + DELTAS[kind, i]
+            work[FINISHES_AT + kind * C + c] = (SUMSET[others, colour_sizes(after)] >> need) & 1
 
 
-@COUNTED  # it frees the array _finishes returns
-def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
+@UNCOUNTED
+def _mask_build(s, b, seat, row, work):  # type: ignore[no-untyped-def]
     """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
-    finishable; lighted windows onto free windows likewise."""
-    finishes = _finishes(s, b, seat)
+    finishable; lighted windows onto free windows likewise. work: int64[N_SCRATCH]."""
+    _finishes(s, b, seat, work)
+    finishes = work[FINISHES_AT : FINISHES_AT + N_KINDS * C]
     for c in range(C):
         towers = s.n_towers[b, seat, c]
         for part in range(N_PARTS):
             for k in range(W):
                 parts = s.tower_parts[b, seat, c, k, part]
                 unique_ok = part in (TRUNK, WINDOW) or (parts[0] == 0 and parts[1] == 0)
-                old = k < towers and unique_ok and finishes[part, c]
-                if old or (k == towers and finishes[N_PARTS + part, c]):
+                old = k < towers and unique_ok and finishes[part * C + c] != 0
+                if old or (k == towers and finishes[(N_PARTS + part) * C + c] != 0):
                     _mask_supply(s, b, seat, part, c, k, row)
-        if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS, c]:
+        if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS * C + c] != 0:
             for k in range(towers):
                 for g in range(N_GOLD):
                     free = s.tower_parts[b, seat, c, k, WINDOW, g] - s.tower_lit[b, seat, c, k, g]
@@ -361,8 +367,9 @@ def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------------ the mask
 @UNCOUNTED
-def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
-    """Recompute s.legal[b] for game b's phase (all False once it is over)."""
+def write_mask(s, b, min_money, work):  # type: ignore[no-untyped-def]
+    """Recompute s.legal[b] for game b's phase (all False once it is over); work: the
+    scratch, int64[N_SCRATCH]."""
     row = s.legal[b]
     row[:] = False
     phase, seat = s.phase[b], s.seat[b]
@@ -370,7 +377,7 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
     if phase == PH_PLACE:
         _mask_place(s, b, seat, money, min_money, row)
     elif phase == PH_BUILD:
-        _mask_build(s, b, seat, row)
+        _mask_build(s, b, seat, row, work)
     elif phase == PH_GENIE:
         _mask_genie(s, b, seat, money, row)
     elif phase in (PH_GIFT_CARD, PH_GIFT_BUY, PH_GIFT_LIGHTS):
@@ -408,9 +415,10 @@ def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     return mask_gift_lights(s, b, money, row)
 
 
-@UNCOUNTED
+@COUNTED
 def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
     """write_mask for each of `games`; `fields`: the state's arrays in ARRAY_FIELDS order."""
     s = Arrays(*fields)
+    work = np.empty(N_SCRATCH, np.int64)
     for b in games:
-        write_mask(s, b, min_money)
+        write_mask(s, b, min_money, work)

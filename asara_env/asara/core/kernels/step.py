@@ -19,7 +19,7 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
 from asara_env.asara.core.kernels.mask import (
-    N_FEATURES,
+    N_SCRATCH,
     PH_GIFT_BUY,
     PH_GIFT_LIGHTS,
     PH_PLACE,
@@ -360,9 +360,9 @@ def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_mone
     any action is illegal. `fields`: the state's arrays in ARRAY_FIELDS order."""
     n = len(games)
     ok, year_ends = np.empty(n, np.bool_), np.empty(n, np.bool_)
-    features = np.empty(N_FEATURES, np.int64)
+    work = np.empty(N_SCRATCH, np.int64)
     apply_actions_into(
-        ok, year_ends, features, games, actions, strict, p, chest_of_space, has_gifts,
+        ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts,
         min_money, *fields,
     )  # fmt: skip
     return ok, year_ends
@@ -370,11 +370,11 @@ def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_mone
 
 @UNCOUNTED
 def apply_actions_into(  # type: ignore[no-untyped-def]
-    ok, year_ends, features, games, actions, strict, p, chest_of_space, has_gifts, min_money,
+    ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts, min_money,
     *fields,
 ):  # fmt: skip
     """apply_actions writing its results into ok and year_ends (bool[n] each), with
-    int64[N_FEATURES] of scratch (`features`): it allocates nothing, so it is compiled
+    int64[N_SCRATCH] of scratch (`work`): it allocates nothing, so it is compiled
     without reference counting, the quicker call from Python."""
     s = Arrays(*fields)
     n = len(games)
@@ -390,22 +390,22 @@ def apply_actions_into(  # type: ignore[no-untyped-def]
     for j in range(n):
         if year_ends[j]:
             applied = _apply_one(
-                s, games[j], actions[j], p, chest_of_space, has_gifts, min_money, features
+                s, games[j], actions[j], p, chest_of_space, has_gifts, min_money, work
             )
             year_ends[j] = not applied
 
 
 @UNCOUNTED
-def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money, features):  # type: ignore[no-untyped-def]
+def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money, work):  # type: ignore[no-untyped-def]
     """Apply legal action a to game b and write its mask; False if its year ended instead
-    (before the mask is written). features: int64[N_FEATURES] scratch."""
+    (before the mask is written). work: int64[N_SCRATCH] of scratch."""
     s.decisions[b] += 1
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])
     ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
     if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
-        s.build_sizes[b, seat] = build_sizes(s, b, seat, features)
+        s.build_sizes[b, seat] = build_sizes(s, b, seat, work)
     if ended and not _next_seat(s, b, p):
         return False
-    write_mask(s, b, min_money)
+    write_mask(s, b, min_money, work)
     return True

@@ -131,11 +131,12 @@ def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True, inline="always")
 def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
-    """Each tower's tile counts (part x gold), lit counts and whether it exists."""
+    """Each tower's tile counts (part x gold), lit counts and whether it exists. Slots
+    from n_towers on hold no tower, and so no tile: their entries stay 0."""
     for r in range(p):
         seat = (v + r) % p
         for c in range(C):
-            for t in range(MAX_TOWERS_PER_COLOUR):
+            for t in range(s.n_towers[b, seat, c]):
                 slot = c * MAX_TOWERS_PER_COLOUR + t
                 at = AT_TOWERS + r * TOWERS_PER_SEAT + slot * TOWER_FEATURES
                 for part in range(N_PARTS):
@@ -144,7 +145,7 @@ def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
                 at += N_PARTS * N_GOLD
                 for g in range(N_GOLD):
                     row[at + g] = s.tower_lit[b, seat, c, t, g]
-                row[at + N_GOLD] = 1.0 if t < s.n_towers[b, seat, c] else 0.0
+                row[at + N_GOLD] = 1.0
 
 
 @numba.njit(cache=True, inline="always")

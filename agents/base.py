@@ -116,4 +116,6 @@ def pick_best(scores: NDArray[np.floating], u: NDArray[np.float64]) -> Actions:
 
 def uniform(masks: Masks, u: NDArray[np.float64]) -> Actions:
     """int64[B]: the floor(u * count)-th legal action of each row."""
-    return pick_best(np.where(masks, 0.0, -np.inf), u)
+    from asara_env.common.sampling import uniform_legal  # importing agents loads no game
+
+    return uniform_legal(masks, u)

@@ -45,6 +45,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.opponents import Actor, TurnBased, play_opponents
+from asara_env.common.sampling import uniform_legal
 from asara_env.common.seeding import derived_seed
 from asara_env.common.svg import pixel_render_modes
 from asara_env.common.validate import check_choice, check_int, check_seed, check_type
@@ -381,9 +382,7 @@ class UniformRandom:
         self, observations: NDArray[np.float32], action_masks: NDArray[np.bool_]
     ) -> NDArray[np.int64]:
         legal = np.asarray(action_masks, bool)
-        counts = legal.sum(axis=1)
-        k = (self.rng.random(len(legal)) * counts).astype(np.int64)
-        return np.argmax(np.cumsum(legal, axis=1) > k[:, None], axis=1).astype(np.int64)
+        return uniform_legal(legal, self.rng.random(len(legal)))
 
 
 def _seat_of(env: AECEnv) -> NDArray[np.int64]:

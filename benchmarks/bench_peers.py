@@ -38,6 +38,7 @@ from tqdm import tqdm
 
 from asara_env import games
 from asara_env.common.backend import BACKENDS, numba_available
+from asara_env.common.sampling import random_legal
 from benchmarks.random_play import aec_decisions_per_second
 
 NOOP = 0  # a simultaneous game's "nothing to do" action id
@@ -51,13 +52,6 @@ BUILTIN_GAMES = ("asara", "basari")
 WARMUP_STEPS = 20
 
 Runner = Callable[[float], float]  # seconds -> decisions per second
-
-
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int[...]: one uniformly random legal id per row of a mask [..., A] (0 where none)."""
-    ranks = np.cumsum(mask, axis=-1, dtype=np.int32)
-    pick = (rng.random(mask.shape[:-1]) * ranks[..., -1]).astype(np.int32)
-    return np.argmax(ranks > pick[..., None], axis=-1)
 
 
 def decisions_in(mask: np.ndarray, live: np.ndarray, simultaneous: bool) -> int:

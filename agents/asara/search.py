@@ -87,19 +87,11 @@ from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
 from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import check_scheme
+from asara_env.common.sampling import uniform_legal
 from asara_env.games import load_core
 
 COMPACT_BELOW = 0.6  # playouts drop finished games once fewer than this share are live
 NET = "net"  # value=net: the value head of the prior's network
-
-
-def _uniform_legal(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """int64[B]: the floor(u * n)-th of each row's n legal actions (as `pick_best` with
-    equal scores, from the mask's non-zeros)."""
-    rows, cols = np.nonzero(masks)
-    n = np.bincount(rows, minlength=len(masks))
-    first = np.cumsum(n) - n
-    return cols[first + (u * n).astype(np.int64)].astype(np.int64)
 
 
 def estimate(games: CoreState) -> np.ndarray:
@@ -393,7 +385,7 @@ class FlatMCAgent(SearchAgent):
             masks = masks.copy()
             masks[~live, 0] = True
         if self.policy is None:
-            return _uniform_legal(masks, self.rng.random(len(masks)))
+            return uniform_legal(masks, self.rng.random(len(masks)))
         if live is None:
             every = np.arange(len(masks))
             return np.asarray(self._policy_actions(games, every, masks), np.int64)

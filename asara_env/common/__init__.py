@@ -7,5 +7,7 @@
 - `layout`: observation layouts declared as named slices (`ObsSlice`, `slice_index`).
 - `record`: replaying a game record's actions (`replay_actions`), the first refused one a
   corrupt-record error.
+- `sampling`: a uniformly random legal action per row of a mask (`random_legal`), compiled
+  where numba loads, the same draws either way.
 - `files`: files written whole or not at all (`atomic_open`, `atomic_write_text`, ...).
 """

@@ -32,6 +32,7 @@ from asara_env import GameConfig
 from asara_env.asara.core.observation import OBS_DIM
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
+from asara_env.common.sampling import random_legal
 from asara_env.games import load_core
 from benchmarks.backends import (
     add_backend_argument,
@@ -45,9 +46,7 @@ BATCHES = (1, 64, 1024, 4096)
 
 def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row (0 for rows without one)."""
-    ranks = np.cumsum(mask, axis=1, dtype=np.int16)
-    pick = (rng.random(len(mask)) * ranks[:, -1]).astype(np.int16)
-    return np.argmax(ranks > pick[:, None], axis=1)
+    return random_legal(mask, rng)
 
 
 def bench_core(

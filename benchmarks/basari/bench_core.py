@@ -44,6 +44,7 @@ from asara_env.basari import reference as ref
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.phases import Phase
 from asara_env.common.backend import BACKENDS
+from asara_env.common.sampling import random_legal
 from asara_env.games import load_core
 from benchmarks.basari.bench_env import basari_game, rates
 
@@ -64,9 +65,7 @@ print(time.perf_counter() - start, time.process_time() - cpu, start - t)
 
 def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int[B, P]: one uniformly random legal id per seat."""
-    ranks = np.cumsum(mask, axis=2, dtype=np.int16)
-    pick = (rng.random(mask.shape[:2]) * ranks[..., -1]).astype(np.int16)
-    return np.argmax(ranks > pick[..., None], axis=2)
+    return random_legal(mask, rng)
 
 
 def bench_core(

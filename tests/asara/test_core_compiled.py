@@ -4,6 +4,10 @@ every seat, the same errors with the state unchanged, the same env episodes."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -13,7 +17,11 @@ from agents.base import RandomAgent
 from asara_env.asara import core as numpy_core
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
+from asara_env.asara.core.kernels import mask as mask_kernels
+from asara_env.asara.core.kernels import step as step_kernels
+from asara_env.asara.core.kernels.arrays import fields
 from asara_env.asara.core.state import ARRAY_FIELDS
+from asara_env.asara.core.year import end_year
 from asara_env.asara.env import raw_env
 from asara_env.asara.hidden import determinise
 from asara_env.asara.phases import Phase
@@ -87,6 +95,65 @@ def test_stepping_some_games_and_reporting_illegal_ones_agree(compiled, config):
         seats = rng.integers(0, config.num_players, 5)
         mine = compiled.TURNS.observe(b, picked, seats)
         assert mine.tobytes() == numpy_core.TURNS.observe(a, picked, seats).tobytes()
+
+
+def test_a_large_batch_and_the_kernels_allocating_entry_point_agree(compiled):
+    """Thousands of games, and the kernel `apply_actions` (results returned, not written
+    into arrays given) called directly, against the numpy core."""
+    config = GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts"))
+    batch, rng = 1500, np.random.default_rng(11)
+    a, b = numpy_core.init(config, batch, seeds=11), compiled.init(config, batch, seeds=11)
+    t, years_ended = compiled._tables(config), 0
+    for step in range(40):
+        actions = random_actions(a.legal, rng)
+        numpy_core.step(a, actions)
+        ok, year_ends = step_kernels.apply_actions(
+            np.arange(batch), actions, True, 4, t.chest_of_space, t.has_gifts, t.min_money,
+            *fields(b),
+        )  # fmt: skip
+        assert ok.all()
+        ended = np.flatnonzero(year_ends)
+        years_ended += len(ended)
+        end_year(b, ended)
+        mask_kernels.write_masks(ended, t.min_money, *fields(b))
+        assert_same(a, b, f"after step {step}")
+        assert numpy_core.observe(a).tobytes() == compiled.observe(b).tobytes()
+        numpy_core.autoreset(a)
+        compiled.autoreset(b)
+    assert years_ended > 0
+
+
+LEAK_CHECK = """
+import numpy as np
+from numba.core.runtime import rtsys
+from asara_env import GameConfig
+from asara_env.games import load_core
+core = load_core("asara", "numba")
+config = GameConfig(num_players=4, variant="pro", expansions=("genie", "gifts"))
+state, rng = core.init(config, 48, seeds=0), np.random.default_rng(0)
+def play(steps):
+    for _ in range(steps):
+        actions = np.argmax(np.where(state.legal, rng.random(state.legal.shape), -1.0), axis=1)
+        core.step(state, actions)
+        core.autoreset(state)
+        core.observe(state)
+play(20)
+before = rtsys.get_allocation_stats()
+play(400)
+after = rtsys.get_allocation_stats()
+print(after.alloc - before.alloc, after.free - before.free)
+"""
+
+
+def test_the_kernels_free_every_array_they_allocate():
+    """Kernels compiled without reference counting must not be handed an array to free;
+    numba's allocation statistics over 400 steps of every kind of decision tell."""
+    env = {**os.environ, "NUMBA_NRT_STATS": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", LEAK_CHECK], capture_output=True, text=True, env=env, check=True
+    )
+    allocated, freed = map(int, out.stdout.split())
+    assert allocated > 0 and allocated == freed
 
 
 PHASES = (Phase.PLACE, Phase.BUY, Phase.BUILD, Phase.GENIE, Phase.GIFT_BUY, Phase.GIFT_LIGHTS)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from benchmarks.bench_peers import decisions_in, random_legal
+from asara_env.common.sampling import random_legal
+from benchmarks.bench_peers import decisions_in
 
 
 def test_random_legal_picks_only_legal_ids_and_reaches_each_of_them():

@@ -11,11 +11,12 @@ Games played here are bit-identical to the numpy core's (and so to the reference
 engine's): every field after every step, the masks and the observations of every seat.
 The end of a year (its scoring and the next year's deal, a few times a game) runs the
 numpy core's functions on the games that reach it. The kernels loop over the games one by
-one, which pays where few are stepped at a time; from `STEP_VECTORISED` games stepped
-(`OBSERVE_VECTORISED` observed) at once the numpy core's vectorised verbs are faster, and
-run instead (benchmarks/asara/bench_core.py measures both). The kernels compile on first use in a
-process and are cached on disk (numba's `cache=True`, beside the sources or in
-$NUMBA_CACHE_DIR), so later processes load them.
+one on one thread, at every batch size: a game's step, mask and observation touch only
+that game's entries, and the kernels that allocate nothing are compiled without reference
+counting, so a game costs less than its share of the numpy core's vectorised verbs even at
+thousands of games (benchmarks/asara/bench_core.py measures both). The kernels compile on
+first use in a process and are cached on disk (numba's `cache=True`, beside the sources or
+in $NUMBA_CACHE_DIR), so later processes load them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from asara_env.asara import core as numpy_core
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import (
     ARRAY_FIELDS,
@@ -52,6 +52,7 @@ from asara_env.asara.core.kernels import mask as mask_kernels
 from asara_env.asara.core.kernels import observe as observe_kernels
 from asara_env.asara.core.kernels import step as step_kernels
 from asara_env.asara.core.kernels.arrays import fields
+from asara_env.asara.core.kernels.mask import N_SCRATCH
 from asara_env.asara.core.mask import _min_money
 from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
 from asara_env.asara.core.step import _chest_of_space, illegal_error, step_arguments
@@ -84,12 +85,6 @@ __all__ = [
     "observe_games",
     "warm_up",
 ]
-
-
-# batch sizes from which the numpy core's verbs are faster than the kernels' loop over the
-# games (benchmarks/asara/bench_core.py; docs/performance.md)
-STEP_VECTORISED = 1024
-OBSERVE_VECTORISED = 512
 
 
 class _Tables:
@@ -125,8 +120,6 @@ def step(
 ) -> NDArray[np.bool_]:
     """As `asara_env.asara.core.step` (the same checks, errors and results), compiled."""
     batch = len(state.phase)
-    if batch >= STEP_VECTORISED and (games is None or np.size(games) >= STEP_VECTORISED):
-        return numpy_core.step(state, actions, on_illegal, games)
     if _plain(actions, batch) and games is None and on_illegal == "raise":
         rows = np.arange(batch)  # the common call, whose checks of form are these
         actions = np.asarray(actions)
@@ -136,9 +129,10 @@ def step(
     if actions.dtype == np.uint64:  # ids past int64's range are simply illegal
         wide[actions > np.iinfo(np.int64).max] = -1
     t = _tables(state.config)
-    ok, year_ends = step_kernels.apply_actions(
-        rows, wide, on_illegal == "raise", state.config.num_players,
-        t.chest_of_space, t.has_gifts, t.min_money, *fields(state),
+    ok, year_ends = np.empty(len(rows), bool), np.empty(len(rows), bool)
+    step_kernels.apply_actions_into(
+        ok, year_ends, np.empty(N_SCRATCH, np.int64), rows, wide, on_illegal == "raise",
+        state.config.num_players, t.chest_of_space, t.has_gifts, t.min_money, *fields(state),
     )  # fmt: skip
     if on_illegal == "raise" and not ok.all():
         raise illegal_error(state, rows, actions, int(np.flatnonzero(~ok)[0]))
@@ -164,8 +158,6 @@ def observe(
     """As `asara_env.asara.core.observe` (float32[B, OBS_DIM] for `seat`, by default the
     seat to decide, written into `out` when given), compiled."""
     batch = len(state.phase)
-    if batch >= OBSERVE_VECTORISED:
-        return numpy_core.observe(state, seat, out)
     viewer = _viewers(state, state.seat if seat is None else seat)
     out = _output(out, batch)
     if isinstance(viewer, int):
@@ -191,8 +183,6 @@ def observe_games(
     state: CoreState, games: NDArray[np.int64], seats: NDArray[np.int64]
 ) -> NDArray[np.float32]:
     """float32[n, OBS_DIM]: game games[j]'s observation for seat seats[j]."""
-    if len(games) >= OBSERVE_VECTORISED:
-        return numpy_core.observe_games(state, games, seats)
     p = state.config.num_players
     games, seats = np.asarray(games, np.int64), np.asarray(seats, np.int64)
     if len(seats) and (seats.min() < 0 or seats.max() >= p):

@@ -20,7 +20,7 @@ from asara_env.asara.constants import (
     Part,
 )
 from asara_env.asara.core import mask as m
-from asara_env.asara.core.kernels.arrays import Arrays
+from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE
 from asara_env.asara.core.tables import (
     COLOUR_SIZES,
@@ -81,12 +81,20 @@ assert m._FEATURES == (
     "missing_base", "missing_turret", "bases", "trunks", "windows", "turrets", "lighted",
     "free", "towers",
 )  # fmt: skip
+N_FEATURES = len(m._FEATURES)  # a colour's build numbers (colour_features)
 N_KINDS = len(DELTAS)  # placements: a tile of each part, old or new tower; a lighted window
+# the kernels' int64 scratch (`work`, N_SCRATCH long, given by the caller): each colour's
+# features, then the features after a placement, each colour's build sizes, and whether
+# each placement of each colour leaves the build finishable
+AFTER_AT = C * N_FEATURES
+SIZES_AT = AFTER_AT + N_FEATURES
+FINISHES_AT = SIZES_AT + C
+N_SCRATCH = FINISHES_AT + N_KINDS * C
 assert N_SPACES <= 64 and N_LIGHTED and MAX_LIGHTS_DRAWN
 
 
 # ------------------------------------------------------------------------------ shared pieces
-@numba.njit(cache=True)
+@UNCOUNTED
 def markets_ok(s, b, part, money):  # type: ignore[no-untyped-def]
     """The display of `part` shows a tile `money` can pay for."""
     shown = 0
@@ -96,7 +104,7 @@ def markets_ok(s, b, part, money):  # type: ignore[no-untyped-def]
     return (shown & AFFORDABLE[min(max(money, 0), len(AFFORDABLE) - 1)]) != 0
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def vacant_bits(s, b):  # type: ignore[no-untyped-def]
     """uint64: bit k set where space k is vacant."""
     bits = np.uint64(0)
@@ -106,7 +114,7 @@ def vacant_bits(s, b):  # type: ignore[no-untyped-def]
     return bits
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def space_taken(s, b, target):  # type: ignore[no-untyped-def]
     """The space a placement on `target` takes: the first vacant candidate."""
     for sp in range(N_SPACES):
@@ -116,9 +124,9 @@ def space_taken(s, b, target):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ builds
-@numba.njit(cache=True)
+@UNCOUNTED
 def colour_features(s, b, seat, c, f):  # type: ignore[no-untyped-def]
-    """f[feature] (int64[9], `m._FEATURES` order): the build numbers of one colour."""
+    """f[feature] (int64[N_FEATURES], `m._FEATURES` order): the build numbers of one colour."""
     towers = s.n_towers[b, seat, c]
     missing_base = missing_turret = free = 0
     for k in range(towers):
@@ -143,7 +151,7 @@ def _clip(x, n):  # type: ignore[no-untyped-def]
     return min(max(x, 0), n - 1)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def colour_sizes(f):  # type: ignore[no-untyped-def]
     """The bitmask of build sizes a colour with features `f` allows (mask.colour_sizes)."""
     mb, mt, bases, trunks, windows, turrets, lighted, free, towers = (
@@ -158,10 +166,10 @@ def colour_sizes(f):  # type: ignore[no-untyped-def]
     ]  # fmt: skip
 
 
-@numba.njit(cache=True)
-def build_sizes(s, b, seat):  # type: ignore[no-untyped-def]
-    """The bitmask of build sizes `seat` can make (mask.build_sizes)."""
-    f = np.empty(9, np.int64)
+@UNCOUNTED
+def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
+    """The bitmask of build sizes `seat` can make (mask.build_sizes); f: int64 scratch,
+    N_FEATURES long or longer."""
     total = 1
     for c in range(C):
         colour_features(s, b, seat, c, f)
@@ -169,45 +177,44 @@ def build_sizes(s, b, seat):  # type: ignore[no-untyped-def]
     return total
 
 
-@numba.njit(cache=True)
-def _finishes(s, b, seat):  # type: ignore[no-untyped-def]
-    """bool[placement kind, colour]: placing that tile (a kind of `DELTAS`) of that colour
-    leaves a build of exactly the tiles still to place possible (R4.2.6)."""
-    features = np.empty((C, 9), np.int64)
-    sizes = np.empty(C, np.int64)
+@UNCOUNTED
+def _finishes(s, b, seat, work):  # type: ignore[no-untyped-def]
+    """work[FINISHES_AT + kind * C + colour] = 1 where placing that tile (a kind of `DELTAS`)
+    of that colour leaves a build of exactly the tiles still to place possible (R4.2.6),
+    else 0; the rest of `work` (int64[N_SCRATCH]) is its scratch."""
     for c in range(C):
-        colour_features(s, b, seat, c, features[c])
-        sizes[c] = colour_sizes(features[c])
+        f = work[c * N_FEATURES : (c + 1) * N_FEATURES]
+        colour_features(s, b, seat, c, f)
+        work[SIZES_AT + c] = colour_sizes(f)
     need = s.build_left[b] - 1
-    after = np.empty(9, np.int64)
-    finishes = np.zeros((N_KINDS, C), np.bool_)
+    after = work[AFTER_AT : AFTER_AT + N_FEATURES]
     for c in range(C):
         others = 1
         for o in range(C):
             if o != c:
-                others = SUMSET[others, sizes[o]]
+                others = SUMSET[others, work[SIZES_AT + o]]
         for kind in range(N_KINDS):
-            for i in range(9):
-                after[i] = features[c, i] + DELTAS[kind, i]
-            finishes[kind, c] = (SUMSET[others, colour_sizes(after)] >> need) & 1 == 1
-    return finishes
+            for i in range(N_FEATURES):
+                after[i] = work[c * N_FEATURES + i] + DELTAS[kind, i]
+            work[FINISHES_AT + kind * C + c] = (SUMSET[others, colour_sizes(after)] >> need) & 1
 
 
-@numba.njit(cache=True)
-def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
+@UNCOUNTED
+def _mask_build(s, b, seat, row, work):  # type: ignore[no-untyped-def]
     """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
-    finishable; lighted windows onto free windows likewise."""
-    finishes = _finishes(s, b, seat)
+    finishable; lighted windows onto free windows likewise. work: int64[N_SCRATCH]."""
+    _finishes(s, b, seat, work)
+    finishes = work[FINISHES_AT : FINISHES_AT + N_KINDS * C]
     for c in range(C):
         towers = s.n_towers[b, seat, c]
         for part in range(N_PARTS):
             for k in range(W):
                 parts = s.tower_parts[b, seat, c, k, part]
                 unique_ok = part in (TRUNK, WINDOW) or (parts[0] == 0 and parts[1] == 0)
-                old = k < towers and unique_ok and finishes[part, c]
-                if old or (k == towers and finishes[N_PARTS + part, c]):
+                old = k < towers and unique_ok and finishes[part * C + c] != 0
+                if old or (k == towers and finishes[(N_PARTS + part) * C + c] != 0):
                     _mask_supply(s, b, seat, part, c, k, row)
-        if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS, c]:
+        if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS * C + c] != 0:
             for k in range(towers):
                 for g in range(N_GOLD):
                     free = s.tower_parts[b, seat, c, k, WINDOW, g] - s.tower_lit[b, seat, c, k, g]
@@ -215,7 +222,7 @@ def _mask_build(s, b, seat, row):  # type: ignore[no-untyped-def]
                         row[AT[BUILD_LIGHTED] + (c * W + k) * N_GOLD + g] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
     """The supply's tiles of `part` and colour c, plain or gold, onto tower slot k."""
     for g in range(N_GOLD):
@@ -224,7 +231,7 @@ def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ placements
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-def]
     """Placements the hand and the colour rule allow on targets whose move can be carried
     out (R3.5), and cards on the coloured building."""
@@ -254,7 +261,7 @@ def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-d
 
 
 # ------------------------------------------------------------------------------ other decisions
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
     """Tiles of `part` in a pile (a display or a stack) that `money` can pay for."""
     if part < 0:
@@ -267,7 +274,7 @@ def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
                 row[at + (part * C + c) * N_GOLD + g] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_genie(s, b, seat, money, row):  # type: ignore[no-untyped-def]
     """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
     for mv in range(N_GENIE_MOVES):
@@ -281,7 +288,7 @@ def _mask_genie(s, b, seat, money, row):  # type: ignore[no-untyped-def]
         row[AT[GENIE_MOVE] + mv] = ok
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     """The move waiting behind the gifts (R9.2 with R3.5) can be carried out with `left`
     Asari; `shown[c]`: its market's display would still show colour c."""
@@ -296,7 +303,7 @@ def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     return left >= need
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _pending_display(s, b, out):  # type: ignore[no-untyped-def]
     """out[c]: tiles of colour c in the waiting move's market (part 0 if not a market)."""
     part = max(TARGET_PART[s.pending_target[b]], 0)
@@ -304,7 +311,7 @@ def _pending_display(s, b, out):  # type: ignore[no-untyped-def]
         out[c] = s.displays[b, part, c, 0] + s.displays[b, part, c, 1]
 
 
-@numba.njit(cache=True)
+@COUNTED
 def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
     """R9.2: a tile of the gift's part the player can pay and still make their move;
     returns whether there is one."""
@@ -327,7 +334,7 @@ def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@numba.njit(cache=True)
+@COUNTED
 def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
     """R9.2: a window of the stack, paid with LIGHTED_GIFT_COST, leaving the move possible;
     returns whether there is one."""
@@ -347,7 +354,7 @@ def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
     """R9.2: a card of the draw pile; returns whether there is one."""
     found = False
@@ -359,9 +366,10 @@ def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ the mask
-@numba.njit(cache=True)
-def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
-    """Recompute s.legal[b] for game b's phase (all False once it is over)."""
+@UNCOUNTED
+def write_mask(s, b, min_money, work):  # type: ignore[no-untyped-def]
+    """Recompute s.legal[b] for game b's phase (all False once it is over); work: the
+    scratch, int64[N_SCRATCH]."""
     row = s.legal[b]
     row[:] = False
     phase, seat = s.phase[b], s.seat[b]
@@ -369,7 +377,7 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
     if phase == PH_PLACE:
         _mask_place(s, b, seat, money, min_money, row)
     elif phase == PH_BUILD:
-        _mask_build(s, b, seat, row)
+        _mask_build(s, b, seat, row, work)
     elif phase == PH_GENIE:
         _mask_genie(s, b, seat, money, row)
     elif phase in (PH_GIFT_CARD, PH_GIFT_BUY, PH_GIFT_LIGHTS):
@@ -378,7 +386,7 @@ def write_mask(s, b, min_money):  # type: ignore[no-untyped-def]
         _mask_move(s, b, phase, money, row)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     """The sub-decisions of a market, the spies and the lighted windows (none if over)."""
     if phase == PH_BUY:
@@ -397,7 +405,7 @@ def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
                 row[AT[LIGHTS_KEEP] + s.lights_drawn[b, j]] = True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     """A gift's decision (R9.2); whether it has a legal choice."""
     if phase == PH_GIFT_CARD:
@@ -407,9 +415,10 @@ def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     return mask_gift_lights(s, b, money, row)
 
 
-@numba.njit(cache=True)
+@COUNTED
 def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
     """write_mask for each of `games`; `fields`: the state's arrays in ARRAY_FIELDS order."""
     s = Arrays(*fields)
+    work = np.empty(N_SCRATCH, np.int64)
     for b in games:
-        write_mask(s, b, min_money)
+        write_mask(s, b, min_money, work)

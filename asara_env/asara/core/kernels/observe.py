@@ -23,7 +23,7 @@ from asara_env.asara.constants import (
     N_TILE_COLOURS,
     N_YEARS,
 )
-from asara_env.asara.core.kernels.arrays import Arrays
+from asara_env.asara.core.kernels.arrays import UNCOUNTED, Arrays
 from asara_env.asara.core.observation import OBS_INDEX, SPACE_FEATURES, TOWER_FEATURES
 from asara_env.asara.core.state import N_SPACES
 from asara_env.asara.phases import N_PHASES, Phase
@@ -79,7 +79,7 @@ def _relative(seat: int, viewer: int, p: int) -> int:
     return (seat - viewer) % p if seat >= 0 else -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _flow(row, s, b, v, p, pro, genie, gifts):  # type: ignore[no-untyped-def]
     """The configuration, year, phase, seats and the players' money and prestige."""
     row[AT_PLAYERS + p - MIN_PLAYERS] = 1.0
@@ -95,7 +95,16 @@ def _flow(row, s, b, v, p, pro, genie, gifts):  # type: ignore[no-untyped-def]
         row[AT_PRESTIGE + r] = s.prestige[b, seat]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _tiles(row, at, pile, b, seat):  # type: ignore[no-untyped-def]
+    """row[at:at + TILES]: pile[b, seat] (a tile multiset), flat."""
+    for part in range(N_PARTS):
+        for c in range(C):
+            for g in range(N_GOLD):
+                row[at + (part * C + c) * N_GOLD + g] = pile[b, seat, part, c, g]
+
+
+@numba.njit(cache=True, inline="always")
 def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
     """Hands, tiles, lighted windows and coloured-building cards of every seat."""
     for r in range(p):
@@ -104,9 +113,7 @@ def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
         for k in range(K):
             held += s.hands[b, seat, k]
         row[AT_HAND_SIZES + r] = held
-        flat = s.supply[b, seat].ravel()
-        for i in range(TILES):
-            row[AT_SUPPLY + r * TILES + i] = flat[i]
+        _tiles(row, AT_SUPPLY + r * TILES, s.supply, b, seat)
         held = 0
         for c in range(C):
             held += s.lighted_supply[b, seat, c]
@@ -122,13 +129,14 @@ def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
         row[AT_LIT_SUPPLY + c] = s.lighted_supply[b, v, c]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
-    """Each tower's tile counts (part x gold), lit counts and whether it exists."""
+    """Each tower's tile counts (part x gold), lit counts and whether it exists. Slots
+    from n_towers on hold no tower, and so no tile: their entries stay 0."""
     for r in range(p):
         seat = (v + r) % p
         for c in range(C):
-            for t in range(MAX_TOWERS_PER_COLOUR):
+            for t in range(s.n_towers[b, seat, c]):
                 slot = c * MAX_TOWERS_PER_COLOUR + t
                 at = AT_TOWERS + r * TOWERS_PER_SEAT + slot * TOWER_FEATURES
                 for part in range(N_PARTS):
@@ -137,10 +145,10 @@ def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
                 at += N_PARTS * N_GOLD
                 for g in range(N_GOLD):
                     row[at + g] = s.tower_lit[b, seat, c, t, g]
-                row[at + N_GOLD] = 1.0 if t < s.n_towers[b, seat, c] else 0.0
+                row[at + N_GOLD] = 1.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _board(row, s, b, v, p):  # type: ignore[no-untyped-def]
     """The areas' colours, the spaces (the viewer's own face-down cards shown to it) and
     the windows the viewer put back into the lighted stack."""
@@ -164,7 +172,7 @@ def _board(row, s, b, v, p):  # type: ignore[no-untyped-def]
             _hot(row, AT_LIT_KNOWN + i * C, s.lighted_stack[b, i])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _pending(row, s, b, v):  # type: ignore[no-untyped-def]
     """The pending decision's context, and what the seat to move alone sees (R7.2, R9.2)."""
     _hot(row, AT_MARKET, s.market[b])
@@ -191,17 +199,19 @@ def _pending(row, s, b, v):  # type: ignore[no-untyped-def]
                 row[AT_STACK_SEEN + s.lighted_stack[b, i]] += 1.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _counts(row, s, b):  # type: ignore[no-untyped-def]
     """The draw pile's size, the tile stacks and displays, and the gifts (R9.2)."""
     pile = 0
     for k in range(K):
         pile += s.draw_pile[b, k]
     row[AT_DRAW] = pile
-    flat_stacks, flat_displays = s.stacks[b].ravel(), s.displays[b].ravel()
-    for i in range(TILES):
-        row[AT_STACKS + i] = flat_stacks[i]
-        row[AT_DISPLAYS + i] = flat_displays[i]
+    for part in range(N_PARTS):
+        for c in range(C):
+            for g in range(N_GOLD):
+                i = (part * C + c) * N_GOLD + g
+                row[AT_STACKS + i] = s.stacks[b, part, c, g]
+                row[AT_DISPLAYS + i] = s.displays[b, part, c, g]
     row[AT_LIT_SIZE] = s.lighted_len[b]
     for kind in range(N_GIFT_KINDS):
         row[AT_GIFT_PILE + kind] = s.gift_pile[b, kind]
@@ -215,7 +225,7 @@ def _counts(row, s, b):  # type: ignore[no-untyped-def]
     _hot(row, AT_PENDING, s.pending_target[b])
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def observe_games(out, games, viewers, p, pro, genie, gifts, *fields):  # type: ignore[no-untyped-def]
     """Writes out[j] = game games[j]'s observation for seat viewers[j]; `fields`: the
     state's arrays in ARRAY_FIELDS order."""

@@ -5,7 +5,6 @@ games that reached it, before their mask is written."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from asara_env.asara.actions import NUM_ACTIONS, Group
@@ -18,8 +17,9 @@ from asara_env.asara.constants import (
     RECRUIT_CARDS,
     GiftEffect,
 )
-from asara_env.asara.core.kernels.arrays import Arrays
+from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
 from asara_env.asara.core.kernels.mask import (
+    N_SCRATCH,
     PH_GIFT_BUY,
     PH_GIFT_LIGHTS,
     PH_PLACE,
@@ -77,7 +77,7 @@ PH_BRIBE_TAKE, PH_LIGHTS_KEEP = PHASE.BRIBE_TAKE, PHASE.LIGHTS_KEEP
 
 
 # ------------------------------------------------------------------------------ chance
-@numba.njit(cache=True)
+@COUNTED
 def shuffled(s, b, counts):  # type: ignore[no-untyped-def]
     """The items of a pile (counts[K]) in random order: one double per item from game b's
     tape, sorted stably (chance.shuffled)."""
@@ -96,7 +96,7 @@ def shuffled(s, b, counts):  # type: ignore[no-untyped-def]
     return items[order]
 
 
-@numba.njit(cache=True)
+@COUNTED
 def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
     """Draw min(k, total) items one by one from counts[K] (in place); the counts drawn
     (chance.draw_many)."""
@@ -116,13 +116,14 @@ def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ placement
-@numba.njit(cache=True)
+@UNCOUNTED
 def _place(s, b, seat, target, option, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
     for c in range(K):
         s.hands[b, seat, c] -= OPTION_HAND[option, c]
     space = space_taken(s, b, target)
     s.space_seat[b, space] = seat
-    s.space_cards[b, space, :] = OPTION_CARDS[option]
+    for j in range(OPTION_CARDS.shape[1]):
+        s.space_cards[b, space, j] = OPTION_CARDS[option, j]
     face_up = OPTION_FACE_UP[option]
     s.space_face_up[b, space] = face_up
     area = TARGET_AREA[target]
@@ -131,15 +132,16 @@ def _place(s, b, seat, target, option, chest_of_space, has_gifts):  # type: igno
     chest = chest_of_space[space] if has_gifts else -1
     if chest < 0 or s.gifts[b, chest, 0] < 0:
         return _start_move(s, b, seat, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
-    s.gift_queue[b, :] = s.gifts[b, chest]  # R9.2: the gifts first, in the order laid
-    s.gifts[b, chest, :] = -1
+    for j in range(s.gifts.shape[2]):  # R9.2: the gifts first, in the order laid
+        s.gift_queue[b, j] = s.gifts[b, chest, j]
+        s.gifts[b, chest, j] = -1
     s.gift_chest[b] = chest
     s.pending_target[b] = target
     s.pending_space[b] = space
     return _carry_out_gifts(s, b, seat)
 
 
-@numba.njit(cache=True)
+@COUNTED
 def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
     """Carry out the waiting gifts in order until one asks for a decision with a legal
     choice (one without does nothing), then the space's own move; whether the turn ended.
@@ -166,7 +168,7 @@ def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
     return _pending_move(s, b, seat)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _pending_move(s, b, seat):  # type: ignore[no-untyped-def]
     """The move of the space the gifts lay on, once they are carried out."""
     target, space = s.pending_target[b], s.pending_space[b]
@@ -175,7 +177,7 @@ def _pending_move(s, b, seat):  # type: ignore[no-untyped-def]
     return _start_move(s, b, seat, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _start_move(s, b, seat, area, value, build_n):  # type: ignore[no-untyped-def]
     """Carry out the move of a placement (R4); whether it ends the turn."""
     phase = NEXT_PHASE[area]
@@ -185,17 +187,23 @@ def _start_move(s, b, seat, area, value, build_n):  # type: ignore[no-untyped-de
     s.money[b, seat] += MONEY_SIGN[area] * value
     if area == CALIPH:
         s.caliph[b] = seat
-    elif area == TENT:  # R7.1
-        pile = s.draw_pile[b].astype(np.int64)
-        drawn = draw_many(s, b, pile, RECRUIT_CARDS)
-        s.draw_pile[b, :] = pile
-        for c in range(K):
-            s.hands[b, seat, c] += drawn[c]
+    elif area == TENT:
+        _recruit(s, b, seat)
     return phase == PH_PLACE
 
 
+@COUNTED
+def _recruit(s, b, seat):  # type: ignore[no-untyped-def]
+    """R7.1: draw RECRUIT_CARDS cards into the hand."""
+    pile = s.draw_pile[b].astype(np.int64)
+    drawn = draw_many(s, b, pile, RECRUIT_CARDS)
+    s.draw_pile[b, :] = pile
+    for c in range(K):
+        s.hands[b, seat, c] += drawn[c]
+
+
 # ------------------------------------------------------------------------------ moves
-@numba.njit(cache=True)
+@UNCOUNTED
 def _take_tile(s, b, seat, pile, part, colour, gold):  # type: ignore[no-untyped-def]
     pile[b, part, colour, gold] -= 1
     s.supply[b, seat, part, colour, gold] += 1
@@ -203,7 +211,7 @@ def _take_tile(s, b, seat, pile, part, colour, gold):  # type: ignore[no-untyped
     return True
 
 
-@numba.njit(cache=True)
+@COUNTED
 def _keep_gift_window(s, b, seat, colour):  # type: ignore[no-untyped-def]
     """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
     counts = np.zeros(C, np.int64)
@@ -221,7 +229,7 @@ def _keep_gift_window(s, b, seat, colour):  # type: ignore[no-untyped-def]
     return _carry_out_gifts(s, b, seat)
 
 
-@numba.njit(cache=True)
+@COUNTED
 def _lights_option(s, b, seat, option):  # type: ignore[no-untyped-def]
     s.money[b, seat] -= LIGHTS_COST[option]
     length = np.int64(s.lighted_len[b])
@@ -240,7 +248,7 @@ def _lights_option(s, b, seat, option):  # type: ignore[no-untyped-def]
     return False
 
 
-@numba.njit(cache=True)
+@COUNTED
 def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
     """Keep a drawn window; once the last is kept the others go back (R7.2)."""
     drawn = s.lights_drawn[b]
@@ -264,7 +272,7 @@ def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
     return True
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
     """Apply one legal action of `group` with fields f; whether the turn ended."""
     seat = np.int64(s.seat[b])
@@ -296,7 +304,7 @@ def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untype
     return _carry_out_gifts(s, b, seat)
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _market_move(s, b, seat, group, f):  # type: ignore[no-untyped-def]
     """A purchase from a display, or the steps of a bribe (R4.1, R4.5)."""
     if group == BUY:
@@ -311,7 +319,7 @@ def _market_move(s, b, seat, group, f):  # type: ignore[no-untyped-def]
     return True  # BRIBE_NOTHING
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _build(s, b, seat, group, f):  # type: ignore[no-untyped-def]
     """One tile or lighted window built onto a tower (R4.2, R7.2)."""
     if group == BUILD_TILE:
@@ -327,7 +335,7 @@ def _build(s, b, seat, group, f):  # type: ignore[no-untyped-def]
     return s.build_left[b] == 0
 
 
-@numba.njit(cache=True)
+@UNCOUNTED
 def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
     """End the turn: the next seat in turn holding cards moves (R5); False if none does
     (the year ends)."""
@@ -344,40 +352,60 @@ def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
     return False
 
 
-@numba.njit(cache=True)
+@COUNTED
 def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_money, *fields):  # type: ignore[no-untyped-def]
     """Apply actions[j] to game games[j] where it is legal, and write its mask. Returns
     bool[n] the actions legal or in a finished game, and bool[n] the games whose year
     ended (their year's end and mask are left to the caller). `strict`: change nothing if
     any action is illegal. `fields`: the state's arrays in ARRAY_FIELDS order."""
-    s = Arrays(*fields)
     n = len(games)
-    live, ok = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
-    for j in range(n):
-        b, a = games[j], actions[j]
-        live[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]
-        ok[j] = live[j] or s.phase[b] == PH_GAME_OVER
-    year_ends = np.zeros(n, np.bool_)
-    if strict and not ok.all():
-        return ok, year_ends
-    for j in range(n):
-        if live[j]:
-            applied = _apply_one(s, games[j], actions[j], p, chest_of_space, has_gifts, min_money)
-            year_ends[j] = not applied
+    ok, year_ends = np.empty(n, np.bool_), np.empty(n, np.bool_)
+    work = np.empty(N_SCRATCH, np.int64)
+    apply_actions_into(
+        ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts,
+        min_money, *fields,
+    )  # fmt: skip
     return ok, year_ends
 
 
-@numba.njit(cache=True)
-def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money):  # type: ignore[no-untyped-def]
+@UNCOUNTED
+def apply_actions_into(  # type: ignore[no-untyped-def]
+    ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts, min_money,
+    *fields,
+):  # fmt: skip
+    """apply_actions writing its results into ok and year_ends (bool[n] each), with
+    int64[N_SCRATCH] of scratch (`work`): it allocates nothing, so it is compiled
+    without reference counting, the quicker call from Python."""
+    s = Arrays(*fields)
+    n = len(games)
+    all_ok = True
+    for j in range(n):
+        b, a = games[j], actions[j]
+        year_ends[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]  # for now: whether it applies
+        ok[j] = year_ends[j] or s.phase[b] == PH_GAME_OVER
+        all_ok = all_ok and ok[j]
+    if strict and not all_ok:
+        year_ends[:] = False
+        return
+    for j in range(n):
+        if year_ends[j]:
+            applied = _apply_one(
+                s, games[j], actions[j], p, chest_of_space, has_gifts, min_money, work
+            )
+            year_ends[j] = not applied
+
+
+@UNCOUNTED
+def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money, work):  # type: ignore[no-untyped-def]
     """Apply legal action a to game b and write its mask; False if its year ended instead
-    (before the mask is written)."""
+    (before the mask is written). work: int64[N_SCRATCH] of scratch."""
     s.decisions[b] += 1
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])
     ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
     if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
-        s.build_sizes[b, seat] = build_sizes(s, b, seat)
+        s.build_sizes[b, seat] = build_sizes(s, b, seat, work)
     if ended and not _next_seat(s, b, p):
         return False
-    write_mask(s, b, min_money)
+    write_mask(s, b, min_money, work)
     return True

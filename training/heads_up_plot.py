@@ -48,6 +48,17 @@ def budget(spec: str) -> int:
     raise ValueError(f"{spec!r} names no budget (a bare value or sims=)")
 
 
+def family(specs: list[str]) -> str:
+    """The specs with their budget as N and only the options they all share
+    (`ismcts:N:prior=ppo_2p`)."""
+    parts = [
+        [p for p in spec.split(":")[1:] if p.rpartition("=")[0] not in ("", "sims")]
+        for spec in specs
+    ]
+    shared = [p for p in parts[0] if all(p in other for other in parts[1:])]
+    return ":".join([specs[0].split(":")[0], "N", *shared])
+
+
 def plot_budgets(matches: list[dict[str, Any]], png: Path) -> None:
     """Win rate with its interval against budget, one point per match summary."""
     import matplotlib
@@ -72,8 +83,7 @@ def plot_budgets(matches: list[dict[str, Any]], png: Path) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("search iterations per decision")
     ax.set_ylabel(f"win rate against {rows[0]['opponent']}")
-    family = rows[0]["spec"].split(":", 2)
-    ax.set_title(f"{family[0]}:N:{family[2] if len(family) > 2 else ''}", fontsize=9)
+    ax.set_title(family([m["spec"] for m in rows]), fontsize=9)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     buffer = io.BytesIO()

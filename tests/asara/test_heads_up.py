@@ -104,11 +104,13 @@ def test_another_match_in_the_log_is_a_usage_error(tmp_path, capsys):
 
 
 def test_the_budget_plot_reads_each_logged_match(tmp_path):
-    from training.heads_up_plot import budget
+    from training.heads_up_plot import budget, family
     from training.heads_up_plot import main as plot_main
 
     assert budget("ismcts:128:prior=ppo_2p:wave=32") == 128
     assert budget("flatmc:playout=towers:sims=64") == 64
+    specs = ["ismcts:32:prior=ppo_2p:wave=32", "ismcts:prior=ppo_2p:sims=512:wave=128"]
+    assert family(specs) == "ismcts:N:prior=ppo_2p"
     with pytest.raises(ValueError, match="no budget"):
         budget("towers")
     logs = []

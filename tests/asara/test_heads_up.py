@@ -101,3 +101,24 @@ def test_another_match_in_the_log_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["asara", "greedy", "random", "--games", "2", "--log", log])
     assert exc.value.code == 2 and "holds another match" in capsys.readouterr().err
+
+
+def test_the_budget_plot_reads_each_logged_match(tmp_path):
+    from training.heads_up_plot import budget, family
+    from training.heads_up_plot import main as plot_main
+
+    assert budget("ismcts:128:prior=ppo_2p:wave=32") == 128
+    assert budget("flatmc:playout=towers:sims=64") == 64
+    specs = ["ismcts:32:prior=ppo_2p:wave=32", "ismcts:prior=ppo_2p:sims=512:wave=128"]
+    assert family(specs) == "ismcts:N:prior=ppo_2p"
+    with pytest.raises(ValueError, match="no budget"):
+        budget("towers")
+    logs = []
+    for sims in (2, 4):
+        logs.append(tmp_path / f"m{sims}.jsonl")
+        heads_up("asara", f"flatmc:{sims}", "random", 2, 4, 1, logs[-1], progress=False)
+    png = tmp_path / "budgets.png"
+    matches = plot_main([*map(str, logs), "--out", str(png)])
+    assert [m["spec"] for m in matches] == ["flatmc:2", "flatmc:4"]
+    assert [m["games"] for m in matches] == [2, 2]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

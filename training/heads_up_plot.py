@@ -97,7 +97,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = cli.parser("python -m training.heads_up_plot", __doc__.splitlines()[0])
     p.add_argument("logs", nargs="+", type=cli.existing_file, help="heads-up match logs")
     p.add_argument("--out", type=cli.writable_file, required=True, help="the picture (.png)")
-    return p.parse_args(argv)
+    p.add_argument("--force", action="store_true", help="replace an existing --out picture")
+    args = p.parse_args(argv)
+    if args.out.exists() and not args.force:
+        p.error(f"argument --out: {args.out} exists: --force to replace it, or name another file")
+    return args
 
 
 @cli.run_main("python -m training.heads_up_plot")

@@ -122,3 +122,8 @@ def test_the_budget_plot_reads_each_logged_match(tmp_path):
     assert [m["spec"] for m in matches] == ["flatmc:2", "flatmc:4"]
     assert [m["games"] for m in matches] == [2, 2]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    before = png.read_bytes()
+    with pytest.raises(SystemExit) as exc:
+        plot_main([*map(str, logs), "--out", str(png)])
+    assert exc.value.code == 2 and png.read_bytes() == before  # refused, nothing replaced
+    plot_main([*map(str, logs), "--out", str(png), "--force"])

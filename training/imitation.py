@@ -12,13 +12,14 @@ those samples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
+from asara_env.common.batch import concatenate
 from asara_env.common.opponents import Actor
 from asara_env.common.seeding import derived_seeds
 
@@ -72,7 +73,7 @@ def collect(
     for start in tqdm(range(0, games, batch), desc=f"{label} games", unit="batch"):
         seeds = derived_seeds(seed, np.arange(start, min(start + batch, games)))
         parts.append(_play(game, expert, seeds, reward))
-    return Samples(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Samples)))
+    return concatenate(parts)
 
 
 def _play(game: SelfPlay, expert: Actor, seeds: np.ndarray, reward: str) -> Samples:

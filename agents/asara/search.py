@@ -80,12 +80,13 @@ from asara_env.asara.constants import N_YEARS
 from asara_env.asara.core import is_terminal, legal_action_mask, scores, take
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
 from asara_env.asara.core.scoring import final_points, year_end_points
-from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
+from asara_env.asara.core.state import CoreState
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_from_dict
 from asara_env.asara.reference.state import State
 from asara_env.common.backend import resolve_backend
+from asara_env.common.batch import concatenate
 from asara_env.common.outcome import check_scheme
 from asara_env.common.sampling import uniform_legal
 from asara_env.games import load_core
@@ -424,12 +425,6 @@ class FlatMCAgent(SearchAgent):
         if type(policy).scores is not HeuristicAgent.scores:
             return None
         return policy.plan if heuristic_compiled().supports(config) else None
-
-
-def concatenate(batches: list[CoreState]) -> CoreState:
-    """The games of several core batches of one configuration, in order, as one batch."""
-    fields = {f: np.concatenate([getattr(b, f) for b in batches]) for f in ARRAY_FIELDS}
-    return CoreState(config=batches[0].config, **fields)
 
 
 @cache

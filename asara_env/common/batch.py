@@ -14,7 +14,7 @@ A shape names its per-configuration sizes by letter ("P" = players, "A" = action
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -87,6 +87,15 @@ def take(state: S, index: object) -> S:
     make: Callable[..., S] = type(state)  # the state's dataclass: config + its arrays
     arrays = {n: getattr(state, n)[index].copy() for n in array_fields(type(state))}
     return make(config=getattr(state, "config"), **arrays)  # noqa: B009
+
+
+def concatenate(parts: Sequence[S]) -> S:
+    """The batches `parts` (of one configuration, where they carry one) as one batch, their
+    rows in order."""
+    make: Callable[..., S] = type(parts[0])
+    arrays = {n: np.concatenate([getattr(p, n) for p in parts]) for n in array_fields(make)}
+    config = {"config": parts[0].config} if hasattr(parts[0], "config") else {}
+    return make(**config, **arrays)
 
 
 def copy_state(state: S) -> S:

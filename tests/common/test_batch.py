@@ -53,6 +53,21 @@ def test_take_and_copy_are_independent_copies_and_states_equal_compares_them():
     assert not batch.states_equal(batch.take(state, slice(0, 3)), state)
 
 
+def test_concatenate_joins_batches_in_order_with_or_without_a_config():
+    state = toy(4)
+    state.score[:] = np.arange(12).reshape(4, 3)
+    parts = [batch.take(state, slice(0, 1)), batch.take(state, slice(1, 4))]
+    assert batch.states_equal(batch.concatenate(parts), state)
+
+    @dataclass
+    class Rows:
+        x: np.ndarray
+        y: np.ndarray
+
+    joined = batch.concatenate([Rows(np.arange(2), np.zeros(2)), Rows(np.arange(3), np.ones(3))])
+    assert joined.x.tolist() == [0, 1, 0, 1, 2] and joined.y.tolist() == [0, 0, 1, 1, 1]
+
+
 def test_specs_that_disagree_with_the_dataclass_are_refused():
     batch.check_specs(Toy, TOY_SPECS)
     with pytest.raises(TypeError, match="disagree"):

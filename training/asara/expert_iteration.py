@@ -39,6 +39,7 @@ from tqdm import tqdm
 
 from apps import command as cli
 from asara_env.asara.config import GameConfig
+from asara_env.common.batch import concatenate
 from asara_env.common.seeding import derived_seeds
 from training.outputs import (
     atomic_open,
@@ -128,7 +129,7 @@ def self_play(config: GameConfig, expert: str, games: int, seed: int, batch: int
         parts.append(_play(AsaraSelfPlay(config), agent, index, derived_seeds(seed, index)))
         bar.update(len(index))
     bar.close()
-    return Targets(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Targets)))
+    return concatenate(parts)
 
 
 def _play(game: AsaraSelfPlay, agent: Any, index: np.ndarray, seeds: np.ndarray) -> Targets:

@@ -10,6 +10,7 @@ subprocesses to show that no traceback reaches stderr.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import importlib
 import json
@@ -262,6 +263,73 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
     assert tree(run.with_name("run.old-1")) == continued  # moved aside, byte-identical
     assert MaskablePPO.load(run / "final.zip", device="cpu").num_timesteps == 64
     assert original != continued
+
+
+BASARI_TINY = [*TINY_TRAIN, "--players", "2", "--final-games", "2", "--final-players", "2"]
+OTHER_SETTINGS = {  # a resume's other settings, and the difference each must name
+    "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "margin"], '"margin"')]
+    + [(["--opponents", "towers"], '"towers:1"'), (["--learning-rate", "0.001"], "0.001")],
+    "basari-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
+    + [(["--opponents", "value"], '"value:1"'), (["--seed", "5"], "seed 0 -> 5")],
+}
+
+
+@pytest.fixture(scope="module")
+def finished_runs(finished_run: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("train") / "basari"
+    assert script("basari-train")([*BASARI_TINY, "--out", str(out)]) == 0
+    return {"asara-train": finished_run, "basari-train": out}
+
+
+@pytest.mark.parametrize(
+    "name, other, named",
+    [(n, a, d) for n, cases in OTHER_SETTINGS.items() for a, d in cases],
+    ids=[f"{n} {' '.join(a)}" for n, cases in OTHER_SETTINGS.items() for a, _ in cases],
+)
+def test_a_resume_with_other_settings_is_refused_naming_each_difference(
+    name: str,
+    other: list[str],
+    named: str,
+    finished_runs: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run = finished_runs[name]
+    before = tree(run)
+    code, err = run_in_process(name, ["--resume", str(run), "--steps", "32", *other], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert named in err and "--change-settings" in err and other[0] in err
+    assert tree(run) == before
+
+
+def test_a_resume_keeps_the_recorded_settings_and_a_wanted_change_is_recorded_beside_them(
+    finished_runs: dict[str, Path], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    subprocess.run(["cp", "-r", str(finished_runs["basari-train"]), str(run)], check=True)
+    first = json.loads((run / "run.json").read_text())["settings"]
+    assert first["opponents"] == "random:1" and first["players"] == 2
+    argv = ["--resume", str(run), "--steps", "32", "--no-progress"]  # every setting recorded
+    assert script("basari-train")(argv) == 0
+    info = json.loads((run / "run.json").read_text())
+    assert info["settings"] == first and info["changes"] == [] and info["args"]["players"] == 2
+    assert script("basari-train")([*argv, "--reward", "margin", "--change-settings"]) == 0
+    info = json.loads((run / "run.json").read_text())
+    assert info["settings"] == first and info["args"]["reward"] == "margin"
+    [change] = info["changes"]
+    assert change["changed"] == {"reward": ["rank", "margin"]} and change["at"] >= 64 + 32
+    rows = list(csv.DictReader((run / "eval.csv").open()))
+    marks = [(int(r["steps"]), r["settings"]) for r in rows]
+    assert [m for _, m in marks] == ["0"] * 4 + ["1"] * 2  # two points per session
+    assert all(s >= change["at"] for s, m in marks if m == "1")
+
+
+def test_change_settings_without_resume_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*TINY_TRAIN, "--out", str(tmp_path / "r"), "--change-settings"]
+    code, err = run_in_process("asara-train", argv, capsys)
+    assert code == 2 and "--change-settings" in err and "--resume" in err
+    assert not (tmp_path / "r").exists()
 
 
 def test_tournament_and_ladder_folders_of_other_settings_are_refused(

@@ -65,6 +65,9 @@ def add_random_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--save-state", type=command.writable_file, help="write the final state (JSON) here"
     )
+    parser.add_argument(
+        "--force", action="store_true", help="let --save-record and --save-state replace files"
+    )
 
 
 def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -76,6 +79,7 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
     except ValueError as e:
         parser.error(str(e))
+    command.check_new_files(parser, args, ("save_record", "save_state"))
     state, record = play_random_game(config, args.seed)
     rules = args.variant + "".join(f" + {e}" for e in config.expansions)
     print(
@@ -89,9 +93,14 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         atomic_write_text(args.save_state, json.dumps(state_to_dict(state)))
 
 
+RANDOM_DESCRIPTION = (
+    "Play one complete seeded ASARA game between random players and print the final scoring table."
+)
+
+
 @command.run_main("asara-play-random")
 def main(argv: list[str] | None = None) -> None:
-    parser = command.parser("asara-play-random", __doc__.splitlines()[0])
+    parser = command.parser("asara-play-random", RANDOM_DESCRIPTION)
     add_random_arguments(parser)
     run_random(parser.parse_args(argv), parser)
 
@@ -230,7 +239,10 @@ def asara_parser() -> argparse.ArgumentParser:
     add_serve_arguments(web)
     web.set_defaults(run=run_serve)
     random = commands.add_parser(
-        "random", help="one seeded game between random players", formatter_class=command.Formatter
+        "random",
+        help="one seeded game between random players",
+        description=RANDOM_DESCRIPTION,
+        formatter_class=command.Formatter,
     )
     add_random_arguments(random)
     random.set_defaults(run=lambda args: run_random(args, random))

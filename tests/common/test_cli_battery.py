@@ -104,6 +104,8 @@ RANDOM_BAD = (
     + [(["--variant", "expert"], "--variant"), (["--expansions", "dragons"], "--expansions")]
     + [([f"--save-{w}", f"{MISSING}.json"], f"--save-{w}") for w in ("record", "state")]
     + [(["--save-record", str(REPO)], "--save-record")]
+    + [([f"--save-{w}", "marker"], f"--save-{w}") for w in ("record", "state")]  # it exists
+    + [(["--save-record", "r.json", "--save-state", "r.json"], "--save-state")]
 )
 SERVE_BAD = [(["--port", v], "--port") for v in ("-1", "70000", "http")]
 
@@ -379,3 +381,125 @@ def test_evaluate_refuses_to_replace_its_files_without_force(
     code, err = run_in_process("basari-evaluate", [*argv, "--seed", "3"], capsys)
     assert code == 2 and "--force" in err and tree(tmp_path) == before
     assert script("basari-evaluate")([*argv, "--seed", "3", "--force"]) == 0
+
+
+@pytest.mark.parametrize("name", ["asara-tournament", "basari-tournament"])
+def test_an_interrupted_tournament_keeps_its_finished_chunks_and_the_same_command_resumes(
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from training import tournament
+
+    argv = ["--agents", "random,greedy" if name.startswith("asara") else "random,value"]
+    argv += ["--players", "2", "--games", "4", "--chunk-size", "2", "--no-progress"]
+    whole = tmp_path / "whole"
+    assert script(name)([*argv, "--out", str(whole)]) == 0
+    real = tournament.play_chunk
+    played: list[int] = []
+
+    def once(*args: Any, **kw: Any) -> Any:
+        if played:
+            raise KeyboardInterrupt  # Ctrl-C in the second chunk
+        played.append(args[4])
+        return real(*args, **kw)
+
+    out = tmp_path / "t"
+    monkeypatch.setattr(tournament, "play_chunk", once)
+    code, err = run_in_process(name, [*argv, "--out", str(out)], capsys)
+    assert code == 130 and f"2 finished games are kept in {out / 'chunks'}" in err
+    assert sorted(p.name for p in (out / "chunks").glob("*.pkl")) == ["2p-0.pkl"]
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        played.append(args[4])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tournament, "play_chunk", counted)
+    assert script(name)([*argv, "--out", str(out)]) == 0
+    assert played == [0, 1]  # the rerun played only the chunk not kept
+    assert (out / "games.csv").read_bytes() == (whole / "games.csv").read_bytes()
+    assert (out / "results.json").read_bytes() == (whole / "results.json").read_bytes()
+    code, err = run_in_process(name, [*argv, "--seed", "3", "--out", str(out)], capsys)
+    assert code == 2 and "other settings" in err and "--force" in err
+
+
+def _junk_model(folder: Path) -> Path:
+    """A zip archive with a saved model's members whose data is not JSON."""
+    import zipfile
+
+    path = folder / "junk.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("data", "{junk")
+        archive.writestr("policy.pth", b"")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name, argv, flag",
+    [
+        ("asara-tournament", ["--agents", "random,policy:model=JUNK"], "--agents"),
+        ("basari-ladder", ["--agents", "random,policy:model=JUNK"], "--agents"),
+        ("asara", ["play", "--players", "2", "--opponents", "policy:model=JUNK"], "--opponents"),
+        ("basari", ["play", "--players", "2", "--opponents", "policy:model=JUNK"], "--opponents"),
+        ("basari-evaluate", ["--model", BASARI_MODEL, "--opponents", "policy:model=JUNK"], "--opp"),
+    ],
+)
+def test_a_corrupt_model_in_an_agent_spec_is_named_at_parse_time(
+    name: str,
+    argv: list[str],
+    flag: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    junk = _junk_model(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, err = run_in_process(name, [a.replace("JUNK", str(junk)) for a in argv], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{junk} is not a saved MaskablePPO model (its data is not JSON" in err
+    assert flag in err and sorted(p.name for p in tmp_path.iterdir()) == ["junk.zip"]
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--model", "JUNK"], "JUNK is not a saved MaskablePPO model"),
+        (["--model", "nowhere.zip"], "no model at nowhere.zip"),
+        (["--expert", "towers"], "keeps no search trees"),
+        (["--expert", "ismcts:sims=abc"], "--expert"),
+    ],
+)
+def test_expert_iteration_checks_its_model_and_expert_before_any_game(
+    argv: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.asara import expert_iteration
+
+    junk = str(_junk_model(tmp_path))
+    argv = [a.replace("JUNK", junk) for a in [*argv, "--out", str(tmp_path / "x")]]
+    with pytest.raises(SystemExit) as exc:
+        expert_iteration.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and named.replace("JUNK", junk) in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_export_refuses_to_replace_a_file_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training import export
+
+    target = tmp_path / "small.zip"
+    target.write_bytes(b"mine")
+    with pytest.raises(SystemExit) as exc:
+        export.main([ASARA_MODEL, str(target)])
+    assert exc.value.code == 2 and "--force" in capsys.readouterr().err
+    assert target.read_bytes() == b"mine"
+    export.main([ASARA_MODEL, str(target), "--force"])
+    assert zipfile_holds_model(target)
+
+
+def zipfile_holds_model(path: Path) -> bool:
+    from agents.registry import saved_model_problem
+
+    return saved_model_problem(path) == ""

@@ -194,16 +194,22 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
     p = cli.parser(command.prog, description)
     p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
     counts = command.tournament.player_counts
-    p.add_argument("--players", type=int, default=command.default_players, choices=counts)
+    p.add_argument(
+        "--players",
+        type=int,
+        default=command.default_players,
+        choices=counts,
+        help="seats per game",
+    )
     command.tournament.add_rules(p)
-    p.add_argument("--games", type=GAMES, default=command.default_games)
+    p.add_argument("--games", type=GAMES, default=command.default_games, help="games per opponent")
     p.add_argument(
         "--opponents",
         type=agent_list(command.tournament),
         default=list(command.opponents),
         help=f"comma-separated agents (default: {','.join(command.opponents)})",
     )
-    p.add_argument("--seed", type=cli.seed, default=2026)
+    p.add_argument("--seed", type=cli.seed, default=2026, help="seeds the games and agents")
     p.add_argument(
         "--out", type=cli.writable_dir, help="folder for evaluation_<P>p.json and the plot"
     )

@@ -69,6 +69,17 @@ from .sb3_vec_env import BatchedVecEnv, Opponent
 MAX_STEPS = 10**12  # learner steps of one run
 MAX_ENVS = 4096  # games stepped at once
 MAX_GAMES = 10**7  # games of an evaluation or of behaviour cloning
+HYPER_HELP = {  # what each MaskablePPO hyper-parameter flag sets
+    "learning_rate": "Adam's step size",
+    "n_steps": "steps per game per rollout: a rollout is n-steps x envs learner decisions",
+    "batch_size": "decisions per gradient step (minibatch)",
+    "n_epochs": "passes over each rollout",
+    "gamma": "discount of future rewards (1: none, the reward comes at the game's end)",
+    "gae_lambda": "GAE's bias/variance trade-off",
+    "clip_range": "PPO's clipping of the policy ratio",
+    "ent_coef": "weight of the entropy bonus (exploration)",
+    "vf_coef": "weight of the value loss",
+}
 HYPER_TYPES: dict[str, Callable[[str], Any]] = {  # bounds of the hyper-parameter flags
     "learning_rate": command.bounded_float(0.0, 1.0, open_low=True),
     "gamma": command.bounded_float(0.0, 1.0),
@@ -426,7 +437,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     d = spec.defaults
     game = spec.name.split("-")[0]
     p = command.parser(spec.name, spec.description)
-    p.add_argument("--players", type=int, default=d["players"], choices=(2, 3, 4))
+    p.add_argument(
+        "--players", type=int, default=d["players"], choices=(2, 3, 4), help="seats per game"
+    )
     spec.add_arguments(p)
     p.add_argument(
         "--opponents",
@@ -434,7 +447,13 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         default=d["opponents"],
         help=f"name:weight pairs, comma-separated, among {sorted(spec.opponents)}",
     )
-    p.add_argument("--reward", default=d["reward"], choices=("win", "rank", "margin"))
+    p.add_argument(
+        "--reward",
+        default=d["reward"],
+        choices=("win", "rank", "margin"),
+        help="the learner's reward at the game's end: win (winning), rank (+1 first to -1 "
+        "last) or margin (the score difference, scaled)",
+    )
     steps = command.bounded_int(1, MAX_STEPS, "a positive int")
     p.add_argument(
         "--steps",
@@ -445,7 +464,7 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     )
     envs = command.bounded_int(1, MAX_ENVS, "a positive int")
     p.add_argument("--envs", type=envs, default=d["envs"], help="games played at once")
-    p.add_argument("--seed", type=command.seed, default=0)
+    p.add_argument("--seed", type=command.seed, default=0, help="seeds the games and the network")
     p.add_argument(
         "--out",
         type=Path,
@@ -469,12 +488,36 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     runfolder.add_change_argument(p)
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
     p.add_argument("--bc-expert", choices=sorted(spec.opponents), help="clone this agent first")
-    p.add_argument("--bc-games", type=games, default=2000)
-    p.add_argument("--bc-epochs", type=command.bounded_int(1, 10**6, "a positive int"), default=10)
-    p.add_argument("--snapshot-every", type=command.non_negative, default=0, help="0 = no league")
-    p.add_argument("--snapshot-weight", type=command.non_negative_float, default=0.5)
-    p.add_argument("--max-snapshots", type=command.positive, default=5)
-    p.add_argument("--eval-every", type=command.positive, default=d["eval_every"])
+    p.add_argument("--bc-games", type=games, default=2000, help="games of --bc-expert cloned")
+    p.add_argument(
+        "--bc-epochs",
+        type=command.bounded_int(1, 10**6, "a positive int"),
+        default=10,
+        help="passes over the cloned decisions",
+    )
+    p.add_argument(
+        "--snapshot-every",
+        type=command.non_negative,
+        default=0,
+        help="learner steps between frozen copies of the policy joining the opponents "
+        "(0 = no league)",
+    )
+    p.add_argument(
+        "--snapshot-weight",
+        type=command.non_negative_float,
+        default=0.5,
+        help="each snapshot's weight among the opponents",
+    )
+    p.add_argument(
+        "--max-snapshots", type=command.positive, default=5, help="newest snapshots kept in play"
+    )
+    p.add_argument(
+        "--eval-every",
+        type=command.positive,
+        default=d["eval_every"],
+        help="learner steps between points of the evaluation curve (one at the start and "
+        "one at the end too)",
+    )
     p.add_argument("--eval-games", type=games, default=200, help="games per curve point")
     p.add_argument(
         "--eval-opponents",
@@ -482,12 +525,20 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         default=list(d["eval_opponents"]),
         help="comma-separated",
     )
-    p.add_argument("--checkpoint-every", type=command.positive, default=d["checkpoint_every"])
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--checkpoint-every",
+        type=command.positive,
+        default=d["checkpoint_every"],
+        help="learner steps between checkpoints (checkpoints/)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     for name, value in spec.hyper.items():
         kind = command.positive if isinstance(value, int) else command.non_negative_float
         p.add_argument(
-            f"--{name.replace('_', '-')}", type=HYPER_TYPES.get(name, kind), default=value
+            f"--{name.replace('_', '-')}",
+            type=HYPER_TYPES.get(name, kind),
+            default=value,
+            help=HYPER_HELP.get(name, "a MaskablePPO setting"),
         )
     args = p.parse_args(argv)
     defaults = {k: p.get_default(k) for k in vars(args)}

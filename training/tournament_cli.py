@@ -101,7 +101,14 @@ def parse_command_args(
         f"(default: {','.join(command.default_agents)})",
     )
     counts = command.player_counts
-    parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        choices=counts,
+        default=list(counts),
+        help="the player counts played",
+    )
     parser.add_argument(
         "--games",
         type=GAMES,
@@ -110,7 +117,9 @@ def parse_command_args(
         "that every agent sits in every seat equally often (agents play equally many games "
         "when the games also fill whole rounds of C(K, P) lineups x P games)",
     )
-    parser.add_argument("--seed", type=cli.seed, default=0)
+    parser.add_argument(
+        "--seed", type=cli.seed, default=0, help="seeds the schedule, games and agents"
+    )
     command.add_rules(parser)
     parser.add_argument(
         "--chunk-size",

@@ -55,10 +55,15 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(parser)
-    parser.add_argument("--seed", type=command.seed, default=0)
+    parser.add_argument("--seed", type=command.seed, default=0, help="the game's seed")
     parser.add_argument(
         "--save-record", type=command.writable_file, help="write the game record (JSON) here"
     )

@@ -132,13 +132,13 @@ def lineup(
     config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [name.strip() for name in names]
+    unknown = unknown_agents_error("asara", names)  # a wrong name first: the count may follow
+    if unknown:
+        raise ValueError(unknown)
     if len(names) != players - 1:
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = unknown_agents_error("asara", names)
-    if unknown:
-        raise ValueError(unknown)
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     return config, names[:seat] + [None] + names[seat:]

@@ -66,6 +66,7 @@ TOURNAMENT_BAD = (
 LADDER_BAD = [b for b in TOURNAMENT_BAD if b[1] != "--chunk-size"] + [
     (["--agents", "a=random", "a=greedy"], "--agents"),
     (["--agents", "a=random,a=greedy"], "--agents"),
+    (["--agents", "random"], "--agents"),  # one agent: nothing to place it against
 ]
 TRAIN_BAD = (
     _seeds()
@@ -503,3 +504,35 @@ def zipfile_holds_model(path: Path) -> bool:
     from agents.registry import saved_model_problem
 
     return saved_model_problem(path) == ""
+
+
+@pytest.mark.parametrize("name", ["asara", "basari"])
+def test_an_unknown_opponent_is_named_before_the_count_of_opponents(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run_in_process(name, ["play", "--players", "3", "--opponents", "grede"], capsys)
+    assert code == 2 and "unknown agent" in err and "grede" in err and "need" not in err
+
+
+def test_a_one_agent_ladder_is_refused_saying_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run_in_process("asara-ladder", ["--agents", "towers"], capsys)
+    assert code == 2 and "at least 2 agents, got towers" in err
+
+
+def _parsers(name: str) -> list[Any]:
+    """The parser of console script `name` and those of its subcommands."""
+    import argparse
+
+    from apps.cli_reference import parser_of
+
+    top = parser_of(script(name))
+    subs = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
+    return [top, *(p for a in subs for p in a.choices.values())]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_every_option_says_what_it_does_and_no_description_is_cut(name: str) -> None:
+    for parser in _parsers(name):
+        silent = [a.option_strings[-1] for a in parser._actions if a.option_strings and not a.help]
+        assert silent == [], parser.prog
+        assert not parser.description or parser.description.rstrip().endswith("."), parser.prog

@@ -166,8 +166,9 @@ class SaveFile:
     game: str
     seats: list[str | None]
 
-    def write(self, console: Console, record: dict[str, object]) -> bool:
-        """Save `record` (the game's record dict); says where, or why not. True if saved."""
+    def write(self, console: Console, record: dict[str, object], quiet: bool = False) -> bool:
+        """Save `record` (the game's record dict); says where (unless `quiet`), or why not.
+        True if saved."""
         if self.path is None:
             return False
         try:
@@ -175,9 +176,24 @@ class SaveFile:
         except OSError as e:
             console.say(f"Could not save to {self.path}: {e.strerror or e}.")
             return False
-        console.print(f"Game saved to {self.path}.")
-        console.say("Continue it with --resume and this file.")
+        if not quiet:
+            console.print(f"Game saved to {self.path}.")
+            console.say("Continue it with --resume and this file.")
         return True
+
+    def stopped(
+        self, console: Console, record: dict[str, object], done: int, unit: str, seed: int
+    ) -> str:
+        """Save a game the person stopped (quit or Ctrl-C) and return what every game then
+        says, once: how far it got (`done` `unit`s, every seat's counted), its seed and
+        where it is kept."""
+        saved = self.write(console, record, quiet=True)
+        moves = f"{done} {unit}{'' if done == 1 else 's'} of all seats"
+        if saved:
+            kept = f"saved in {self.path}: continue it with --resume {self.path}"
+        else:
+            kept = "not saved" + (" (--save FILE keeps a game)" if self.path is None else "")
+        return f"the game stopped after {moves}, seed {seed}; it is {kept}"
 
 
 def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:

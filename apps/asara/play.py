@@ -240,6 +240,7 @@ def filtered_listing(
 
 # ------------------------------------------------------------------------ asking the person
 QUIT = -1  # what `ask_move` returns when the person ends the game
+UNIT = "decision"  # what a stopped game counts (every seat's)
 
 
 @dataclass
@@ -418,12 +419,11 @@ def play(
     try:
         finished = play_turns(env, console, style, record, seat, names, agents)
     except KeyboardInterrupt:
-        if save.write(console, record.to_dict()):
-            raise Interrupted(f"the game is saved in {save.path}") from None
-        raise
+        done = len(record.actions)
+        raise Interrupted(save.stopped(console, record.to_dict(), done, UNIT, game_seed)) from None
     if not finished:
-        console.say(f"You quit after {len(record.actions)} decision(s), seed {game_seed}.")
-        save.write(console, record.to_dict())
+        text = save.stopped(console, record.to_dict(), len(record.actions), UNIT, game_seed)
+        console.say(f"You quit: {text}.")
         return record
     console.print(final_text(saved_state(env), names, seat, style.width))
     if record_path is None:

@@ -13,6 +13,7 @@ that `l` shows them again.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ SCREEN_HEIGHT = 24
 EVENTS_TITLE = "Since your last decision:"
 CONTINUE = "-- Enter: continue --"
 EVENTS_ABOVE = "(What happened since your last decision is above; l shows it again.)"
+ENTRY = re.compile(r"^(\s+\S.*?\s{2,})\S")  # an indented list entry: its name, the gap
 AGENT_SEED_OFFSET = 1000  # opponent in seat s: derived_seed(game seed, 1000 + s), then the decision
 
 
@@ -38,14 +40,17 @@ def decision_seed(game_seed: int, seat: int, decision: int) -> int:
 
 def wrapped(text: str, width: int, indent: str = "") -> list[str]:
     """`text` (paragraphs split at newlines) broken between words to `width` columns, the
-    continuation lines indented by `indent` plus the line's own leading spaces."""
+    continuation lines indented by `indent` plus the line's own leading spaces; an
+    indented entry of a list ("  q, quit   end the game") continues under its text."""
     lines: list[str] = []
     for line in text.splitlines():
-        lead = line[: len(line) - len(line.lstrip())]
+        entry = ENTRY.match(line)
+        lead = " " * len(entry.group(1)) if entry else line[: len(line) - len(line.lstrip())]
+        indent_here = "" if entry else indent
         lines += textwrap.wrap(
             line,
             width,
-            subsequent_indent=lead + indent,
+            subsequent_indent=lead + indent_here,
             break_long_words=False,
             break_on_hyphens=False,
         ) or [""]

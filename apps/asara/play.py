@@ -82,8 +82,8 @@ from asara_env.common.files import atomic_write_text
 HELP = """\
 How to answer:
   a number     play that move
-  other text   list the moves whose name contains it ("bank", "red", "tower #2");
-               a move named that is not legal now is refused with the reason
+  other text   list the moves whose name contains it ("bank", "red", "tower #2"); \
+a move named that is not legal now is refused with the reason
   +, next      the next page of the moves listed
   m, moves     list all the moves again
   b, board     draw the board and the moves again
@@ -91,13 +91,13 @@ How to answer:
   ?, help      this help
   q, quit      end the game (asks first; --save saves it)
 Board: P0..P3 are seats; . a vacant space; [any] an area without a colour yet.
-Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is three red
-tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a space, in the
+Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is three red \
+tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a space, in the \
 order laid (gifts expansion).
-Compact layout: colours by their first 3 letters (bro brown, bla black, blu blue, ...);
-8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts on a chest;
-bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a red tower 6 tiles
-high, with 1 visible gold tile and 1 lighted window; prices: what a tile of each colour
+Compact layout: colours by their first 3 letters (bro brown, bla black, blu blue, ...); \
+8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts on a chest; \
+bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a red tower 6 tiles \
+high, with 1 visible gold tile and 1 lighted window; prices: what a tile of each colour \
 costs (gold costs the same)."""
 
 

@@ -71,7 +71,7 @@ How to answer:
   l, log       what happened before your previous decision
   ?, help      this help
   q, quit      end the game (asks first; --save saves it)
-Cards: Die (roll, move, score 6 - roll), Points (the archway's number), Gemstones \
+Cards: Die (roll, move, score 6 - roll), Points (score the archway's points), Gemstones \
 (the archway's gems). Two players on one card barter for it; three or more cancel it.
 An offer is built gem by gem ("add a red gem to the offer"), then submitted; a raise \
 must be higher than the standing offer (more gems, or as many with more of the better \

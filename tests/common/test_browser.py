@@ -425,7 +425,7 @@ def test_an_uploaded_half_played_record_is_continued_and_finished(page, tmp_path
     upload(page, tmp_path, game, players, record)
     page.wait_for_selector("#loaded:not([hidden])")
     text = page.inner_text("#loaded-text")
-    assert f"unfinished {players}-player {game.upper()} record" in text
+    assert f": an unfinished {players}-player {game.upper()} record" in text
     assert f"{len(record['actions'])} decisions" in text
     page.click("#continue")
     page.wait_for_selector("#game:not([hidden])")

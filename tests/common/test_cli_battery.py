@@ -469,6 +469,7 @@ def test_a_corrupt_model_in_an_agent_spec_is_named_at_parse_time(
         (["--model", "nowhere.zip"], "no model at nowhere.zip"),
         (["--expert", "towers"], "keeps no search trees"),
         (["--expert", "ismcts:sims=abc"], "--expert"),
+        (["--targets", "JUNK"], "JUNK is not a targets file of expert iteration"),
     ],
 )
 def test_expert_iteration_checks_its_model_and_expert_before_any_game(

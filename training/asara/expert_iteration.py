@@ -277,6 +277,18 @@ def _spec(text: str) -> str:
     return spec
 
 
+def _targets(text: str) -> Path:
+    """An argparse type: a readable targets file (targets.npz of an earlier run)."""
+    path = cli.existing_file(text)
+    try:
+        Targets.load(path)
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a targets file of expert iteration ({e})"
+        ) from None
+    return path
+
+
 def _model(text: str) -> str:
     """An argparse type: a shipped model's name or the path of a saved model."""
     path = shipped_model(text) or Path(text)
@@ -306,7 +318,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=cli.positive_int, default=200, help="self-play games")
     p.add_argument("--batch", type=cli.positive_int, default=16, help="games searched together")
     p.add_argument("--seed", type=cli.seed, default=17)
-    p.add_argument("--targets", type=cli.existing_file, help="reuse these targets: no self-play")
+    p.add_argument("--targets", type=_targets, help="reuse these targets: no self-play")
     p.add_argument("--epochs", type=cli.positive_int, default=4)
     p.add_argument("--lr", type=cli.positive_float, default=1e-5)
     p.add_argument("--value-weight", type=cli.bounded_float(0.0), default=0.5)

@@ -75,9 +75,10 @@ class PolicyAgent(Agent[object]):
 
 def load_model(path: str | os.PathLike[str]) -> MaskablePPO:
     """The MaskablePPO saved at `path`, on the CPU: what `MaskablePPO.load(path)` gives,
-    without the seconds it spends first giving the network orthogonal initial weights (a QR
-    decomposition per layer) that the saved weights then replace. The network is built
-    without them; `policy_kwargs` stays as saved. On a terminal, stderr says what is loading
+    without first giving the network orthogonal initial weights (a QR decomposition per
+    layer) that the saved weights then replace: for an ASARA model a tenth of a second of
+    CPU on a quiet machine, seconds on a busy one where PyTorch's threads contend. The
+    network is built without them; `policy_kwargs` stays as saved. On a terminal, stderr says what is loading
     while it does (importing PyTorch takes seconds)."""
     path = Path(path)
     with status(f"loading the model {path.name} (PyTorch)"):

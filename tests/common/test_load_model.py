@@ -1,6 +1,6 @@
 """`agents.policy_agent.load_model`: a saved MaskablePPO read with exactly its saved weights
 and settings, without drawing the orthogonal initial weights that `MaskablePPO.load` draws
-and then replaces (seconds for ASARA's models)."""
+and then replaces."""
 
 from __future__ import annotations
 

@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from asara_env.common.status import status
-
 from .base import Actions, Agent, Masks, Observations
 
 if TYPE_CHECKING:
@@ -78,8 +76,10 @@ def load_model(path: str | os.PathLike[str]) -> MaskablePPO:
     without first giving the network orthogonal initial weights (a QR decomposition per
     layer) that the saved weights then replace: for an ASARA model a tenth of a second of
     CPU on a quiet machine, seconds on a busy one where PyTorch's threads contend. The
-    network is built without them; `policy_kwargs` stays as saved. On a terminal, stderr says what is loading
-    while it does (importing PyTorch takes seconds)."""
+    network is built without them; `policy_kwargs` stays as saved. On a terminal, stderr
+    says what is loading while it does (importing PyTorch takes seconds)."""
+    from asara_env.common.status import status  # here: importing agents loads no asara_env
+
     path = Path(path)
     with status(f"loading the model {path.name} (PyTorch)"):
         from sb3_contrib import MaskablePPO

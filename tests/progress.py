@@ -103,6 +103,7 @@ class FileProgress:
         self.results: dict[str, Counter[str]] = {}  # file -> result -> tests
         self.total = 0
         self.done = 0
+        self.running = False  # between the start and the end of the test loop
 
     def expect(self, nodeids: Iterable[str]) -> None:
         """The tests of the run (the first collection that reports them)."""
@@ -120,11 +121,21 @@ class FileProgress:
         self.expect(ids)
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self) -> Generator[None, object, object]:
+        self.running = True
+        try:
+            return (yield)
+        finally:
+            self.running = False
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_report_teststatus(
         self, report: pytest.TestReport | pytest.CollectReport
-    ) -> Generator[None, tuple[str, str, object], tuple[str, str, str]]:
-        category, _letter, _word = yield
-        return category, "", ""  # no dot: FileProgress writes the lines
+    ) -> Generator[None, tuple[str, str, object], tuple[str, str, object]]:
+        status = yield
+        if not self.running:  # the closing summaries keep their words ("FAILED")
+            return status
+        return status[0], "", ""  # no dot while the tests run: the file lines say it
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

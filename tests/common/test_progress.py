@@ -87,6 +87,8 @@ def test_one_line_per_file_in_place_of_dots(tmp_path, quiet, how):
     assert len(b) == 1 and re.fullmatch(r"\[\d/7\] +\d+s  test_b\.py  2 skipped", b[0])
     assert any(line.startswith("[7/7]") for line in a + b)
     assert not any(re.fullmatch(r"[.sF]+( +\[.*\])?", line) for line in lines)  # no dots
+    assert "FAILED test_a.py::test_fails" in done.stdout  # the closing summary keeps its words
+    assert not any(line.strip().startswith("[100%]") for line in lines)
 
 
 def test_the_default_output_of_a_single_process_is_left_alone(tmp_path):

@@ -88,6 +88,7 @@ def test_one_line_per_file_in_place_of_dots(tmp_path, quiet, how):
     assert any(line.startswith("[7/7]") for line in a + b)
     assert not any(re.fullmatch(r"[.sF]+( +\[.*\])?", line) for line in lines)  # no dots
     assert "FAILED test_a.py::test_fails" in done.stdout  # the closing summary keeps its words
+    assert "2 tests need Chromium and did not run (test_b.py)" in done.stdout
     assert not any(line.strip().startswith("[100%]") for line in lines)
 
 

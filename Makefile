@@ -28,7 +28,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
+	$(BIN)/mypy asara_env agents commandline training apps benchmarks examples tests
 	$(MAKE) docs-site
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
 	$(BIN)/python -m pytest -q --nbmake notebooks
@@ -76,7 +76,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
+	$(BIN)/mypy asara_env agents commandline training apps benchmarks examples tests
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -49,11 +49,9 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from apps import command
 from asara_env.common.seeding import derived_seed
-
-from .imitation import Samples, clone
-from .outputs import (
+from commandline import command
+from commandline.outputs import (
     atomic_open,
     atomic_save,
     atomic_write_text,
@@ -61,6 +59,8 @@ from .outputs import (
     out_problem,
     prepare_out_dir,
 )
+
+from .imitation import Samples, clone
 from .policy import MaskedPolicy
 from .sb3_vec_env import BatchedVecEnv, Opponent
 

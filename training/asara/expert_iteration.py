@@ -37,11 +37,11 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from apps import command as cli
 from asara_env.asara.config import GameConfig
 from asara_env.common.batch import concatenate
 from asara_env.common.seeding import derived_seeds
-from training.outputs import (
+from commandline import command as cli
+from commandline.outputs import (
     atomic_open,
     atomic_save,
     atomic_write_text,

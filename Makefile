@@ -36,7 +36,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(call STEP,2/6,"types (mypy --strict over the whole tree)")
-	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
+	$(BIN)/mypy asara_env agents commandline training apps benchmarks examples tests
 	$(call STEP,3/6,"the docs site (mkdocs build --strict into site/)")
 	$(MAKE) --no-print-directory docs-site
 	$(call STEP,4/6,"pytest on 2 workers (the first tests compile the numba kernels)")
@@ -90,7 +90,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
+	$(BIN)/mypy asara_env agents commandline training apps benchmarks examples tests
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -19,9 +19,9 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from apps.command import exit_missing_extra
 from asara_env.common.extras import missing_extra, require
 from asara_env.common.status import status
+from commandline.command import exit_missing_extra
 
 TRAIN = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
 EVALUATE = ("torch", "sb3_contrib", "matplotlib")

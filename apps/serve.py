@@ -88,8 +88,6 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from apps.command import add_serve_arguments, run_main
-from apps.command import parser as command_parser
 from apps.webgame import (
     WEB_GAMES,
     Invalid,
@@ -102,6 +100,8 @@ from apps.webgame import (
 )
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.files import atomic_write_text
+from commandline.command import add_serve_arguments, run_main
+from commandline.command import parser as command_parser
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63

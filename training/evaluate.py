@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from apps import command as cli
 from asara_env.common.outcome import win_shares
+from commandline import command as cli
+from commandline.outputs import atomic_open, atomic_write_text
 
 from .games import game_main, game_module
-from .outputs import atomic_open, atomic_write_text
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
 from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval

@@ -19,8 +19,8 @@ from pathlib import Path
 import torch
 from sb3_contrib import MaskablePPO
 
-from apps import command
 from asara_env.common.files import replacing
+from commandline import command
 
 DROPPED = [
     "_last_obs",

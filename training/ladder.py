@@ -59,11 +59,17 @@ from typing import Any
 
 import numpy as np
 
-from apps import command as cli
 from asara_env.common.outcome import win_shares
+from commandline import command as cli
+from commandline.outputs import (
+    append_line,
+    atomic_open,
+    atomic_write_text,
+    out_problem,
+    prepare_out_dir,
+)
 
 from .games import game_main, game_module
-from .outputs import append_line, atomic_open, atomic_write_text, out_problem, prepare_out_dir
 from .tournament import Played, Rows, TournamentGame, game_seeds, schedule, sub_seed
 from .tournament_cli import GAMES, TournamentCommand, add_ray_arguments, check_ray
 from .tournament_report import text_table, write_csv

@@ -57,12 +57,12 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from apps import command
 from asara_env.common.seeding import derived_seed
+from commandline import command
+from commandline.outputs import atomic_open, atomic_save, atomic_write_text, fresh_dir
 
 from . import runfolder
 from .imitation import Samples, clone
-from .outputs import atomic_open, atomic_save, atomic_write_text, fresh_dir
 from .policy import MaskedPolicy
 from .sb3_vec_env import BatchedVecEnv, Opponent
 

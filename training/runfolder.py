@@ -21,7 +21,7 @@ The rules, checked by `check` before any work (a usage error naming the flag):
 
 - A new run: a folder that holds anything is refused, naming the ways on (`--resume OUT`
   continues it, `--force` moves it aside to `OUT.old-<n>`, never deleted, or a new
-  `--out`; training/outputs.py's `out_problem`).
+  `--out`; commandline/outputs.py's `out_problem`).
 - `--resume` of a run in its own folder: settings not given on the command line keep
   their recorded values (`resume_defaults` makes them the parser's defaults); a setting
   given with another value is refused naming each difference (`differences`, `describe`),
@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .outputs import atomic_write_text, out_problem, prepare_out_dir
+from commandline.outputs import atomic_write_text, out_problem, prepare_out_dir
 
 RECORD = "run.json"  # the run's record in its folder
 CHANGE_FLAG = "--change-settings"  # the flag that says a resumed run's changes are wanted

@@ -31,10 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from apps import command as cli
+from commandline import command as cli
+from commandline.outputs import aside_path, fresh_dir, prepare_out_dir
 
 from .games import game_main, game_module
-from .outputs import aside_path, fresh_dir, prepare_out_dir
 from .tournament import CHUNK_SIZE, ChunkStore, TournamentGame, run_tournament
 from .tournament_report import report, write_report
 

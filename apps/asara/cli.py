@@ -22,7 +22,6 @@ import numpy as np
 
 from agents.base import RandomAgent
 from agents.registry import agent_names
-from apps import command
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
@@ -35,8 +34,13 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
 from asara_env.common.record import SavedGame, read_saved_game
-
-from .options import add_expansions_argument, add_serve_arguments, config_text, expansion_list
+from commandline import command
+from commandline.asara.options import (
+    add_expansions_argument,
+    add_serve_arguments,
+    config_text,
+    expansion_list,
+)
 
 
 def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
@@ -78,7 +82,7 @@ def add_random_arguments(parser: argparse.ArgumentParser) -> None:
 def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Play the random game `args` asks for, print its table and save what was asked
     (atomically)."""
-    from training.outputs import atomic_write_text
+    from commandline.outputs import atomic_write_text
 
     try:
         config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))

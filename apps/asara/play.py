@@ -43,8 +43,6 @@ from pettingzoo import AECEnv
 
 from agents.asara.arena import act_in_env
 from agents.registry import make_agent, unknown_agents_error
-from apps.asara.options import config_text
-from apps.command import Interrupted
 from apps.console import AGENT_SEED_OFFSET as AGENT_SEED_OFFSET  # the web page's seeds
 from apps.console import (
     SCREEN_HEIGHT,
@@ -78,6 +76,8 @@ from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import LINE_WIDTH, scoring_table, wrap
 from asara_env.asara.render_compact import COMPACT_WIDTH, render_compact
 from asara_env.common.files import atomic_write_text
+from commandline.asara.options import config_text
+from commandline.command import Interrupted
 
 HELP = """\
 How to answer:

@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_names, make_agent, unknown_agents_error
-from apps import command
 from apps.console import (
     SCREEN_HEIGHT,
     SCREEN_WIDTH,
@@ -62,6 +61,7 @@ from asara_env.basari.reference.serialize import state_from_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import LETTERS, bundle_text, render_compact, render_state
 from asara_env.common.record import SavedGame, read_saved_game
+from commandline import command
 
 HELP = """\
 How to answer:

@@ -99,7 +99,7 @@ def test_an_interrupted_self_play_keeps_its_batches_and_the_same_command_resumes
     out = tmp_path / "run"
     argv = ["--expert", TINY, "--games", "2", "--batch", "1", "--seed", str(SEED)]
     argv += ["--epochs", "1", "--holdout", "0", "--out", str(out)]
-    played = []
+    played: list[int] = []
     real = xit._play
 
     def play_once(*args: object) -> xit.Targets:

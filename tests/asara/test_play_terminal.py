@@ -8,7 +8,6 @@ import pytest
 
 from apps.asara import cli
 from apps.asara.play import play
-from apps.command import Interrupted
 from apps.console import EVENTS_TITLE
 from asara_env.asara.actions import Group, decode, public_description
 from asara_env.asara.config import GameConfig
@@ -18,6 +17,7 @@ from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
 from asara_env.common.record import SavedGame, read_saved_game
+from commandline.command import Interrupted
 from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
 SEAT = 1

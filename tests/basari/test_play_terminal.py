@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from apps.basari.play import HELP, main, play
-from apps.command import Interrupted
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import GameRecord
 from asara_env.basari.reference.rules import acting_seats
 from asara_env.basari.reference.scoring import end_round
 from asara_env.common.record import read_saved_game
+from commandline.command import Interrupted
 from tests.common.terminal import MOVE, Player, Terminal
 
 SEAT = 1

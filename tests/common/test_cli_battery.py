@@ -198,7 +198,7 @@ def test_no_traceback_reaches_stderr_of_a_real_process(argv: list[str], tmp_path
 def test_a_failure_is_one_line_and_ctrl_c_exits_130(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from apps.command import run_main
+    from commandline.command import run_main
 
     def boom(argv: list[str]) -> None:
         raise RuntimeError("shape '[1, 39]' is invalid\nfor input of size 7")

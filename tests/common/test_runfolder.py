@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from apps import command
+from commandline import command
 from training import runfolder
 
 

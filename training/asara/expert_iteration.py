@@ -45,13 +45,11 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from apps import command as cli
 from asara_env.asara.config import GameConfig
 from asara_env.common.batch import concatenate
 from asara_env.common.seeding import derived_seeds
-from training import runfolder
-from training.game_agents import saved_model_problem
-from training.outputs import (
+from commandline import command as cli
+from commandline.outputs import (
     aside_path,
     atomic_open,
     atomic_save,
@@ -60,6 +58,8 @@ from training.outputs import (
     out_problem,
     prepare_out_dir,
 )
+from training import runfolder
+from training.game_agents import saved_model_problem
 from training.tournament import sub_seed
 
 from . import check, make_agent, shipped_model

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS, GameConfig
+from commandline.asara.options import add_expansions_argument, check_rules
 from training import ladder as ladder_command
 from training.games import command_main
 from training.tournament import TournamentGame

@@ -30,9 +30,9 @@ from typing import Any
 
 from sb3_contrib import MaskablePPO
 
-from apps.asara.options import add_expansions_argument, check_rules
-from apps.command import run_main
 from asara_env.asara.config import GameConfig
+from commandline.asara.options import add_expansions_argument, check_rules
+from commandline.command import run_main
 from training import run
 from training.imitation import Samples
 from training.policy import policy_kwargs

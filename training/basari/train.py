@@ -28,11 +28,11 @@ from typing import Any
 import torch
 from tqdm import tqdm
 
-from apps.command import bounded_int, run_main
 from asara_env.basari.config import BasariConfig
+from commandline.command import bounded_int, run_main
+from commandline.outputs import atomic_write_text
 from training import run
 from training.imitation import Samples
-from training.outputs import atomic_write_text
 from training.policy import Log1pFeatures
 
 from . import baselines, policy_agent

@@ -13,14 +13,24 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from apps.webgame import CONFLICT, NOT_FOUND, Decision, Loaded, Refused, Session, envelope, unwrap
+from apps.webgame import (
+    CONFLICT,
+    NOT_FOUND,
+    Decision,
+    Loaded,
+    Refused,
+    Session,
+    article,
+    check_lineup,
+    envelope,
+    unwrap,
+)
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.record import replay_actions
-from asara_env.common.svg import animated_svg
 
 START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 GameState = TypeVar("GameState")
@@ -85,7 +95,9 @@ def saved_origin(engine: Engine[GameState, Any], saved: object) -> Origin[GameSt
     """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
     if not isinstance(saved, dict) or "config" not in saved:
         name = engine.game.upper()
-        raise CorruptStateError(f"neither a {name} game record nor a saved {name} game", "(top)")
+        raise CorruptStateError(
+            f"neither {article(name)} {name} game record nor a saved {name} game", "(top)"
+        )
     state = engine.state_from_dict(saved)
     return Origin(
         engine, engine.config_of(state), engine.saved_seed(state), engine.state_to_dict(state)
@@ -119,6 +131,7 @@ def load_upload(engine: Engine[GameState, Any], data: object) -> Loaded:
         decisions = checked_decisions(origin, inner["actions"])
     else:
         origin, decisions, kind = saved_origin(engine, inner), [], "saved game"
+    check_lineup(names, origin.config.num_players)
     state = origin.position(decisions)
     return Loaded(
         engine.game,
@@ -194,10 +207,9 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
         state = self.origin.position(self.decisions[:k])
         return {"svg": self.origin.engine.draw_seat(state, self.seat)}
 
-    def animated(self, seconds: float) -> str:
+    def pictures(self) -> Iterator[str]:
         engine, state = self.origin.engine, self.origin.state()
-        frames = [engine.draw_full(state)]
-        for decision in self.decisions:
+        yield engine.draw_full(state)
+        for decision in list(self.decisions):
             engine.step(state, decision)
-            frames.append(engine.draw_full(state))
-        return str(animated_svg(frames, seconds))
+            yield engine.draw_full(state)

@@ -26,6 +26,8 @@ from fastapi.testclient import TestClient
 from apps.serve import TOKEN_HEADER, create_app
 from apps.webgame import WEB_GAMES
 
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
+
 NEW_GAME: dict[str, dict[str, Any]] = {
     "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
     "basari": {"game": "basari", "players": 3, "opponents": ["random", "random"]},
@@ -66,7 +68,7 @@ def measure(game: str, games: int, max_games: int) -> dict[str, Any]:
     """Memory (MiB) and games held after the warm-up, each quarter and the eviction."""
     clock = Clock()
     app = create_app(max_games=max_games, idle_seconds=IDLE_SECONDS, clock=clock)
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     for seed in range(WARM_UP):
         play(client, game, seed, finish=seed % 2 == 0)
     gc.collect()

@@ -328,7 +328,7 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
 
     start(page, seed="3", game="basari")
     page.wait_for_selector("#board svg")
-    assert "as seen by player_0 (you)" in page.inner_text("#board")
+    assert "as seen by P0 (you)" in page.inner_text("#board")
     assert page.locator("#board .clickable").count() == 28  # every archway is a start
     counts: dict[str, int] = {}
     adds = [0]

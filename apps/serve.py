@@ -21,17 +21,32 @@ endpoint lists games: the page keeps its own games' ids and tokens in the browse
 make, and a custom header only with the page's own (no CORS is served), so no other site
 can act in a game.
 
-**Bounded resources** (`create_app`'s arguments; the commands' flags):
-- at most `max_games` games (`--max-games`, 200) and as many uploads are held; a new one
-  when full evicts the least recently used (each request to a game counts as a use), so
-  the server always accepts new games and an active game is the last to go;
+**Bounded resources** (`create_app`'s arguments; the commands' flags): every piece of work
+a request can cause is bounded and checked when it arrives (docs/web.md has the table):
+- at most `max_games` games (`--max-games`, 200) and as many uploads are held, at most
+  `max_client_games` (`--max-client-games`, 20) of one client address; a new one evicts
+  its client's least recently used when the client is at its limit, else, when full, the
+  least recently used of the client holding the most (`apps.weblimits.Store`), so one
+  client cannot empty another's games;
 - a game or upload unused for `idle_seconds` (`--idle-minutes`, 60) is evicted; a finished
   game evicted either way is first written to `records_dir` (`--records DIR`, none by
   default) as `<game>-<id>.json`, atomically (a temporary file renamed);
+- the games' work (new games, moves and the opponents' replies, uploads read, pictures)
+  runs on `game_threads` threads (`--game-threads`, 4) with at most `game_queue`
+  (`--game-queue`, 32) jobs waiting, 503 beyond (`apps.weblimits.Workers`); the request
+  threads never run it, so slow opponents hold up no other request;
+- a search opponent asks at most `apps.webgame.PAGE_SEARCH_LIMITS` per decision (400);
 - a request body over `max_body` bytes (`--max-body-kib`, 256 KiB) gets 413 before it is read
-  in full;
+  in full; an animated replay over `max_replay_bytes` (32 MiB, estimated from its first
+  picture) gets 413, and one under it is sent a picture at a time;
 - JSON is parsed strictly: `NaN`, `Infinity` and numbers beyond a float's range are refused,
   and the requests' ints are strict (no `"2"`, `true` or `5.0`): a 422 naming the field;
+  answers escape every non-ASCII character, so a lone surrogate is echoed in a 422;
+- a game's answer is encoded under its lock, and a read answers the snapshot published
+  after the last whole move (`Session.publish`), never a half-made one;
+- a request naming another `Host` than `allowed_hosts` (the loopback names and `--host`,
+  plus `--allow-host`) gets 400; the API's own pages are off unless `api_docs`
+  (`--api-docs`);
 - a held game's memory is bounded by the rules (its record and log grow by one entry per
   decision and a game ends); the shipped models are loaded once per process;
 - it listens on 127.0.0.1 unless `--host` says otherwise, with a warning then.
@@ -54,7 +69,8 @@ requests that need the `X-Game-Token` header:
 | `GET /api/uploads/{id}/frames/{k}` (token) | the upload's position k in full (`{svg}`) |
 | `POST /api/uploads/{id}/continue` `{opponents, seat}` (token) | 201, game + `token` |
 
-An upload is a record, a saved game or the page's own download; one of another game or
+An upload is a record, a saved position, a terminal game's saved game or the page's own
+download (whose lineup must name agents the page offers, one per seat); one of another game or
 another number of players than `game` and `players` say is refused (400) naming both
 configurations; `continue` starts a game at the upload's last position.
 

@@ -2,12 +2,13 @@
 
     python -m benchmarks.serve_load [--clients 16] [--seconds 30] [--opponent flatmc:sims=64]
 
-One server (apps/serve.py `running`, its default limits: 4 game threads, 32 jobs queued) on
-a free local port; `--clients` threads, each its own HTTP client, start ASARA games against
+One server (apps/serve.py `running`, its default limits: 4 game threads, 32 jobs queued,
+but `--max-client-games`, 200: every client here has the same address) on a free local
+port; `--clients` threads, each its own HTTP client, start ASARA games against
 `--opponent` (a search agent thinks on every move), read each game and move until the game
-ends or 10 moves are made, again and again for `--seconds`; meanwhile a probe asks
-`GET /api/options` every 0.2 s. Printed: the requests by route and status (503: the queue
-was full), each route's median, 95th percentile and largest latency, the probe's largest
+ends or 10 moves are made, again and again for `--seconds`; meanwhile a probe asks `GET
+/api/options` every 0.2 s. Printed: the requests by route and status (503: the queue was
+full), each route's median, 95th percentile and largest latency, the probe's largest
 latency, and the wall and CPU time of the process (server and clients together).
 """
 
@@ -102,11 +103,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--opponent", default="flatmc:sims=64")
+    parser.add_argument(
+        "--max-client-games",
+        type=int,
+        default=200,
+        help="games held per client address: every client here is 127.0.0.1 (default 200)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     tally = Tally()
     wall, cpu = time.perf_counter(), time.process_time()
-    with running() as url:
+    with running(max_client_games=args.max_client_games) as url:
         httpx.post(f"{url}/api/games", json={"game": "asara", "opponents": [args.opponent]})
         until = time.perf_counter() + args.seconds
         threads = [

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 from agents.base import Agent
 from agents.models import MODELS
 from agents.registry import agent_names, check_spec, game_agents, make_agent
-from asara_env.common.record import SAVE_SCHEMA, saved_game_from_dict
+from asara_env.common.record import SAVE_SCHEMA, a_or_an, saved_game_from_dict
 from asara_env.common.seeding import derived_seed
 
 WEB_GAMES = ("asara", "basari")  # the games the page offers, each with apps/<game>/web.py
@@ -61,11 +61,6 @@ class Invalid(Refused):
         ]
         where = ".".join(str(part) for part in exc.errors()[0]["loc"]) or "request"
         super().__init__(UNPROCESSABLE, f"{where}: {exc.errors()[0]['msg']}")
-
-
-def article(word: str) -> str:
-    """The indefinite article before `word`: "an" before a vowel's letter, else "a"."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def fresh_seed(seed: int | None) -> int:
@@ -317,7 +312,7 @@ def unwrap(data: object, game: str) -> tuple[object, list[str | None] | None, in
         raise ValueError(f"a {UPLOAD_FORMAT} file has format, game, record, lineup and seat")
     if data["game"] != game:
         other = str(data["game"]).upper()
-        raise ValueError(f"this is {article(other)} {other} game, not {game.upper()}")
+        raise ValueError(f"this is {a_or_an(other)} game, not {game.upper()}")
     names, seat = data["lineup"], data["seat"]
     if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
         raise ValueError("lineup must be a list of agent names and one null (the person)")

@@ -24,13 +24,12 @@ from apps.webgame import (
     Loaded,
     Refused,
     Session,
-    article,
     check_lineup,
     envelope,
     unwrap,
 )
 from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import replay_actions
+from asara_env.common.record import a_or_an, replay_actions
 
 START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 GameState = TypeVar("GameState")
@@ -96,7 +95,7 @@ def saved_origin(engine: Engine[GameState, Any], saved: object) -> Origin[GameSt
     if not isinstance(saved, dict) or "config" not in saved:
         name = engine.game.upper()
         raise CorruptStateError(
-            f"neither {article(name)} {name} game record nor a saved {name} game", "(top)"
+            f"neither {a_or_an(name)} game record nor a saved {name} game", "(top)"
         )
     state = engine.state_from_dict(saved)
     return Origin(

@@ -391,7 +391,7 @@ def replay_response(
         yield first
         yield from pictures
 
-    name = f"{session.view()['game']}-{session.seed}-replay.svg"
+    name = f"{session.game}-{session.seed}-replay.svg"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     parts = animated_svg_parts(frames(), count, seconds)
     return StreamingResponse(parts, media_type="image/svg+xml", headers=headers)
@@ -477,6 +477,7 @@ def create_app(  # noqa: C901, PLR0913, PLR0915
         return SafeJSONResponse({"detail": exc.detail}, exc.status_code, headers=headers)
 
     def created(session: Session[Any], owner: str) -> Response:
+        """Hold a new session for `owner` and answer it (on a game thread: it draws)."""
         session.id, token = games.add(session, owner)
         with session.lock:
             return rendered(session.publish() | {"token": token}, 201)
@@ -495,9 +496,8 @@ def create_app(  # noqa: C901, PLR0913, PLR0915
         name = body.pop("game", DEFAULT_GAME)
         if not isinstance(name, str):
             raise HTTPException(422, f"game must be one of {list(WEB_GAMES)}, got {name!r}")
-        game = game_of(name)
-        session = await workers.run(lambda: game.start(body))
-        return created(session, client_of(http))
+        game, owner = game_of(name), client_of(http)
+        return await workers.run(lambda: created(game.start(body), owner))
 
     @app.get("/api/games/{game_id}")
     def show(game_id: str, token: str | None = Token) -> Response:
@@ -578,9 +578,10 @@ def create_app(  # noqa: C901, PLR0913, PLR0915
         upload_id: str, request: Continue, http: Request, token: str | None = Token
     ) -> Response:
         loaded = uploads.get(upload_id, token)
-        game = game_of(loaded.game)
-        session = await workers.run(lambda: game.resume(loaded, request.opponents, request.seat))
-        return created(session, client_of(http))
+        game, owner = game_of(loaded.game), client_of(http)
+        return await workers.run(
+            lambda: created(game.resume(loaded, request.opponents, request.seat), owner)
+        )
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

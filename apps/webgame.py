@@ -138,6 +138,11 @@ class Session(ABC, Generic[Decision]):
     shown: bytes = field(default=b"", repr=False)  # `publish`'s JSON: what a read answers
     ANIMATES: ClassVar[bool] = False  # whether `pictures` draws the game
 
+    @property
+    def game(self) -> str:
+        """The game's name."""
+        return str(self.view()["game"])
+
     def label(self, seat: int) -> str:
         return f"P{seat} ({self.names[seat] or 'you'})"
 

@@ -190,6 +190,10 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
     ANIMATES: ClassVar[bool] = True
 
     @property
+    def game(self) -> str:
+        return self.origin.engine.game
+
+    @property
     def over(self) -> bool:
         return self.origin.engine.is_over(self.state)
 

@@ -66,11 +66,16 @@ class Option:
         return above and (self.high is None or value <= self.high)
 
     def range(self) -> str:
-        """The option's range in words: `>= 1`, `> 0`, `in (0, 1]`."""
-        low = "any" if self.low is None else f"{self.low:g}"
+        """The option's range in words: `>= 1`, `> 0`, `in (0, 1]`, `in [1, 1000000]`."""
+        low = "any" if self.low is None else _plain(self.low)
         if self.high is not None:
-            return f"in {'(' if self.low_open else '['}{low}, {self.high:g}]"
+            return f"in {'(' if self.low_open else '['}{low}, {_plain(self.high)}]"
         return f"{'>' if self.low_open else '>='} {low}"
+
+
+def _plain(value: float) -> str:
+    """A bound as written: `1000000`, not `1e+06`; `0.5`."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _integer(text: str) -> int:

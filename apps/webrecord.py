@@ -13,14 +13,23 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from apps.webgame import CONFLICT, NOT_FOUND, Decision, Loaded, Refused, Session, envelope, unwrap
+from apps.webgame import (
+    CONFLICT,
+    NOT_FOUND,
+    Decision,
+    Loaded,
+    Refused,
+    Session,
+    check_lineup,
+    envelope,
+    unwrap,
+)
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.record import a_or_an, replay_actions
-from asara_env.common.svg import animated_svg
 
 START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 GameState = TypeVar("GameState")
@@ -121,6 +130,7 @@ def load_upload(engine: Engine[GameState, Any], data: object) -> Loaded:
         decisions = checked_decisions(origin, inner["actions"])
     else:
         origin, decisions, kind = saved_origin(engine, inner), [], "saved game"
+    check_lineup(names, origin.config.num_players)
     state = origin.position(decisions)
     return Loaded(
         engine.game,
@@ -180,6 +190,10 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
     ANIMATES: ClassVar[bool] = True
 
     @property
+    def game(self) -> str:
+        return self.origin.engine.game
+
+    @property
     def over(self) -> bool:
         return self.origin.engine.is_over(self.state)
 
@@ -196,10 +210,9 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
         state = self.origin.position(self.decisions[:k])
         return {"svg": self.origin.engine.draw_seat(state, self.seat)}
 
-    def animated(self, seconds: float) -> str:
+    def pictures(self) -> Iterator[str]:
         engine, state = self.origin.engine, self.origin.state()
-        frames = [engine.draw_full(state)]
-        for decision in self.decisions:
+        yield engine.draw_full(state)
+        for decision in list(self.decisions):
             engine.step(state, decision)
-            frames.append(engine.draw_full(state))
-        return str(animated_svg(frames, seconds))
+            yield engine.draw_full(state)

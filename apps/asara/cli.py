@@ -230,7 +230,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 def run_serve(args: argparse.Namespace) -> None:
     from apps.serve import serve  # FastAPI and uvicorn load only for this command
 
-    serve(args)
+    serve(args, prog="asara serve")
 
 
 def asara_parser() -> argparse.ArgumentParser:

@@ -330,7 +330,7 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
 
     start(page, seed="3", game="basari")
     page.wait_for_selector("#board svg")
-    assert "as seen by player_0 (you)" in page.inner_text("#board")
+    assert "as seen by P0 (you)" in page.inner_text("#board")
     assert page.locator("#board .clickable").count() == 28  # every archway is a start
     counts: dict[str, int] = {}
     adds = [0]
@@ -563,3 +563,30 @@ def test_a_stale_or_illegal_basari_move_gets_409_and_changes_nothing(page):
     page.reload()
     page.wait_for_selector("#board svg")
     assert decisions(page) == before
+
+
+SMALLEST_PRINT_PX = 9  # the least height of the board's print on screen
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_the_boards_small_print_is_legible_on_an_800_px_screen(browser, server, game):
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    start(page, game=game)
+    page.wait_for_selector("#board svg text")
+    smallest = page.evaluate(
+        """() => {
+            const svg = document.querySelector('#board svg');
+            const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+            const sizes = [...svg.querySelectorAll('text')].map(
+                t => parseFloat(getComputedStyle(t).fontSize) * scale);
+            return Math.min(...sizes);
+        }"""
+    )
+    assert smallest >= SMALLEST_PRINT_PX, smallest
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 800  # the board scrolls in its own frame, not the page
+    context.close()

@@ -4,7 +4,7 @@ OpenSpiel's `register_game`): what a tool needs to know to run any game without 
     from asara_env import games
     games.available_games()                 # ('asara', 'basari')
     env = games.make("basari", num_players=3)            # the game's PettingZoo (AEC) env
-    core = games.load_core("asara")                      # init, step, ... (CORE_VERBS)
+    core = games.load_core("asara")                      # CoreVerbs: init, step, ... bound once
     state = core.init(games.load_config("asara")(num_players=2), batch=64, seeds=0)
     games.reward_schemes("basari")["win"]               # the function behind reward="win"
 
@@ -38,9 +38,11 @@ from asara_env.common.outcome import RewardSchemes
 __all__ = [
     "CORE_VERBS",
     "ENV_KINDS",
+    "CoreVerbs",
     "GAMES",
     "GameCard",
     "available_games",
+    "bind_core",
     "env_factory",
     "game_card",
     "load_config",
@@ -59,6 +61,45 @@ __all__ = [
 # seat to move's ([B, ...]); a simultaneous game's are every seat's ([B, P, ...]).
 CORE_VERBS = ("init", "step", "legal_action_mask", "observe", "is_terminal", "scores")
 ENV_KINDS = ("env", "raw_env", "parallel_env")  # the PettingZoo factories a card can name
+
+
+@dataclass(frozen=True)
+class CoreVerbs:
+    """A game's core on one backend, looked up once: the verbs of CORE_VERBS bound as
+    attributes, and the core module's other names (`TURNS`, `step_observe`, ...) read
+    through from `module`. Envs, arenas and searches keep one and call through it on every
+    step. It copies as itself and pickles as its (game, backend), so an env holding one
+    deep-copies and travels to other processes."""
+
+    game: str
+    backend: str  # "numpy" or "numba", resolved
+    module: ModuleType
+    init: Callable[..., Any]
+    step: Callable[..., Any]
+    legal_action_mask: Callable[..., Any]
+    observe: Callable[..., Any]
+    is_terminal: Callable[..., Any]
+    scores: Callable[..., Any]
+
+    @classmethod
+    def of(cls, game: str, backend: str, module: ModuleType) -> CoreVerbs:
+        """The verbs of `module`, checked to be every one of CORE_VERBS."""
+        missing = [v for v in CORE_VERBS if not callable(getattr(module, v, None))]
+        if missing:
+            raise TypeError(f"{game}'s core {module.__name__} lacks {missing} of {CORE_VERBS}")
+        return cls(game, backend, module, *(getattr(module, v) for v in CORE_VERBS))
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "module":  # not set yet (an object being rebuilt)
+            raise AttributeError(name)
+        return getattr(self.module, name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CoreVerbs:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., CoreVerbs], tuple[str, str]]:
+        return load_core, (self.game, self.backend)
+
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 _REF = re.compile(r"[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?")
@@ -117,17 +158,14 @@ class GameCard:
             if f.name not in ("name", "player_counts", "simultaneous", "gym_id"):
                 _check_ref(f.name, getattr(self, f.name), optional=f.default is None)
 
-    def load_core(self, backend: str | None = None) -> ModuleType:
-        """The core module for `backend` ("numpy", "numba" or None for the default, see
-        `asara_env.common.backend.resolve_backend`), checked to expose every one of
-        CORE_VERBS. A game without a compiled core runs its numpy core on every backend."""
+    def load_core(self, backend: str | None = None) -> CoreVerbs:
+        """The core's verbs on `backend` ("numpy", "numba" or None for the default, see
+        `asara_env.common.backend.resolve_backend`), checked to be every one of CORE_VERBS
+        and bound once. A game without a compiled core runs its numpy core on every
+        backend."""
         chosen = resolve_backend(backend)
         ref = self.compiled_core if chosen == "numba" and self.compiled_core else self.core
-        core = importlib.import_module(ref)
-        missing = [v for v in CORE_VERBS if not callable(getattr(core, v, None))]
-        if missing:
-            raise TypeError(f"{self.name}'s core {ref} lacks {missing} of {CORE_VERBS}")
-        return core
+        return CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
 
     def env_factory(self, kind: str = "env") -> Callable[..., Any]:
         """The PettingZoo factory of `kind` (one of ENV_KINDS the card names)."""
@@ -234,10 +272,20 @@ def env_factory(name: str, kind: str = "env") -> Callable[..., Any]:
     return game_card(name).env_factory(kind)
 
 
-def load_core(name: str, backend: str | None = None) -> ModuleType:
-    """Game `name`'s vectorised core on `backend` ("numpy", "numba", None: the default),
-    exposing CORE_VERBS."""
+def load_core(name: str, backend: str | None = None) -> CoreVerbs:
+    """Game `name`'s vectorised core on `backend` ("numpy", "numba", None: the default):
+    its CORE_VERBS bound once, its other names read through (`CoreVerbs`)."""
     return game_card(name).load_core(backend)
+
+
+def bind_core(name: str, core: CoreVerbs | str | None) -> CoreVerbs:
+    """Game `name`'s core verbs from `core`: verbs already bound (of that game) as they
+    are, a backend name or None looked up once (`load_core`)."""
+    if isinstance(core, CoreVerbs):
+        if core.game != name:
+            raise ValueError(f"core must be {name}'s verbs, got {core.game}'s")
+        return core
+    return load_core(name, core)
 
 
 def load_config(name: str) -> type:

@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from types import ModuleType
@@ -52,6 +55,7 @@ __all__ = [
     "resolve",
     "reward_schemes",
     "unregister",
+    "warm_up",
 ]
 
 # the verbs every game's core exposes, with one signature set: init(config, batch, seeds),
@@ -99,6 +103,46 @@ class CoreVerbs:
 
     def __reduce__(self) -> tuple[Callable[..., CoreVerbs], tuple[str, str]]:
         return load_core, (self.game, self.backend)
+
+
+# a compiled core warmed up for longer than this says so on stderr (numba is compiling)
+COMPILE_NOTICE_AFTER_S = 1.0
+_WARM: set[str] = set()  # the compiled cores warmed up in this process
+
+
+def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
+    """Compile `module`'s kernels (or load them from numba's on-disk cache) through its
+    `warm_up()`, once per process; seconds taken (0 when already done or when the module
+    has none). With `notice`, a warm-up still running after COMPILE_NOTICE_AFTER_S says on
+    stderr that it compiles, and how long it took."""
+    warm = getattr(module, "warm_up", None)
+    if warm is None or module.__name__ in _WARM:
+        return 0.0
+    said = threading.Event()
+
+    def say() -> None:
+        said.set()
+        print(
+            f"{game}: preparing the numba kernels (compiling them takes minutes on the "
+            "first run after an install; `make setup` does it ahead) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    timer = threading.Timer(COMPILE_NOTICE_AFTER_S, say)
+    timer.daemon = True
+    start = time.perf_counter()
+    if notice:
+        timer.start()
+    try:
+        warm()
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - start
+    _WARM.add(module.__name__)
+    if said.is_set():
+        print(f"{game}: kernels ready in {seconds:.0f} s", file=sys.stderr, flush=True)
+    return seconds
 
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -165,7 +209,10 @@ class GameCard:
         backend."""
         chosen = resolve_backend(backend)
         ref = self.compiled_core if chosen == "numba" and self.compiled_core else self.core
-        return CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
+        verbs = CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
+        if ref == self.compiled_core:
+            warm_up(self.name, verbs.module)
+        return verbs
 
     def env_factory(self, kind: str = "env") -> Callable[..., Any]:
         """The PettingZoo factory of `kind` (one of ENV_KINDS the card names)."""

@@ -83,6 +83,7 @@ __all__ = [
     "step_observe",
     "take",
     "terminal_rewards",
+    "warm_up",
     "winners",
 ]
 
@@ -168,3 +169,12 @@ def score_round(state: BasariState, rows: np.ndarray) -> None:
     """B9's round-end scoring of games `rows` (`asara_env.basari.core.rules.score_round`)."""
     kernel_rules = rules_of(tables(state.config))
     step_kernels.score_rounds(arrays(state), kernel_rules, np.asarray(rows, np.int64))
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now rather than at first use."""
+    state = init(BasariConfig(num_players=2), 1, seeds=0)
+    step_observe(state, state.legal.argmax(axis=2))  # every seat's first legal action
+    step(state, state.legal.argmax(axis=2))
+    observe(state)
+    global_state(state)

@@ -28,10 +28,10 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -105,44 +105,57 @@ class CoreVerbs:
         return load_core, (self.game, self.backend)
 
 
-# a compiled core warmed up for longer than this says so on stderr (numba is compiling)
-COMPILE_NOTICE_AFTER_S = 1.0
 _WARM: set[str] = set()  # the compiled cores warmed up in this process
 
 
 def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
     """Compile `module`'s kernels (or load them from numba's on-disk cache) through its
     `warm_up()`, once per process; seconds taken (0 when already done or when the module
-    has none). With `notice`, a warm-up still running after COMPILE_NOTICE_AFTER_S says on
-    stderr that it compiles, and how long it took."""
+    has none). With `notice`, a warm-up that has to compile (numba's cache misses) says so
+    on stderr when the compiler starts, and how long it took when it is done."""
     warm = getattr(module, "warm_up", None)
     if warm is None or module.__name__ in _WARM:
         return 0.0
-    said = threading.Event()
+    from numba.core import event  # a compiled core is only there with numba
 
-    def say() -> None:
-        said.set()
-        print(
-            f"{game}: preparing the numba kernels (compiling them takes minutes on the "
-            "first run after an install; `make setup` does it ahead) ...",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    timer = threading.Timer(COMPILE_NOTICE_AFTER_S, say)
-    timer.daemon = True
+    compiling = _compile_notice_type()(game) if notice else None
     start = time.perf_counter()
-    if notice:
-        timer.start()
-    try:
+    if compiling is None:
         warm()
-    finally:
-        timer.cancel()
+    else:
+        with event.install_listener("numba:compile", compiling):
+            warm()
     seconds = time.perf_counter() - start
     _WARM.add(module.__name__)
-    if said.is_set():
-        print(f"{game}: kernels ready in {seconds:.0f} s", file=sys.stderr, flush=True)
+    if compiling is not None and compiling.said:
+        print(f"{game}: kernels compiled in {seconds:.0f} s", file=sys.stderr, flush=True)
     return seconds
+
+
+@cache
+def _compile_notice_type() -> type:
+    from numba.core import event
+
+    class CompileNotice(event.Listener):
+        """Says once on stderr that `game`'s kernels compile, at numba's first compile."""
+
+        def __init__(self, game: str) -> None:
+            self.game, self.said = game, False
+
+        def on_start(self, ev: object) -> None:
+            if not self.said:
+                self.said = True
+                print(
+                    f"{self.game}: compiling the numba kernels (minutes, once after an "
+                    "install; numba caches them; `make setup` does it ahead) ...",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        def on_end(self, ev: object) -> None:
+            pass
+
+    return CompileNotice
 
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")

@@ -4,54 +4,48 @@ the one-line notice on stderr when a first use has to wait for them."""
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from asara_env import games
-from commandline import compile as compile_cli
+event = pytest.importorskip("numba.core.event")
+
+from asara_env import games  # noqa: E402
+from commandline import compile as compile_cli  # noqa: E402
 
 
-class RunsAtOnce:
-    """A `threading.Timer` whose function runs as soon as it is started: the warm-up
-    it guards counts as one that outlasted the notice's delay."""
+def toy_core(name: str, calls: list[str], compiles: bool) -> types.ModuleType:
+    """A compiled core whose warm-up compiles (as numba does on a cache miss) or not."""
 
-    def __init__(self, interval: float, function: Callable[[], None]) -> None:
-        self.function = function
-        self.daemon = False
+    def warm_up() -> None:
+        calls.append(name)
+        if compiles:
+            with event.trigger_event("numba:compile", data={}):
+                pass
 
-    def start(self) -> None:
-        self.function()
-
-    def cancel(self) -> None:
-        pass
-
-
-def toy_core(name: str, calls: list[str]) -> types.ModuleType:
     module = types.ModuleType(name)
-    module.warm_up = lambda: calls.append(name)  # type: ignore[attr-defined]
+    module.warm_up = warm_up  # type: ignore[attr-defined]
     return module
 
 
-def test_a_slow_warm_up_says_what_it_does_on_stderr_once_per_process(monkeypatch, capsys):
-    monkeypatch.setattr(games.threading, "Timer", RunsAtOnce)
+def test_a_warm_up_that_compiles_says_so_on_stderr_once_per_process(capsys):
     calls: list[str] = []
-    core = toy_core("toy_compiled_core_a", calls)
+    core = toy_core("toy_compiled_core_a", calls, compiles=True)
     games.warm_up("toy", core)
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("toy: preparing the numba kernels")
-    assert err[1].startswith("toy: kernels ready in")
+    assert err[0].startswith("toy: compiling the numba kernels")
+    assert err[1].startswith("toy: kernels compiled in")
+    assert len(err) == 2
     assert games.warm_up("toy", core) == 0.0  # once per process
     assert calls == ["toy_compiled_core_a"]
     assert capsys.readouterr().err == ""
 
 
-def test_a_warm_up_without_notice_is_silent(monkeypatch, capsys):
-    monkeypatch.setattr(games.threading, "Timer", RunsAtOnce)
+def test_a_warm_up_from_the_cache_or_without_notice_is_silent(capsys):
     calls: list[str] = []
-    games.warm_up("toy", toy_core("toy_compiled_core_b", calls), notice=False)
-    assert calls == ["toy_compiled_core_b"]
+    games.warm_up("toy", toy_core("toy_compiled_core_b", calls, compiles=False))
+    games.warm_up("toy", toy_core("toy_compiled_core_c", calls, compiles=True), notice=False)
+    assert calls == ["toy_compiled_core_b", "toy_compiled_core_c"]
     assert capsys.readouterr().err == ""
 
 

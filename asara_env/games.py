@@ -174,7 +174,8 @@ class GameCard:
     env's `reward=` names -> scheme functions. env: the PettingZoo AEC factory `make`
     calls; raw_env / parallel_env: its other factories, if any. simultaneous: every seat
     acts every step (actions int[B, P]) rather than the seat to move (int[B]). gym_id /
-    gym_env: the gymnasium id and the module whose import registers it. docs: the function
+    gym_env: the gymnasium id and its single-agent env class (`"module:Class"`), which
+    `import asara_env` registers with gymnasium (`asara_env.gym_ids`). docs: the function
     that writes the game's generated docs. compiled_core: the module exposing the same
     CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures

@@ -70,10 +70,12 @@ ENV_KINDS = ("env", "raw_env", "parallel_env")  # the PettingZoo factories a car
 @dataclass(frozen=True)
 class CoreVerbs:
     """A game's core on one backend, looked up once: the verbs of CORE_VERBS bound as
-    attributes, and the core module's other names (`TURNS`, `step_observe`, ...) read
-    through from `module`. Envs, arenas and searches keep one and call through it on every
-    step. It copies as itself and pickles as its (game, backend), so an env holding one
-    deep-copies and travels to other processes."""
+    attributes, and the core's other names (`TURNS`, `step_observe`, `take`, ...) read
+    through from `module`, then from `base`. On the numba backend `module` is the compiled
+    core, which holds only what it compiles, and `base` the numpy core, which gives the
+    rest. Envs, arenas and searches keep one and call through it on every step. It copies
+    as itself and pickles as its (game, backend), so an env holding one deep-copies and
+    travels to other processes."""
 
     game: str
     backend: str  # "numpy" or "numba", resolved
@@ -84,19 +86,30 @@ class CoreVerbs:
     observe: Callable[..., Any]
     is_terminal: Callable[..., Any]
     scores: Callable[..., Any]
+    base: ModuleType | None = None
 
     @classmethod
-    def of(cls, game: str, backend: str, module: ModuleType) -> CoreVerbs:
-        """The verbs of `module`, checked to be every one of CORE_VERBS."""
-        missing = [v for v in CORE_VERBS if not callable(getattr(module, v, None))]
+    def of(
+        cls, game: str, backend: str, module: ModuleType, base: ModuleType | None = None
+    ) -> CoreVerbs:
+        """The verbs of `module` (those it lacks from `base`), checked to be every one of
+        CORE_VERBS; a `module` over a `base` must replace one of them at least."""
+        found: dict[str, Any] = {v: getattr(module, v, getattr(base, v, None)) for v in CORE_VERBS}
+        missing = [v for v, verb in found.items() if not callable(verb)]
         if missing:
             raise TypeError(f"{game}'s core {module.__name__} lacks {missing} of {CORE_VERBS}")
-        return cls(game, backend, module, *(getattr(module, v) for v in CORE_VERBS))
+        if base is not None and all(found[v] is getattr(base, v, None) for v in CORE_VERBS):
+            raise TypeError(
+                f"{game}'s compiled core {module.__name__} replaces none of {CORE_VERBS}"
+            )
+        return cls(game, backend, module, base=base, **found)
 
     def __getattr__(self, name: str) -> Any:
-        if name == "module":  # not set yet (an object being rebuilt)
+        if name in ("module", "base"):  # not set yet (an object being rebuilt)
             raise AttributeError(name)
-        return getattr(self.module, name)
+        if self.base is None or hasattr(self.module, name):
+            return getattr(self.module, name)
+        return getattr(self.base, name)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CoreVerbs:
         return self
@@ -176,8 +189,9 @@ class GameCard:
     acts every step (actions int[B, P]) rather than the seat to move (int[B]). gym_id /
     gym_env: the gymnasium id and its single-agent env class (`"module:Class"`), which
     `import asara_env` registers with gymnasium (`asara_env.gym_ids`). docs: the function
-    that writes the game's generated docs. compiled_core: the module exposing the same
-    CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
+    that writes the game's generated docs. compiled_core: the module with numba kernels
+    over the same state arrays (backend "numba"): the names it defines replace `core`'s,
+    the others (and the verbs it leaves out) are `core`'s.
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
     for the docs with its SVG renderer (`python -m apps.screenshots`).
     """
@@ -223,9 +237,11 @@ class GameCard:
         backend."""
         chosen = resolve_backend(backend)
         ref = self.compiled_core if chosen == "numba" and self.compiled_core else self.core
-        verbs = CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
-        if ref == self.compiled_core:
-            warm_up(self.name, verbs.module)
+        if ref != self.compiled_core:
+            return CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
+        base = importlib.import_module(self.core)
+        verbs = CoreVerbs.of(self.name, chosen, importlib.import_module(ref), base)
+        warm_up(self.name, verbs.module)
         return verbs
 
     def env_factory(self, kind: str = "env") -> Callable[..., Any]:

@@ -53,8 +53,8 @@ FIRST_CALL = """
 import time, numpy as np
 t = time.perf_counter()
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import compiled
-state = compiled.init(BasariConfig(num_players=4), 1, seeds=0)
+from asara_env.basari.core import compiled, init
+state = init(BasariConfig(num_players=4), 1, seeds=0)
 start, cpu = time.perf_counter(), time.process_time()
 compiled.step(state, np.ones((1, 4), np.int64))
 compiled.observe(state)

@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --timeout 20 --retries 1 \
 		--extra-index-url $(TORCH_INDEX) torch==2.13.0  # the CPU build, before anything pulls CUDA
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
+	$(BIN)/python -m commandline.compile  # every game's numba kernels, into numba's cache
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -88,9 +88,7 @@ def _empty_model(
     return model
 
 
-def scheme_total(
-    scheme: Callable[..., NDArray[Any]], players: int
-) -> float | None:
+def scheme_total(scheme: Callable[..., NDArray[Any]], players: int) -> float | None:
     """The sum of every seat's reward under `scheme` (a reward-scheme function on scores
     int[..., P]) if it is the same for a spread of outcomes (ties included), else None."""
     rng = np.random.default_rng(0)

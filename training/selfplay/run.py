@@ -78,6 +78,7 @@ SCRATCH = "scratch"  # --start: a network initialised afresh
 CHECKPOINTS, MODEL, PROGRESS, EVAL = "checkpoints", "model.zip", "progress.csv", "eval.csv"
 MAX_GAMES = 100_000  # games of one iteration or one evaluation
 MAX_SIMULATIONS = 4096
+MAX_COUNT = 10**7  # iterations of a session, learner steps of one, positions of the buffer
 
 
 # ---------------------------------------------------------------------- checkpoints
@@ -414,7 +415,7 @@ def check_start(
 def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     """Every option of the game's self-play command."""
     p = command.parser(spec.prog, f"Train a {spec.game} network by self-play with search.")
-    positive = command.positive
+    positive = command.bounded_int(1, MAX_COUNT, "a positive int")
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     spec.add_arguments(p)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -267,5 +268,41 @@ def test_two_ray_workers_play_the_games_of_an_iteration(tmp_path: Path):
         assert [r["positions"] for r in rows(first / "progress.csv")] == [
             r["positions"] for r in rows(second / "progress.csv")
         ]
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("ASARA_RAY_ADDRESS"), reason="needs a Ray cluster: ASARA_RAY_ADDRESS"
+)
+def test_a_run_on_a_ray_cluster_plays_on_every_node(tmp_path: Path):
+    """On the cluster at ASARA_RAY_ADDRESS (docs/training.md: a head and a second node,
+    one CPU each): one worker per CPU, and the workers land on every node."""
+    pytest.importorskip("ray")
+    import ray
+
+    address = os.environ["ASARA_RAY_ADDRESS"]
+    ray.init(address=address, log_to_driver=False)
+    try:
+        nodes = len([n for n in ray.nodes() if n["Alive"]])
+        cpus = int(ray.cluster_resources()["CPU"])
+        out = tmp_path / "r"
+        train(
+            [
+                *SMALL,
+                "--iterations",
+                "1",
+                "--address",
+                address,
+                "--workers",
+                str(cpus),
+                "--out",
+                str(out),
+            ]
+        )
+        record = json.loads((out / "run.json").read_text())
+        assert nodes >= 2 and record["ray_nodes"] == nodes
+        assert int(rows(out / "progress.csv")[0]["positions"]) > 20
     finally:
         ray.shutdown()

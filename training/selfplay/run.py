@@ -315,6 +315,9 @@ class Trainer:
         )
         writer = SummaryWriter(str(self.out / "tb"))
         pool = make_pool(self.settings, a.ray, a.workers, a.address)
+        self.nodes = sorted(set(pool.nodes))
+        if a.ray or a.address:
+            print(f"self-play on {pool.size} Ray workers, {len(self.nodes)} nodes", flush=True)
         began, last = time.perf_counter(), self.counters.iteration + a.iterations
         bar = _bar(a.no_progress, "self-play iterations", "iteration", total=a.iterations)
         try:
@@ -362,6 +365,7 @@ class Trainer:
             {
                 "counters": {**c.__dict__, "cpu_hours": c.cpu_hours},
                 "session_wall_seconds": time.perf_counter() - began,
+                "ray_nodes": len([n for n in getattr(self, "nodes", []) if n]),
                 "session": {
                     k: getattr(self.args, k) for k in sorted(SESSION_ONLY) if hasattr(self.args, k)
                 },

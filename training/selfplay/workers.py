@@ -70,6 +70,15 @@ class Worker:
         self.model = new_model(size, actions, players, settings.seed)
         self.make_searcher: Callable[..., Searcher] = make_searcher
 
+    def node(self) -> str:
+        """The Ray node this worker runs on ('' outside Ray)."""
+        import sys
+
+        ray = sys.modules.get("ray")
+        if ray is None or not ray.is_initialized():
+            return ""
+        return str(ray.get_runtime_context().get_node_id())
+
     def set_weights(self, weights: Weights) -> None:
         """Load the learner's weights."""
         state = {k: torch.as_tensor(v) for k, v in weights.items()}
@@ -95,7 +104,7 @@ class LocalPool:
 
     def __init__(self, settings: WorkerSettings):
         self.worker = Worker(settings)
-        self.size = 1
+        self.size, self.nodes = 1, [""]
 
     def play(
         self, iteration: int, weights: Weights, games: int, on_step: Callable[[int], None]
@@ -124,6 +133,7 @@ class RayPool:
         actor = ray.remote(num_cpus=1)(Worker)
         self.ray, self.size = ray, workers
         self.actors = [actor.remote(settings) for _ in range(workers)]
+        self.nodes = ray.get([a.node.remote() for a in self.actors])
 
     def play(
         self, iteration: int, weights: Weights, games: int, on_step: Callable[[int], None]

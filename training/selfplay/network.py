@@ -126,6 +126,14 @@ def new_model(
     return model
 
 
+def model_like(
+    kwargs: dict[str, Any], observation_size: int, actions: int, seed: int
+) -> MaskablePPO:
+    """A model of the architecture `kwargs` (another model's `policy_kwargs`)."""
+    box, discrete = spaces(observation_size, actions)
+    return _empty_model(box, discrete, kwargs, seed)
+
+
 def _copy_weights(old: Any, new: Any, players: int, total: float | None) -> None:
     """`old`'s weights into `new`: first layers zero-padded to the wider observation, the
     seat head from the one value (module docstring)."""

@@ -60,7 +60,7 @@ from ..outputs import atomic_open, fresh_dir
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
-from .search import SEARCHERS
+from .search import SEARCHERS, share_map
 from .spec import Row, SelfPlaySpec
 from .workers import WorkerSettings, make_pool, weights_of
 
@@ -220,6 +220,7 @@ class Trainer:
             args.simulations,
             args.search,
             args.seed,
+            dict(self.model.policy_kwargs),
             args.backend,
             args.threads,
         )
@@ -519,6 +520,14 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
         args = p.parse_args(argv)
         args.out = args.resume
     spec.check(p, args)
+    if (
+        args.search == "gumbel"
+        and share_map(reward_schemes(spec.game)[args.reward], args.players) is None
+    ):
+        p.error(
+            f"argument --reward: the search reads values as win shares, and {args.reward!r} at "
+            f"{args.players} players is not a function of the win share; use 'win'"
+        )
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))

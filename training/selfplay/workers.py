@@ -23,7 +23,7 @@ from asara_env.common.seeding import derived_seed, derived_seeds
 from training.distribute import ROOT, import_ray
 
 from .buffer import Positions
-from .network import new_model
+from .network import model_like
 from .play import Searcher, play_games
 
 Weights = dict[str, np.ndarray]
@@ -39,6 +39,7 @@ class WorkerSettings:
     simulations: int  # the search's budget per decision
     search: str  # the searcher's name (training/selfplay/search.py)
     seed: int
+    architecture: dict[str, Any]  # the network's policy_kwargs (the learner's)
     backend: str = "numba"
     threads: int = 1  # torch threads of a worker
 
@@ -66,8 +67,7 @@ class Worker:
         spec = game_module(settings.game, "selfplay").SPEC
         self.game = spec.self_play(settings.config, settings.backend)
         size, actions = spec.sizes(settings.config)
-        players = int(settings.config.num_players)
-        self.model = new_model(size, actions, players, settings.seed)
+        self.model = model_like(settings.architecture, size, actions, settings.seed)
         self.make_searcher: Callable[..., Searcher] = make_searcher
 
     def node(self) -> str:

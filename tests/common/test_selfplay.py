@@ -306,3 +306,34 @@ def test_a_run_on_a_ray_cluster_plays_on_every_node(tmp_path: Path):
         assert int(rows(out / "progress.csv")[0]["positions"]) > 20
     finally:
         ray.shutdown()
+
+
+def test_the_comparison_puts_both_trainers_on_cpu_hours(tmp_path: Path, capsys):
+    from training.selfplay import compare
+
+    sp, ppo = tmp_path / "sp", tmp_path / "ppo"
+    sp.mkdir(), ppo.mkdir()
+    head = "opponent,win_rate,ci_low,ci_high"
+    (sp / "eval.csv").write_text(
+        f"iteration,cpu_hours,{head}\n0,0.0,towers,0.9,0.8,0.95\n4,0.5,towers,0.92,0.85,0.96\n"
+    )
+    (ppo / "eval.csv").write_text(
+        f"steps,{head}\n0,towers,0.1,0.05,0.2\n50,towers,0.3,0.2,0.4\n100,towers,0.5,0.4,0.6\n"
+    )
+    assert compare.ppo_points(ppo, "towers", 2.0)[1][0] == 1.0
+    assert compare.selfplay_points(sp, "towers")[1][:2] == (0.5, 0.92)
+    out = tmp_path / "c.png"
+    argv = [
+        "--selfplay",
+        str(sp),
+        "--ppo",
+        str(ppo),
+        "--ppo-cpu-hours",
+        "2",
+        "--opponent",
+        "towers",
+    ]
+    assert compare.main([*argv, "--out", str(out)]) == 0 and out.stat().st_size > 0
+    with pytest.raises(SystemExit) as e:
+        compare.main([*argv, "--out", str(out)])
+    assert e.value.code == 2 and "exists: --force" in capsys.readouterr().err

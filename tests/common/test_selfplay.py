@@ -337,3 +337,40 @@ def test_the_comparison_puts_both_trainers_on_cpu_hours(tmp_path: Path, capsys):
     with pytest.raises(SystemExit) as e:
         compare.main([*argv, "--out", str(out)])
     assert e.value.code == 2 and "exists: --force" in capsys.readouterr().err
+
+
+def test_the_search_reads_values_on_the_win_share_scale():
+    from asara_env.games import reward_schemes
+    from training.selfplay.search import share_map
+
+    asara, basari = reward_schemes("asara"), reward_schemes("basari")
+    a, b = share_map(asara["win"], 2)  # zero-sum: +1 / -1
+    assert (a * 1 + b, a * -1 + b) == pytest.approx((1.0, 0.0), abs=1e-6)
+    a, b = share_map(asara["win"], 4)  # +1 / -1/3
+    assert (a * 1 + b, a * (-1 / 3) + b) == pytest.approx((1.0, 0.0), abs=1e-6)
+    assert share_map(basari["win"], 3) == pytest.approx((1.0, 0.0), abs=1e-6)  # win shares already
+    assert share_map(asara["margin"], 2) is None and share_map(basari["rank"], 4) is None
+
+
+def test_a_reward_the_search_cannot_read_is_refused(tmp_path: Path, capsys):
+    argv = [*SMALL, "--search", "gumbel", "--players", "3", "--reward", "rank"]
+    with pytest.raises(SystemExit) as e:
+        train([*argv, "--out", str(tmp_path / "r")])
+    assert e.value.code == 2 and "argument --reward" in capsys.readouterr().err
+
+
+def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Path):
+    """The real search at a tiny budget: every searched target a distribution over its
+    mask, and the learner's first loss finite."""
+    out = tmp_path / "r"
+    argv = [a for a in SMALL if a not in ("--start", "scratch")]  # from ppo_2p
+    train(
+        [*argv, "--search", "gumbel", "--simulations", "8", "--iterations", "1", "--out", str(out)]
+    )
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    assert searched.sum() > 20
+    check_policies(kept.data.policies, kept.data.masks)
+    assert np.isfinite(float(rows(out / "progress.csv")[0]["policy_loss"]))
+    assert set(np.unique(kept.data.outcomes.sum(axis=1))) <= {1.0}  # BASARI's win shares

@@ -419,7 +419,7 @@ def check_start(
 
 def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     """Every option of the game's self-play command."""
-    p = command.parser(spec.prog, f"Train a {spec.game} network by self-play with search.")
+    p = command.parser(spec.prog, f"Train a network for {spec.game} by self-play with search.")
     positive = command.bounded_int(1, MAX_COUNT, "a positive int")
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))

@@ -9,6 +9,7 @@ import csv
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -117,7 +118,8 @@ def test_a_network_from_a_shipped_model_plays_and_values_as_it_did():
     old = _load(path)
     obs = torch.as_tensor(np.random.default_rng(0).random((6, size)).astype(np.float32))
     with torch.no_grad():
-        want = old.policy.get_distribution(obs).distribution.logits
+        dist: Any = old.policy.get_distribution(obs).distribution
+        want = dist.logits
         got = torch.log_softmax(seat_policy(model).logits(obs), 1)
         value = old.policy.predict_values(obs)[:, 0]
         seats = seat_policy(model).seat_values(obs)
@@ -312,7 +314,8 @@ def test_the_comparison_puts_both_trainers_on_cpu_hours(tmp_path: Path, capsys):
     from training.selfplay import compare
 
     sp, ppo = tmp_path / "sp", tmp_path / "ppo"
-    sp.mkdir(), ppo.mkdir()
+    sp.mkdir()
+    ppo.mkdir()
     head = "opponent,win_rate,ci_low,ci_high"
     (sp / "eval.csv").write_text(
         f"iteration,cpu_hours,{head}\n0,0.0,towers,0.9,0.8,0.95\n4,0.5,towers,0.92,0.85,0.96\n"
@@ -344,9 +347,11 @@ def test_the_search_reads_values_on_the_win_share_scale():
     from training.selfplay.search import share_map
 
     asara, basari = reward_schemes("asara"), reward_schemes("basari")
-    a, b = share_map(asara["win"], 2)  # zero-sum: +1 / -1
+    two, four = share_map(asara["win"], 2), share_map(asara["win"], 4)
+    assert two is not None and four is not None
+    a, b = two  # zero-sum: +1 / -1
     assert (a * 1 + b, a * -1 + b) == pytest.approx((1.0, 0.0), abs=1e-6)
-    a, b = share_map(asara["win"], 4)  # +1 / -1/3
+    a, b = four  # +1 / -1/3
     assert (a * 1 + b, a * (-1 / 3) + b) == pytest.approx((1.0, 0.0), abs=1e-6)
     assert share_map(basari["win"], 3) == pytest.approx((1.0, 0.0), abs=1e-6)  # win shares already
     assert share_map(asara["margin"], 2) is None and share_map(basari["rank"], 4) is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,8 @@ def test_a_resumed_run_continues_bit_for_bit(tmp_path: Path):
     ).read_text().count("\n")
 
 
-def test_ctrl_c_keeps_the_finished_iterations(tmp_path: Path, monkeypatch):
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypatch):
     from apps.command import Interrupted
 
     out = tmp_path / "r"
@@ -195,8 +197,10 @@ def test_ctrl_c_keeps_the_finished_iterations(tmp_path: Path, monkeypatch):
 
     def update(self, buffer, rng):  # the second iteration's learner is interrupted
         calls.append(1)
-        if len(calls) == 2:
+        if len(calls) == 2 and how == "ctrl-c":
             raise KeyboardInterrupt
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # handled as Ctrl-C
         return real(self, buffer, rng)
 
     monkeypatch.setattr(Learner, "update", update)

@@ -33,8 +33,8 @@ evaluation commands play). A folder holding a run is refused unless `--resume OU
 continues it (with its recorded settings; others only with --change-settings) or
 `--force` moves it aside. `--iterations N` runs N MORE iterations. The run is
 deterministic: resumed from a checkpoint it continues exactly as if it had not stopped
-(on the same number of workers). Ctrl-C keeps every finished iteration: the checkpoint
-of the last one is written before the command ends.
+(on the same number of workers). Ctrl-C (or SIGTERM) keeps every finished iteration: the
+checkpoint of the last one is written before the command ends.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ import argparse
 import csv
 import json
 import shutil
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -559,8 +560,17 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     return args
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main_of(spec: SelfPlaySpec, argv: list[str] | None = None) -> None:
-    """A game's self-play command."""
+    """A game's self-play command. SIGTERM (a scheduler stopping the job, `kill`) ends it
+    as Ctrl-C does: the finished iterations kept."""
     args = parse_args(spec, argv)
     torch.set_num_threads(args.threads)
-    Trainer(spec, args).run()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        Trainer(spec, args).run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -26,11 +26,12 @@ GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "tourname
 GAME_EXTRAS = {"asara": {"expert_iteration.py"}, "basari": set()}
 # what belongs to one game: its library package, its agents, its apps and its training
 # folder; ASARA's agents are the modules of `agents/` besides the shared base, policy
-# agent and models, and the package face `agents` (ASARA's registry)
+# agent and models, the search of every game (`agents/search/`), and the package face
+# `agents` (ASARA's registry)
 GAME_PREFIXES = {
     "asara": (
         "asara_env.asara", "apps.asara", "training.asara", "agents.asara", "agents.arena",
-        "agents.heuristic", "agents.features", "agents.random_agent", "agents.search",
+        "agents.heuristic", "agents.features", "agents.random_agent",
         "agents.ismcts",
     ),
     "basari": ("asara_env.basari", "agents.basari", "apps.basari", "training.basari"),

@@ -182,6 +182,25 @@ def check_save_path(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     parser.error(f"argument --save: {path} exists: --force to replace it, or name another file")
 
 
+def check_new_files(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, names: tuple[str, ...]
+) -> None:
+    """A usage error (before any work) if an output option of `names` (dests, e.g.
+    "save_record") names an existing file and `args.force` is not set, or two of them name
+    the same file."""
+    given = [(n, getattr(args, n)) for n in names if getattr(args, n) is not None]
+    for name, path in given:
+        option = "--" + name.replace("_", "-")
+        if path.exists() and not args.force:
+            parser.error(
+                f"argument {option}: {path} exists: --force to replace it, or name another file"
+            )
+    paths = [Path(path).resolve() for _, path in given]
+    if len(set(paths)) < len(paths):
+        options = ", ".join("--" + n.replace("_", "-") for n, _ in given)
+        parser.error(f"argument {options.split(', ')[-1]}: {options} name the same file")
+
+
 def lineup_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """A usage error of a play command's lineup (`--players`, `--seat`, `--opponents`),
     the argument named from the message."""

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from apps.webgame import CONFLICT, NOT_FOUND, Decision, Loaded, Refused, Session, envelope, unwrap
 from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import replay_actions
+from asara_env.common.record import a_or_an, replay_actions
 from asara_env.common.svg import animated_svg
 
 START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
@@ -85,7 +85,9 @@ def saved_origin(engine: Engine[GameState, Any], saved: object) -> Origin[GameSt
     """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
     if not isinstance(saved, dict) or "config" not in saved:
         name = engine.game.upper()
-        raise CorruptStateError(f"neither a {name} game record nor a saved {name} game", "(top)")
+        raise CorruptStateError(
+            f"neither {a_or_an(name)} game record nor a saved {name} game", "(top)"
+        )
     state = engine.state_from_dict(saved)
     return Origin(
         engine, engine.config_of(state), engine.saved_seed(state), engine.state_to_dict(state)

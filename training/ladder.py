@@ -508,6 +508,9 @@ def write_outputs(
 
 
 # ---------------------------------------------------------------------------- command line
+MIN_AGENTS = 2  # one agent has nothing to be placed against
+
+
 def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `command`'s ladder; `args.game` is the `TournamentGame` and
     `args.settings` what the games depend on (settings.json)."""
@@ -530,7 +533,12 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     )
     counts = command.tournament.player_counts
     parser.add_argument(
-        "--players", type=int, nargs="+", choices=counts, default=command.default_players
+        "--players",
+        type=int,
+        nargs="+",
+        choices=counts,
+        default=command.default_players,
+        help="the player counts played",
     )
     parser.add_argument(
         "--games",
@@ -539,7 +547,9 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
         help="games per player count (rounded up to a multiple of it: every agent in every "
         "seat equally often)",
     )
-    parser.add_argument("--seed", type=cli.seed, default=0)
+    parser.add_argument(
+        "--seed", type=cli.seed, default=0, help="seeds the schedule, games and agents"
+    )
     command.tournament.add_rules(parser)
     default_out = command.default_out or Path(f"results/{command.tournament.game}-ladder")
     parser.add_argument(
@@ -557,8 +567,11 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     args = parser.parse_args(argv)
     spaced = len(args.agents) > 1
     args.agents = [e for group in args.agents for e in group]
-    if not args.agents:
-        parser.error("argument --agents: no agents given")
+    if len(args.agents) < MIN_AGENTS:
+        given = ",".join(e.label for e in args.agents) or "none"
+        parser.error(
+            f"argument --agents: a ladder places at least {MIN_AGENTS} agents, got {given}"
+        )
     args.game = command.tournament.make_game(parser, args)
     labels = [e.label for e in args.agents]
     if len(set(labels)) < len(labels):

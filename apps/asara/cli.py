@@ -55,15 +55,23 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(parser)
-    parser.add_argument("--seed", type=command.seed, default=0)
+    parser.add_argument("--seed", type=command.seed, default=0, help="the game's seed")
     parser.add_argument(
         "--save-record", type=command.writable_file, help="write the game record (JSON) here"
     )
     parser.add_argument(
         "--save-state", type=command.writable_file, help="write the final state (JSON) here"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="let --save-record and --save-state replace files"
     )
 
 
@@ -76,6 +84,7 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
     except ValueError as e:
         parser.error(str(e))
+    command.check_new_files(parser, args, ("save_record", "save_state"))
     state, record = play_random_game(config, args.seed)
     rules = args.variant + "".join(f" + {e}" for e in config.expansions)
     print(
@@ -89,9 +98,14 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         atomic_write_text(args.save_state, json.dumps(state_to_dict(state)))
 
 
+RANDOM_DESCRIPTION = (
+    "Play one complete seeded ASARA game between random players and print the final scoring table."
+)
+
+
 @command.run_main("asara-play-random")
 def main(argv: list[str] | None = None) -> None:
-    parser = command.parser("asara-play-random", __doc__.splitlines()[0])
+    parser = command.parser("asara-play-random", RANDOM_DESCRIPTION)
     add_random_arguments(parser)
     run_random(parser.parse_args(argv), parser)
 
@@ -230,7 +244,10 @@ def asara_parser() -> argparse.ArgumentParser:
     add_serve_arguments(web)
     web.set_defaults(run=run_serve)
     random = commands.add_parser(
-        "random", help="one seeded game between random players", formatter_class=command.Formatter
+        "random",
+        help="one seeded game between random players",
+        description=RANDOM_DESCRIPTION,
+        formatter_class=command.Formatter,
     )
     add_random_arguments(random)
     random.set_defaults(run=lambda args: run_random(args, random))

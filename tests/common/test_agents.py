@@ -219,8 +219,16 @@ def test_options_are_read_with_their_types() -> None:
         ("asara", "policy", r"policy needs model=\.\.\."),
         ("asara", "policy:model=nonexist.zip", r"option 'model' names no file: 'nonexist.zip'"),
         ("basari", "policy:model=nonexist.zip", r"option 'model' names no file: 'nonexist.zip'"),
-        ("asara", "policy:model=README.md", r"option 'model' is not a saved model"),
-        ("basari", "policy:model=README.md", r"option 'model' is not a saved model"),
+        (
+            "asara",
+            "policy:model=README.md",
+            r"option 'model' README.md is not a saved MaskablePPO model \(not a zip archive\)",
+        ),
+        (
+            "basari",
+            "policy:model=README.md",
+            r"option 'model' README.md is not a saved MaskablePPO model \(not a zip archive\)",
+        ),
         ("asara", f"policy:model={ASARA_MODEL}:deterministic=maybe", r"must be true or false"),
     ],
 )

@@ -69,7 +69,12 @@ def game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGa
 
 
 def _rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(parser)
 
 

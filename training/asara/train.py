@@ -80,7 +80,12 @@ def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Sa
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument(
+        "--variant",
+        default="basic",
+        choices=("basic", "pro"),
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(p)
 
 

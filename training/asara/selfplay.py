@@ -68,7 +68,12 @@ def _self_play(config: GameConfig, backend: str) -> AsaraGames:
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument(
+        "--variant",
+        default="basic",
+        choices=("basic", "pro"),
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(p)
 
 

@@ -76,7 +76,12 @@ def _win_rate(model: Any, config: BasariConfig, opponent: str, games: int, seed:
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--start-mode", choices=START_MODES, default="choose")
+    p.add_argument(
+        "--start-mode",
+        choices=START_MODES,
+        default="choose",
+        help="choose: every player picks a start archway (B3.4); random: each one drawn at random",
+    )
 
 
 SPEC = SelfPlaySpec(

@@ -423,7 +423,7 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p = command.parser(spec.prog, f"Train a network for {spec.game} by self-play with search.")
     positive = command.bounded_int(1, MAX_COUNT, "a positive int")
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats per game")
     spec.add_arguments(p)
     p.add_argument(
         "--reward", default="win", choices=spec.reward_schemes, help="the seats' value targets"
@@ -450,18 +450,28 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         "--buffer", type=positive, default=20_000, help="positions the replay buffer keeps"
     )
     p.add_argument("--updates", type=positive, default=64, help="learner steps per iteration")
-    p.add_argument("--batch-size", type=positive, default=256)
+    p.add_argument("--batch-size", type=positive, default=256, help="positions per learner step")
     p.add_argument(
-        "--learning-rate", type=command.bounded_float(0.0, 1.0, open_low=True), default=1e-4
+        "--learning-rate",
+        type=command.bounded_float(0.0, 1.0, open_low=True),
+        default=1e-4,
+        help="Adam's step size",
     )
-    p.add_argument("--value-weight", type=command.non_negative_float, default=0.5)
+    p.add_argument(
+        "--value-weight",
+        type=command.non_negative_float,
+        default=0.5,
+        help="the seat values' squared error beside the policy's cross-entropy",
+    )
     p.add_argument(
         "--start",
         default=None,
         help=f"the network to start from: a shipped model's name, a saved model's path, or "
         f"'{SCRATCH}' (default: the game's shipped model for the player count)",
     )
-    p.add_argument("--seed", type=command.seed, default=0)
+    p.add_argument(
+        "--seed", type=command.seed, default=0, help="seeds the games, searches, learner"
+    )
     p.add_argument("--eval-every", type=positive, default=10, help="iterations between evaluations")
     p.add_argument(
         "--eval-games", type=games, default=200, help="games per opponent and evaluation"
@@ -471,7 +481,9 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         default=None,
         help="comma-separated agent specs (default: the shipped model and the best baseline)",
     )
-    p.add_argument("--checkpoint-every", type=positive, default=5)
+    p.add_argument(
+        "--checkpoint-every", type=positive, default=5, help="iterations between checkpoints"
+    )
     p.add_argument("--keep", type=positive, default=2, help="checkpoints kept (the newest)")
     p.add_argument(
         "--backend", default="numba", choices=("numba", "numpy"), help="the core self-play runs on"
@@ -501,7 +513,7 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p.add_argument(
         "--threads", type=positive, default=1, help="torch threads per worker and of the learner"
     )
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
     return p
 
 

@@ -67,6 +67,8 @@ SCRIPTS = (
     Script("basari-ladder", "training.basari.tournament:ladder", LADDER),
     Script("asara-train", "training.asara.train:main", TRAIN, TORCH),
     Script("basari-train", "training.basari.train:main", TRAIN, TORCH),
+    Script("asara-selfplay", "training.asara.selfplay:main", TRAIN, TORCH),
+    Script("basari-selfplay", "training.basari.selfplay:main", TRAIN, TORCH),
     Script("asara-evaluate", "training.asara.evaluate:main", EVALUATE),
     Script("basari-evaluate", "training.basari.evaluate:main", EVALUATE),
     Script("asara-serve", "apps.serve:main", SERVE),
@@ -83,6 +85,8 @@ asara_ladder = BY_NAME["asara-ladder"]
 basari_ladder = BY_NAME["basari-ladder"]
 asara_train = BY_NAME["asara-train"]
 basari_train = BY_NAME["basari-train"]
+asara_selfplay = BY_NAME["asara-selfplay"]
+basari_selfplay = BY_NAME["basari-selfplay"]
 asara_evaluate = BY_NAME["asara-evaluate"]
 basari_evaluate = BY_NAME["basari-evaluate"]
 asara_serve = BY_NAME["asara-serve"]

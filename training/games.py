@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import TypeVar
 
 HERE = Path(__file__).resolve().parent
+SHARED = {"selfplay"}  # sub-packages of training/ shared by every game, not a game
 
 C = TypeVar("C")
 
@@ -44,7 +45,7 @@ def unregister_game(game: str) -> None:
 def training_games() -> list[str]:
     """The games with a training package: the sub-packages of training/ and the games
     given a package by `register_game`, sorted."""
-    here = [m.name for m in pkgutil.iter_modules([str(HERE)]) if m.ispkg]
+    here = [m.name for m in pkgutil.iter_modules([str(HERE)]) if m.ispkg and m.name not in SHARED]
     return sorted({*here, *_PACKAGES})
 
 

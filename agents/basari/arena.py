@@ -191,10 +191,13 @@ def choose(
     actions = np.zeros(legal.shape[:2], np.int64)
     if not deciding.any():
         return actions
-    obs = bind_core("basari", backend).observe(state)
+    obs = None
     for k, agent in enumerate(agents):
         g, s = np.nonzero(deciding & (seating == k))
-        if g.size:
+        if g.size and getattr(agent, "needs_state", False):  # a search: the state, its seats
+            actions[g, s] = agent.act_seats(state, g, s)  # type: ignore[attr-defined]
+        elif g.size:
+            obs = bind_core("basari", backend).observe(state) if obs is None else obs
             actions[g, s] = agent.act_batch(obs[g, s], legal[g, s])
     return actions
 

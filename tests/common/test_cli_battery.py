@@ -84,6 +84,21 @@ TRAIN_BAD = (
     + [(["--out", README], "--out"), (["--out", f"{README}/sub"], "--out")]
     + [(["--reward", "best"], "--reward")]
 )
+SELFPLAY_BAD = (
+    _seeds()
+    + _counts("--games")
+    + _counts("--iterations")
+    + _counts("--simulations")
+    + _counts("--eval-games")
+    + _counts("--updates")
+    + [(["--players", v], "--players") for v in ("5", "0", "two")]
+    + [(["--learning-rate", v], "--learning-rate") for v in ("0", "-1", "2", "nan", "inf")]
+    + [(["--eval-opponents", v], "--eval-opponents") for v in ("nobody", ",")]
+    + [(["--start", v], "--start") for v in ("nonexist.zip", README, MISSING)]
+    + [(["--resume", v], "--resume") for v in (README, MISSING)]
+    + [(["--out", README], "--out"), (["--out", f"{README}/sub"], "--out")]
+    + [(["--reward", "best"], "--reward"), (["--search", "alphabeta"], "--search")]
+)
 EVALUATE_BAD = (
     _seeds()
     + _counts("--games")
@@ -119,6 +134,8 @@ for game, model, other_model in (
     CASES += [(f"{game}-ladder", a, f) for a, f in LADDER_BAD]
     CASES += [(f"{game}-train", a, f) for a, f in TRAIN_BAD]
     CASES += [(f"{game}-train", ["--resume", other_model], "--resume")]  # the other game's
+    CASES += [(f"{game}-selfplay", a, f) for a, f in SELFPLAY_BAD]
+    CASES += [(f"{game}-selfplay", ["--start", other_model], "--start")]  # the other game's
     CASES += [(f"{game}-evaluate", ["--model", model, *a], f) for a, f in EVALUATE_BAD]
     CASES += [(f"{game}-evaluate", ["--model", other_model], "--model")]  # the other game's
 CASES += [("asara", ["play", *a], f) for a, f in PLAY_BAD]

@@ -16,19 +16,22 @@ from training.games import game_module, training_games
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = ROOT / "training"
-SHARED = sorted(p for p in TRAINING.glob("*.py") if p.name != "__init__.py")
+SHARED = sorted(
+    p for p in [*TRAINING.glob("*.py"), *TRAINING.glob("selfplay/*.py")] if p.name != "__init__.py"
+)
 GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "tournament.py",
-              "evaluate.py"}  # fmt: skip
+              "evaluate.py", "selfplay.py"}  # fmt: skip
 # what a game's folder has beyond the shared names: ASARA's expert iteration (its search
 # agents exist for ASARA only)
 GAME_EXTRAS = {"asara": {"expert_iteration.py"}, "basari": set()}
 # what belongs to one game: its library package, its agents, its apps and its training
 # folder; ASARA's agents are the modules of `agents/` besides the shared base, policy
-# agent and models, and the package face `agents` (ASARA's registry)
+# agent and models, the search of every game (`agents/search/`), and the package face
+# `agents` (ASARA's registry)
 GAME_PREFIXES = {
     "asara": (
         "asara_env.asara", "apps.asara", "training.asara", "agents.asara", "agents.arena",
-        "agents.heuristic", "agents.features", "agents.random_agent", "agents.search",
+        "agents.heuristic", "agents.features", "agents.random_agent",
         "agents.ismcts",
     ),
     "basari": ("asara_env.basari", "agents.basari", "apps.basari", "training.basari"),
@@ -82,7 +85,7 @@ def test_a_game_folder_has_the_shared_names_and_imports_no_other_game(game: str)
 def test_importing_the_shared_modules_loads_no_game():
     """In a fresh interpreter: what the shared modules load beyond the package face
     `asara_env` (still ASARA's definition until the face is lazy) holds no game module."""
-    names = [f"training.{p.stem}" for p in SHARED]
+    names = [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in SHARED]
     code = (
         "import importlib, json, sys; import asara_env; before = set(sys.modules); "
         f"[importlib.import_module(m) for m in {names!r}]; "

@@ -1,0 +1,78 @@
+"""Self-play: many games at once on a game's batched core, every seat's decision by a
+search, and the positions they leave for the learner.
+
+A `Searcher` decides a list of decisions of a batch at once: given the state, the games
+and the deciding seats (with their observations and masks), it returns an action for each
+and the improved policy the search found (a distribution over the legal actions). How it
+searches (the shared search's Gumbel root, guided by the network being trained) is
+training/selfplay/search.py's; the game, its seats and their decisions are the game's
+`SelfPlay` (training/imitation.py: for BASARI every seat with a real choice decides at
+once). A decision with one legal action is not searched: its target is that action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from training.imitation import SelfPlay
+
+from .buffer import Positions, relative_outcomes
+
+# (state, games, seats, observations, masks) -> (actions int64[N], policies float32[N, A])
+Searcher = Callable[
+    [Any, NDArray[np.int64], NDArray[np.int64], NDArray[np.float32], NDArray[np.bool_]],
+    tuple[NDArray[np.int64], NDArray[np.float32]],
+]
+
+
+def decide(
+    searcher: Searcher,
+    state: Any,
+    games: NDArray[np.int64],
+    seats: NDArray[np.int64],
+    observations: NDArray[np.float32],
+    masks: NDArray[np.bool_],
+) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """(actions, improved policies) of the decisions: the searched ones by `searcher`, the
+    forced ones (one legal action) directly."""
+    actions = masks.argmax(axis=1).astype(np.int64)
+    policies = masks.astype(np.float32)  # a forced decision: its one action
+    real = np.flatnonzero(masks.sum(axis=1) > 1)
+    if len(real):
+        chosen, improved = searcher(
+            state, games[real], seats[real], observations[real], masks[real]
+        )
+        actions[real], policies[real] = chosen, improved
+    return actions, policies
+
+
+def play_games(
+    game: SelfPlay,
+    searcher: Searcher,
+    seeds: NDArray[np.uint64],
+    reward: str,
+    first_game: int = 0,
+    on_step: Callable[[int], None] | None = None,
+) -> Positions:
+    """Every decision of the games seeded `seeds`, played together to their ends by
+    `searcher`, with its targets; games numbered from `first_game`. `on_step(n)` is told
+    of each batch of n decisions (a progress bar)."""
+    state = game.init(np.asarray(seeds, np.uint64))
+    logs: tuple[list[NDArray[Any]], ...] = ([], [], [], [], [])
+    while not game.over(state):
+        g, s, o, m = game.decisions(state)
+        actions, policies = decide(searcher, state, g, s, o, m)
+        for log, item in zip(logs, (g, s, o, m, policies)):
+            log.append(item)
+        game.step(state, g, s, actions)
+        if on_step is not None:
+            on_step(len(g))
+    g, s, o, m, pi = (np.concatenate(log) for log in logs)
+    outcomes = relative_outcomes(game.rewards(state, reward), g, s)
+    return Positions(
+        o.astype(np.float32), m.astype(bool), pi.astype(np.float32), outcomes, first_game + g
+    )

@@ -1,0 +1,120 @@
+"""The one place where the trainer's self-play calls a search: `make_searcher(settings,
+model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.search`.
+
+- "gumbel": the shared search's Gumbel root (agents/search/) at `settings.simulations`
+  simulations per decision, guided by the network being trained (its policy the prior,
+  its value head the leaf estimate), each decision searched from the deciding seat's
+  information set (determinised), BASARI's simultaneous choices as the shared search
+  treats them. The action is the root's choice, the target its improved policy
+  (completed Q-values), not its visit counts.
+- "prior": no search, a control: the action drawn from the network's policy, the target
+  that policy itself (the value head learns from the outcomes, the policy has nothing to
+  learn from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+
+from .play import Searcher
+
+if TYPE_CHECKING:
+    from .workers import WorkerSettings
+
+
+def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
+    """The "prior" control (module docstring)."""
+    from agents.network import PolicyValueNet  # `agents` is imported only when playing
+
+    net = PolicyValueNet(model, "self-play")
+
+    def search(
+        state: Any,
+        games: NDArray[np.int64],
+        seats: NDArray[np.int64],
+        observations: NDArray[np.float32],
+        masks: NDArray[np.bool_],
+    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        policies = net.priors(observations, masks).astype(np.float32)
+        cumulative = np.cumsum(policies, axis=1)
+        draws = rng.random(len(policies)) * cumulative[:, -1]
+        actions = (cumulative <= draws[:, None]).sum(axis=1).astype(np.int64)
+        return actions, policies / policies.sum(axis=1, keepdims=True)
+
+    return search
+
+
+SPREAD = 10**11  # scores far apart: every game's points differ, tie-break keys and all
+
+
+def share_map(scheme: Callable[..., NDArray[Any]], players: int) -> tuple[float, float] | None:
+    """(a, b) with a * reward + b the win share for every outcome without ties, or None
+    where the scheme's rewards are no such function of the win share (`margin`, `rank` at
+    3 or 4 players). The search scores finished games and reads values on the win-share
+    scale; the network's values are on the run's reward scheme's."""
+    rng = np.random.default_rng(0)
+    points = np.stack([rng.choice(np.arange(1, 60), players, replace=False) for _ in range(64)])
+    scores = points.astype(np.int64) * SPREAD
+    rewards = np.asarray(scheme(scores), np.float64).ravel()
+    shares = (scores == scores.max(axis=1, keepdims=True)).astype(np.float64).ravel()
+    if np.ptp(rewards) == 0:
+        return None
+    a, b = np.polyfit(rewards, shares, 1)
+    if not np.allclose(a * rewards + b, shares, atol=1e-6):
+        return None
+    return float(a), float(b)
+
+
+def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator) -> Searcher:
+    """The shared search's Gumbel root guided by `model` (module docstring)."""
+    from agents.search.gumbel import gumbel_search, search_game  # imported when playing
+    from asara_env.games import reward_schemes
+
+    from .network import seat_policy
+
+    policy = seat_policy(model)
+    players = int(settings.config.num_players)
+    mapped = share_map(reward_schemes(settings.game)[settings.reward], players)
+    if mapped is None:
+        raise ValueError(f"the search cannot read values of the reward {settings.reward!r}")
+    a, b = mapped
+    game = search_game(settings.game, settings.backend)
+
+    def evaluate(
+        observations: NDArray[np.float32], masks: NDArray[np.bool_]
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        with torch.no_grad():
+            obs = torch.as_tensor(np.ascontiguousarray(observations, np.float32))
+            logits = policy.logits(obs).numpy()
+            values = policy.seat_values(obs).numpy() * np.float32(a) + np.float32(b)
+        return logits, values.astype(np.float32)
+
+    def search(
+        state: Any,
+        games: NDArray[np.int64],
+        seats: NDArray[np.int64],
+        observations: NDArray[np.float32],
+        masks: NDArray[np.bool_],
+    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        decision = gumbel_search(
+            game, state, seats, evaluate, settings.simulations, rng, games=games
+        )
+        return decision.actions, decision.policies
+
+    return search
+
+
+SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {
+    "gumbel": gumbel_searcher,
+    "prior": lambda settings, model, rng: prior_searcher(model, rng),
+}
+
+
+def make_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator) -> Searcher:
+    """The searcher named `settings.search`, guided by `model`, drawing from `rng`."""
+    return SEARCHERS[settings.search](settings, model, rng)

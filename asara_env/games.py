@@ -80,7 +80,8 @@ class GameCard:
     that writes the game's generated docs. compiled_core: the module exposing the same
     CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
-    for the docs with its SVG renderer (`python -m apps.screenshots`).
+    for the docs with its SVG renderer (`python -m apps.screenshots`). spiel: the class
+    that drives one game for its OpenSpiel form (`asara_env.integrations.openspiel`).
     """
 
     name: str
@@ -97,6 +98,7 @@ class GameCard:
     docs: str | None = None
     compiled_core: str | None = None
     pictures: str | None = None
+    spiel: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):

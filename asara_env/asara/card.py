@@ -16,4 +16,5 @@ CARD = GameCard(
     gym_id="asara_env/Asara-v0",
     gym_env="asara_env.asara.gym_env",
     docs="asara_env.asara.docs:write_docs",
+    spiel="asara_env.asara.spiel:AsaraWorld",
 )

@@ -16,5 +16,6 @@ CARD = GameCard(
     gym_id="asara_env/Basari-v0",
     gym_env="asara_env.basari.gym_env",
     docs="asara_env.basari.docs:write_docs",
+    spiel="asara_env.basari.spiel:BasariWorld",
     pictures="asara_env.basari.docs:write_pictures",
 )

@@ -33,7 +33,7 @@ from training.tournament_stats import wilson_interval
 UCT_C = 2.0
 
 
-class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+class TimedISMCTSBot(ismcts.ISMCTSBot):
     """OpenSpiel's IS-MCTS bot with a CPU-time budget per decision instead of a count."""
 
     def __init__(self, game: Any, seconds: float, seed: int) -> None:

@@ -55,12 +55,17 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
-import pyspiel
 from numpy.typing import NDArray
 
 from asara_env import games
 from asara_env.common import outcome
+from asara_env.common.extras import missing_extra
 from asara_env.common.seeding import derived_seed
+
+try:
+    import pyspiel
+except ModuleNotFoundError as error:  # one line naming the extra (asara_env.common.extras)
+    raise (missing_extra(error, "asara_env.integrations.openspiel") or error) from error
 
 __all__ = [
     "SHARED_PARAMETERS",

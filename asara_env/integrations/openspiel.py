@@ -8,38 +8,43 @@ card names a `spiel` class as the Python game `python_<name>`:
     game = pyspiel.load_game("python_asara", {"players": 3, "variant": "pro",
                                               "expansions": "genie+gifts", "seed": 7})
     state = game.new_initial_state()
+    state.apply_action(5)  # the chance node: deal 5 of the seed's deals
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     print(state.returns())
 
 The games' rules stay the package's: a state holds one game in the game's PettingZoo env
 (its card's `spiel` class, `asara_env/<game>/spiel.py`), which moves, observes, scores,
-saves and determinises it.
+saves and determinises it. docs/openspiel.md has the table of what works.
 
 - Parameters: `players` (2-4), `reward` (the env's reward scheme: "win" or "rank"; the
-  "margin" schemes have no bound to give OpenSpiel), `seed` (the game's chance) and the
-  game's own: ASARA's `variant` ("basic"/"pro") and `expansions` (joined by "+":
-  "genie", "gifts", "genie+gifts"; "" for none), BASARI's `start_mode` ("choose"/"random").
+  "margin" schemes have no bound to give OpenSpiel), `seed` and `deals` (below) and the
+  game's own: ASARA's `variant` ("basic"/"pro") and `expansions` (joined by "+", since
+  OpenSpiel's game strings separate parameters with commas: "genie", "gifts",
+  "genie+gifts"; "" for none), BASARI's `start_mode` ("choose"/"random").
 - Game type: ASARA is SEQUENTIAL, BASARI SIMULTANEOUS (`apply_actions`, one id per
   player; NOOP for a player without a decision; `pyspiel.convert_to_turn_based` gives its
-  sequential form); both IMPERFECT_INFORMATION and SAMPLED_STOCHASTIC: the chance (ASARA's
-  shuffles and draws from the game's seeded generator, BASARI's dice and coins as
-  counter-based draws of the game seed) is the engines' own, carried in the state and
-  never exposed as chance nodes, so that the rules stay those of the engines (an explicit
-  chance node would re-state where and how each game draws). Every initial state of a
-  loaded game is the game of its `seed`, as the env's `reset(seed=seed)` deals it; load
-  the game with another seed for another deal. Utility and its bounds come from the
-  reward scheme: ASARA "win" and "rank" and BASARI "rank" ZERO_SUM in [-1, 1], BASARI
-  "win" CONSTANT_SUM 1 in [0, 1]; rewards arrive at the end (TERMINAL).
+  sequential form); both IMPERFECT_INFORMATION. Chance: EXPLICIT_STOCHASTIC with one
+  chance node, the deal. All of a game's chance (ASARA's shuffles and draws from its
+  seeded generator, BASARI's dice and coins as counter-based draws of the game seed)
+  follows from one game seed, so the initial state is a chance node with `deals` equally
+  likely outcomes: outcome k is the game the env deals with `reset(seed=seed)` (k = 0)
+  or its k-th game after that (`derived_seed(seed, k)`). Exposing each draw as a chance
+  node would re-state outside the engines where and how they draw; OpenSpiel's
+  SAMPLED_STOCHASTIC mode cannot serialise a Python game (it asks for a generator state
+  a Python game cannot give). Utility and its bounds come from the reward scheme: ASARA
+  "win" and "rank" and BASARI "rank" ZERO_SUM in [-1, 1], BASARI "win" CONSTANT_SUM 1 in
+  [0, 1]; rewards arrive at the end (TERMINAL), as the exact fractions the env's float32
+  rewards round (`exact_rewards`).
 - States: `legal_actions`, `action_to_string` (the game's action names), `returns` and
   `rewards` (the env's), `observation_tensor` and `information_state_tensor` (both the
   game's own encoder, the env's observation: everything the seat may know and nothing
   more; it is the seat's knowledge, not a perfect-recall record of the history),
   `observation_string` and `information_state_string` (a digest of that observation; the
-  latter also counts the moves, so the positions of one game never share it), `__str__`
-  (the whole game as text), `clone`, `serialize` (OpenSpiel pickles a Python state's
-  attributes; the game pickles as its saved game, docs/<game>/state.md, and is rebuilt
-  through the env's `load_game`) and `resample_from_infostate(player, sampler)` (the
+  latter also counts the moves, so that positions at different moves never share it),
+  `__str__` (the whole game: its saved game as JSON), `clone`, `serialize` (OpenSpiel
+  pickles a Python state's attributes; the game pickles as its saved game,
+  docs/<game>/state.md, and is rebuilt through the env's `load_game`) and `resample_from_infostate(player, sampler)` (the
   game as the player may imagine it, through the game's determinisation; the sampler's
   numbers seed it), which OpenSpiel's Python IS-MCTS bot calls.
 - `TurnBasedResampler`: the same for BASARI's turn-based form, where the others' choices

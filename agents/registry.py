@@ -8,7 +8,10 @@ command lines list agents with commas (`--agents towers,flatmc:64:playout=towers
 The names a spec of `game` may start with (`agent_names(game)`):
 - the game's own agents, from the table `GAME_AGENTS` of `agents/<game>/__init__.py`: its
   baselines, built from a seed alone, then its configurable agents with the options each
-  takes (ASARA's search agents);
+  takes (ASARA's own search agents);
+- the shared search agents of every game with a card (`agents.search.agent`: `flatmc`,
+  `ismcts`, `gumbel`; the modules of `SHARED_KINDS`), where the game's table does not
+  give its own under that name;
 - its shipped models, `agents.models.MODELS[game]`;
 - `policy:model=PATH`, any saved MaskablePPO model (`deterministic=false` samples).
 
@@ -199,7 +202,11 @@ def unregister_game(game: str) -> None:
 def games() -> list[str]:
     """The games with agents: the packages of agents/ (a game's agents are `agents/<game>/`)
     and the games given a table by `register_game`."""
-    here = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.ispkg]
+    here = [
+        m.name
+        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if m.ispkg and m.name not in SHARED_PACKAGES
+    ]
     return sorted({*here, *_REGISTERED})
 
 
@@ -233,14 +240,34 @@ def _kinds(game: str) -> dict[str, AgentKind]:
 def _kinds_of(game: str) -> dict[str, AgentKind]:
     table = _table(game)
     models = sorted(MODELS.get(game, {}))
-    groups = [sorted(table.baselines), models, sorted(table.configurable), ["policy"]]
+    configurable = _configurable(game, table)
+    groups = [sorted(table.baselines), models, sorted(configurable), ["policy"]]
     names = [name for group in groups for name in group]
     if len(set(names)) != len(names):
         raise TypeError(f"{game}'s agents, models and `policy` share a name: {names}")
     kinds = {name: AgentKind(table.baselines[name]) for name in groups[0]}
     kinds.update((name, AgentKind(partial(make_model_agent, game, name))) for name in models)
-    kinds.update((name, table.configurable[name]) for name in groups[2])
+    kinds.update((name, configurable[name]) for name in groups[2])
     kinds["policy"] = POLICY
+    return kinds
+
+
+# modules whose `shared_kinds(game) -> {name: AgentKind}` gives every game configurable
+# agents (the shared search's flatmc, ismcts and gumbel), imported by name on first use as
+# the games' tables are
+SHARED_KINDS = ("agents.search.agent",)
+SHARED_PACKAGES = ("search",)  # packages of agents/ that are no game's
+
+
+def _configurable(game: str, table: GameAgents) -> dict[str, AgentKind]:
+    """The game's configurable agents: its table's, then the shared ones (SHARED_KINDS)
+    under the names its table leaves free."""
+    kinds = dict(table.configurable)
+    for module in SHARED_KINDS:
+        shared: Mapping[str, AgentKind] = importlib.import_module(module).shared_kinds(game)
+        for name, kind in shared.items():
+            if name not in kinds and name not in table.baselines:
+                kinds[name] = kind
     return kinds
 
 
@@ -253,7 +280,7 @@ def agent_names(game: str) -> list[str]:
 def known_agents(game: str) -> str:
     """The names of `game`'s agents in words, for error messages and help texts."""
     table = game_agents(game)
-    configurable = sorted(table.configurable)
+    configurable = sorted(_configurable(game, table))
     return (
         f"known agents: {sorted(table.baselines)}, shipped models: {sorted(MODELS.get(game, {}))}"
         + (f", with key=value options: {configurable}" if configurable else "")

@@ -80,8 +80,12 @@ class GameCard:
     that writes the game's generated docs. compiled_core: the module exposing the same
     CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
-    for the docs with its SVG renderer (`python -m apps.screenshots`). spiel: the class
-    that drives one game for its OpenSpiel form (`asara_env.integrations.openspiel`).
+    for the docs with its SVG renderer (`python -m apps.screenshots`). search: the verbs
+    the shared search (`agents/search`) needs beside the core, an `agents.search.SearchVerbs`
+    (the game's determinisation of what a seat cannot see, its playout policies, its leaf
+    estimate; None: a game whose state every seat sees whole, searched with the defaults).
+    spiel: the class that drives one game for its OpenSpiel form
+    (`asara_env.integrations.openspiel`).
     """
 
     name: str
@@ -98,6 +102,7 @@ class GameCard:
     docs: str | None = None
     compiled_core: str | None = None
     pictures: str | None = None
+    search: str | None = None
     spiel: str | None = None
 
     def __post_init__(self) -> None:

@@ -123,6 +123,12 @@ class TimedAgent:
         self._count(np.asarray(state.legal)[games])
         return self._timed(self.agent.act_games, state, games)
 
+    def act_seats(self, state: Any, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """A search agent's call in a simultaneous game: the state (its `legal` bool[B, P,
+        A] every seat's masks) and the (game, seat) pairs it decides."""
+        self._count(np.asarray(state.legal)[games, seats])
+        return self._timed(self.agent.act_seats, state, games, seats)
+
     def _timed(self, method: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
         wall, cpu = time.perf_counter(), time.thread_time()
         actions = method(*args)

@@ -133,11 +133,12 @@ def test_every_game_with_agents_is_found_by_name() -> None:
         assert all(
             type(make_agent(game, n, 0)) is game_agents(game).baselines[n] for n in names[:2]
         )
+    searches = ["flatmc", "gumbel", "ismcts"]  # every game's (ASARA's own flatmc, ismcts)
     assert agent_names("asara") == [
-        *["greedy", "random", "tall", "towers", "ppo_2p", "ppo_4p", "flatmc", "ismcts", "policy"]
+        *["greedy", "random", "tall", "towers", "ppo_2p", "ppo_4p", *searches, "policy"]
     ]
     assert agent_names("basari") == ["points_first", "random", "value", "value_l1"] + [
-        *["ppo_2p", "ppo_3p", "ppo_4p", "policy"]
+        *["ppo_2p", "ppo_3p", "ppo_4p", *searches, "policy"]
     ]
 
 
@@ -196,7 +197,8 @@ def test_options_are_read_with_their_types() -> None:
     [
         ("chess", "random", r"unknown game 'chess'; games with agents: \['asara', 'basari'\]"),
         ("asara", "alphago", r"unknown agent 'alphago' \(game asara\); known agents: \['greedy'"),
-        ("basari", "flatmc", r"unknown agent 'flatmc' \(game basari\); known agents: .*'value'"),
+        ("basari", "flatmc2", r"unknown agent 'flatmc2' \(game basari\); known agents: .*'value'"),
+        ("basari", "flatmc:playout=towers", r"option 'playout' must be one of \['points_first'"),
         ("basari", "ppo_5p", r"unknown agent 'ppo_5p' \(game basari\).*models: \['ppo_2p', "),
         ("asara", "ismcts:sims=abc", r"option 'sims' must be an integer, got 'abc'$"),
         ("asara", "ismcts:widen=2", r"option 'widen' must be in \(0, 1\], got 2$"),
@@ -238,7 +240,8 @@ def test_a_game_that_is_not_a_name_is_a_type_error() -> None:
 
 def test_specs_are_checked_per_game() -> None:
     assert "flatmc:64:playout=towers" in agent_specs("asara")
-    assert "flatmc:64" not in agent_specs("basari") and 3 not in agent_specs("asara")
+    assert "flatmc:64:playout=towers" not in agent_specs("basari")
+    assert "flatmc:64:playout=value" in agent_specs("basari") and 3 not in agent_specs("asara")
     assert unknown_agents_error("basari", ["value", "ppo_4p"]) is None
     message = unknown_agents_error("basari", ["value", "towers", "value:x=1"])
     assert message is not None and message.startswith("unknown agent(s) ['towers']; known agents")

@@ -1,0 +1,243 @@
+"""The search agents of every game (`flatmc`, `ismcts`, `gumbel`), built by the registry
+from a spec such as `ismcts:128:playout=value:horizon=10` or
+`gumbel:32:prior=ppo_2p:value=net`.
+
+A search agent reads the game state, through what its seat knows only (the game's
+`determinise`), so the loops that hold a state ask it: `act_games(state, games)` in a
+turn-based game (the seat to move decides), `act_seats(state, games, seats)` in a
+simultaneous one (each listed seat decides without seeing the others' choices of the
+step). `act_batch` (observations only) refuses. A decision with one legal action costs
+nothing. With a `sims` budget the agent is deterministic given its seed and the
+decisions it is asked (in the same groups).
+
+Networks: `prior=<model>` (a shipped model of the game, `agents.models.MODELS`) gives
+the priors of PUCT below the root and the logits of the Gumbel root; `value=net` scores
+the leaves by that network's value head (the observer's own observation of the leaf's
+world), `value=<model>` by another model's. A model trained for another player count
+than the game's is refused at the first decision (one ValueError naming the option).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache, partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from agents.base import Actions, Agent
+from agents.models import MODELS
+from agents.registry import AgentKind, Option
+from asara_env.common.backend import BACKENDS
+from asara_env.games import GAMES, reward_schemes
+
+from .gumbel import search_game
+from .mcts import ROOTS, Decision, Evaluate, Search, Settings
+
+NET = "net"  # value=net: the value head of the prior's network
+KINDS = ("flatmc", "ismcts", "gumbel")
+TRAINED_FOR = re.compile(r"_(\d+)p\.zip$")  # a shipped model's file names its player count
+# the reward scheme each game's shipped models were trained for, where it is not the win
+# share (0 to 1) the search's values are on: BASARI's `rank` (1 first, -1 last) is read as
+# 1 - place / (P - 1), (v + 1) / 2 (the win share itself heads-up)
+MODEL_REWARDS = {"basari": "rank"}
+
+
+def trained_players(game: str, model: str) -> int | None:
+    """The player count shipped model `model` of `game` was trained for (from its file's
+    name, e.g. basari_2p.zip), None if it does not say."""
+    found = TRAINED_FOR.search(MODELS.get(game, {}).get(model, ""))
+    return int(found.group(1)) if found else None
+
+
+def network_evaluator(game: str, model: str) -> Evaluate:
+    """The search's network callback for shipped model `model` of `game`: the policy's
+    log-probabilities as logits and the value head's estimate of the observer's win share
+    (a `rank`-trained model's value mapped by MODEL_REWARDS)."""
+    from agents.network import load_net
+
+    net = load_net(game, model)
+
+    def evaluate(
+        observations: NDArray[np.float32], masks: NDArray[np.bool_]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        priors = net.priors(observations, masks)
+        logits = np.log(np.maximum(priors, 1e-30))
+        values = net.values(observations)
+        if MODEL_REWARDS.get(game) == "rank":
+            values = (values + 1) / 2
+        return logits, values
+
+    return evaluate
+
+
+class GameSearchAgent(Agent[Any]):
+    """A search agent of any game; see the module docstring."""
+
+    needs_state = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        game: str,
+        kind: str = "ismcts",
+        sims: int = 128,
+        playout: str = "random",
+        value: str = "win",
+        horizon: int | None = None,
+        c: float | None = None,
+        wave: int = 32,
+        considered: int = 16,
+        root: str | None = None,
+        prior: str | None = None,
+        backend: str | None = None,
+        batch: int = 1024,
+    ) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        root = root or ("gumbel" if kind == "gumbel" else "puct")
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {ROOTS}, got {root!r}")
+        self.name = kind
+        self.game_name, self.prior_name = game, prior
+        self.search_game = search_game(game, backend)
+        self.value_model = self._value_model(game, value, prior)
+        scheme = "win" if self.value_model is not None else value
+        if self.value_model is not None and horizon is None:
+            horizon = 0
+        default_c = 1.25 if prior is not None else 0.7
+        self.settings = Settings(
+            sims=sims,
+            wave=wave,
+            c=default_c if c is None else c,
+            playout=playout,
+            horizon=horizon,
+            value=scheme,
+            root=root,
+            considered=considered,
+            batch=batch,
+            flat=kind == "flatmc",
+        )
+        self.search_game.playout(playout, None)  # an unknown playout is refused now
+        if self.value_model is None:
+            self.search_game.check_scheme(scheme)
+        self._checked: set[int] = set()
+        super().__init__(seed)
+
+    @staticmethod
+    def _value_model(game: str, value: str, prior: str | None) -> str | None:
+        """The model whose value head scores the leaves: `value` itself, or the prior's
+        for "net"; None for a reward scheme."""
+        if value == NET:
+            if prior is None:
+                raise ValueError(
+                    "option value=net takes the value head of the prior's network: name one "
+                    "with prior=, or name a model: value=ppo_2p"
+                )
+            return prior
+        return value if value in MODELS.get(game, {}) else None
+
+    def reseed(self, seed: int | None) -> None:
+        super().reseed(seed)
+        prior, value = self.prior_name, self.value_model
+        evaluate = None
+        if prior is not None or value is not None:
+            evaluate = self._evaluator(prior, value)
+        self.search = Search(
+            self.search_game,
+            self.settings,
+            seed,
+            evaluate,
+            prior=prior is not None,
+            value_net=value is not None,
+        )
+        self.search.rng = self.rng
+
+    def _evaluator(self, prior: str | None, value: str | None) -> Evaluate:
+        if prior is None or value is None or prior == value:
+            return network_evaluator(self.game_name, prior or value or "")
+        logits_of = network_evaluator(self.game_name, prior)
+        values_of = network_evaluator(self.game_name, value)
+
+        def evaluate(
+            observations: NDArray[np.float32], masks: NDArray[np.bool_]
+        ) -> tuple[NDArray[np.floating], NDArray[np.floating]]:
+            return logits_of(observations, masks)[0], values_of(observations, masks)[1]
+
+        return evaluate
+
+    # ------------------------------------------------------------------ counters
+    @property
+    def searches(self) -> int:
+        return self.search.searches
+
+    @property
+    def simulations(self) -> int:
+        return self.search.iterations
+
+    # ------------------------------------------------------------------ acting
+    def act_batch(self, observations: ArrayLike, action_masks: ArrayLike) -> Actions:
+        raise TypeError(
+            f"{self.name} searches the game and needs its state: the arena asks act_games "
+            "(turn-based) or act_seats (simultaneous)"
+        )
+
+    def act_games(self, state: Any, games: NDArray[np.int64]) -> Actions:
+        """int64[len(games)]: the seat to move's action in each of `games` (turn-based)."""
+        games = np.asarray(games, np.int64)
+        return self.act_seats(state, games, self.search_game.to_move(state)[games])
+
+    def act_seats(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Actions:
+        """int64[len(games)]: seat seats[i]'s action in game games[i] of `state`."""
+        return self.decide(state, games, seats).actions
+
+    def decide(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Decision:
+        """The search's whole answer (actions, policies, root values)."""
+        self._check_players(int(state.config.num_players))
+        return self.search.run(state, np.asarray(games, np.int64), np.asarray(seats, np.int64))
+
+    def _check_players(self, players: int) -> None:
+        if players in self._checked:
+            return
+        for option, model in (("prior", self.prior_name), ("value", self.value_model)):
+            trained = None if model is None else trained_players(self.game_name, model)
+            if trained is not None and trained != players:
+                raise ValueError(
+                    f"option {option}={model}: the model was trained for {trained} players, "
+                    f"this game has {players}"
+                )
+        self._checked.add(players)
+
+
+@cache
+def shared_kinds(game: str) -> Mapping[str, AgentKind]:
+    """The registry's `AgentKind`s of the search agents of `game` (flatmc, ismcts,
+    gumbel), with the options each takes (`agents.registry.SHARED_KINDS`)."""
+    if game not in GAMES:  # a game without a card has no core to search
+        return {}
+    models = tuple(sorted(MODELS.get(game, {})))
+    playouts = search_game(game).playout_names
+    options: dict[str, Option] = {
+        "sims": Option("int", low=1),
+        "playout": Option("str", choices=playouts),
+        "value": Option("str", choices=(*reward_schemes(game), NET, *models)),
+        "horizon": Option("int", low=0),
+        "backend": Option("str", choices=BACKENDS),
+        "batch": Option("int", low=1),
+        "c": Option("float", low=0),
+        "wave": Option("int", low=1),
+        "prior": Option("str", choices=models),
+    }
+    tree = {**options, "root": Option("str", choices=ROOTS), "considered": Option("int", low=1)}
+    flat = {k: v for k, v in options.items() if k not in ("c", "wave", "prior")}
+    takes = {"flatmc": flat, "ismcts": tree, "gumbel": tree}
+    return {
+        kind: AgentKind(partial(_build, game, kind), takes[kind], main="sims") for kind in KINDS
+    }
+
+
+def _build(game: str, kind: str, seed: int | None, **options: Any) -> GameSearchAgent:
+    return GameSearchAgent(seed, game=game, kind=kind, **options)

@@ -1,0 +1,558 @@
+"""The search loop, written once for every game: information-set MCTS with decoupled
+choices at every node, a PUCT/UCT root or a Gumbel root, flat Monte Carlo, and leaf
+evaluation by playouts or by a network, in waves of batched worlds.
+
+`Search(game, settings, evaluate=...)` searches decisions of a batch of states:
+`run(state, games, seats)` -> `Decision` (the action of seat seats[i] in game games[i],
+the policy over its actions, the root's value for it). Per decision with more than one
+legal action, `settings.sims` iterations, each:
+
+1. a world: `game.determinise` redraws what the seat cannot know (the verbs of the
+   game's card), so the search reads only what the seat knows;
+2. a descent from the root: at each node every seat with a legal action takes a key by
+   its own bandit (`agents.search.tree`: decoupled UCT, or PUCT where the node has the
+   network's priors), all seats' actions are one joint step of the core; a child not seen
+   before is added and the descent stops there (or at the end of the game);
+3. the leaf is evaluated: by the network's value for the observer's observation (value
+   net), or by a playout with the playout policy to the end or for `horizon` decisions
+   and the game's `leaf_scores`, turned into one reward per seat by the reward scheme;
+4. the rewards are backed up along the path, each seat's edge counting its own.
+
+Iterations run in waves of `wave` per decision: the wave's worlds of every decision asked
+together are one core batch, stepped depth by depth (one `step` per depth for all the
+worlds still in their trees), played out together, and evaluated by the network in one
+batched call per depth (priors) and one per wave (values).
+
+Roots. `root="puct"`: the root is a node like the others; the action is the most visited
+key of the observer (ties: the best mean, then the generator); the policy returned is the
+visit distribution. `root="gumbel"` (Danihelka et al. 2022): `considered` actions are
+drawn without replacement by Gumbel-top-k on the prior's logits (uniform without a
+network), the budget is spent by sequential halving among them (each round its share of
+the simulations spread evenly over the survivors, then the better half kept by g + logits
++ sigma(q)), the action is the survivor of most g + logits + sigma(q), and the policy
+returned is the improved policy softmax(logits + sigma(completed q)), q of the actions not
+visited completed by the mixed value; sigma(q) = (c_visit + max visits) * c_scale * q, q
+a win share in [0, 1] (rewards of another scale rescaled to [0, 1] over the root's
+actions, as mctx does). The observer's action at the root is fixed per
+world; below it (and the other seats at a simultaneous root) the tree chooses as above.
+
+Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is played
+in max(1, round(sims / A)) worlds (the other seats' choices of that step and everything
+after by the playout policy), and the action of best mean reward is played.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.base import pick_best
+from asara_env.common.outcome import win_shares
+
+from .game import SearchGame
+from .tree import Node, backup, select
+
+# (observations float32[n, N], masks bool[n, A]) -> (logits float[n, A], values): the
+# network, batched. values: float[n], the observing seat's expected win share (0 to 1), or
+# float[n, P], every seat's, column j for the seat j places clockwise of the observer.
+Evaluate = Callable[
+    [NDArray[np.float32], NDArray[np.bool_]], tuple[NDArray[np.floating], NDArray[np.floating]]
+]
+ROOTS = ("puct", "gumbel")
+C_VISIT, C_SCALE = 50.0, 1.0  # Gumbel's sigma (Danihelka et al. 2022, their defaults)
+COMPACT_BELOW = 0.6  # playouts drop finished worlds once fewer than this share are live
+NO_FORCE = -1
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one search runs (see the module docstring)."""
+
+    sims: int = 128  # iterations (playouts for flat MC) per decision
+    wave: int = 32  # iterations per decision stepped as one batch
+    c: float = 0.7  # the exploration constant of UCT / PUCT
+    playout: str = "random"  # the playout policy's name (SearchGame.playout_names)
+    horizon: int | None = None  # playout decisions before leaf_scores (None: to the end)
+    value: str = "win"  # the reward scheme of the game's card the search maximises
+    root: str = "puct"  # "puct" or "gumbel"
+    considered: int = 16  # Gumbel: actions drawn at the root
+    batch: int = 1024  # worlds per core batch at most
+    flat: bool = False  # flat Monte Carlo instead of the tree
+
+    def __post_init__(self) -> None:
+        checks = {
+            "sims": self.sims >= 1,
+            "wave": self.wave >= 1,
+            "c": math.isfinite(self.c) and self.c >= 0,
+            "horizon": self.horizon is None or self.horizon >= 0,
+            "root": self.root in ROOTS,
+            "considered": self.considered >= 1,
+            "batch": self.batch >= 1,
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ValueError(f"search option {bad[0]}={getattr(self, bad[0])!r} is out of range")
+
+
+class Decision(NamedTuple):
+    """A search's answer for n decisions."""
+
+    actions: NDArray[np.int64]  # int64[n]
+    policies: NDArray[np.float32]  # float32[n, A]: improved policy (gumbel) or visit shares
+    values: NDArray[np.float64]  # float[n]: the root's mean reward for the seat
+
+
+class Search:
+    """A search over one game (see the module docstring). `evaluate`: the network, used
+    for the priors with `prior` and for the leaf values with `value_net`. `seed` seeds
+    the search's generator and its playout policy."""
+
+    def __init__(
+        self,
+        game: SearchGame,
+        settings: Settings,
+        seed: int | None = None,
+        evaluate: Evaluate | None = None,
+        prior: bool = False,
+        value_net: bool = False,
+    ) -> None:
+        if (prior or value_net) and evaluate is None:
+            raise ValueError("a network (evaluate) is needed for prior or value=net")
+        self.game, self.settings = game, settings
+        self.evaluate, self.prior, self.value_net = evaluate, prior, value_net
+        if not value_net:
+            game.check_scheme(settings.value)
+        self.rng = np.random.default_rng(seed)
+        playout_seed = (
+            None if seed is None else int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
+        )
+        self.policy = game.playout(settings.playout, playout_seed)
+        self.iterations = 0  # iterations (or flat playouts) run so far
+        self.tree_steps = 0  # worlds stepped inside the trees
+        self.playout_steps = 0  # worlds stepped in playouts
+        self.searches = 0  # decisions searched (more than one legal action)
+
+    # ------------------------------------------------------------------ entry
+    def run(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Decision:
+        """The decision of seat seats[i] in game games[i] of `state`, for every i."""
+        games, seats = np.asarray(games, np.int64), np.asarray(seats, np.int64)
+        roots_state = self.game.take(state, games)
+        masks = self.game.masks(roots_state)[np.arange(len(games)), seats]  # [n, A]
+        n, actions_count = masks.shape
+        if not masks.any(axis=1).all():
+            raise ValueError("a seat asked to decide has no legal action (a finished game?)")
+        actions = np.argmax(masks, axis=1).astype(np.int64)
+        policies = masks / masks.sum(axis=1, keepdims=True)
+        values = np.zeros(n)
+        todo = np.flatnonzero(masks.sum(axis=1) > 1)
+        if todo.size:
+            self.searches += len(todo)
+            sub = self.game.take(roots_state, todo)
+            if self.settings.flat:
+                decided = self._flat(sub, seats[todo], masks[todo])
+            elif self.settings.root == "gumbel":
+                decided = self._gumbel(sub, seats[todo], masks[todo])
+            else:
+                decided = self._puct(sub, seats[todo], masks[todo])
+            actions[todo], policies[todo], values[todo] = decided
+        return Decision(actions, policies.astype(np.float32), values)
+
+    # ------------------------------------------------------------------ PUCT / UCT root
+    def _puct(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
+        players = self.game.players(state)
+        roots = [Node(players) for _ in seats]
+        jobs = np.arange(len(seats))
+        s = self.settings
+        for done in range(0, s.sims, s.wave):
+            k = min(s.wave, s.sims - done)
+            self._iterate_jobs(state, jobs, seats, roots, k, None)
+        actions = np.zeros(len(seats), np.int64)
+        policies = np.zeros(masks.shape)
+        values = np.zeros(len(seats))
+        for i, (root, seat) in enumerate(zip(roots, seats.tolist())):
+            edges = root.edges[seat]
+            keys = np.array(sorted(edges), np.int64)
+            visits = np.array([edges[int(k)].visits for k in keys], np.float64)
+            means = np.array([edges[int(k)].mean(-np.inf) for k in keys])
+            best = np.where(visits == visits.max(), means, -np.inf)
+            actions[i] = keys[pick_best(best[None], self.rng.random(1))[0]]
+            policies[i, keys] = visits / visits.sum()
+            values[i] = root.mean(seat)
+        return Decision(actions, policies.astype(np.float32), values)
+
+    # ------------------------------------------------------------------ Gumbel root
+    def _gumbel(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
+        players = self.game.players(state)
+        n = len(seats)
+        roots = [Node(players) for _ in range(n)]
+        logits = np.zeros(masks.shape)
+        root_value = np.full(n, np.nan)
+        if self.evaluate is not None and (self.prior or self.value_net):
+            obs = self.game.observe(state, seats)
+            raw_logits, raw_values = self.evaluate(obs, masks)
+            if self.prior:
+                logits = np.asarray(raw_logits, np.float64)
+            if self.value_net:
+                root_value = self._own_values(raw_values, players)
+        logits = np.where(
+            masks, logits - np.where(masks, logits, -np.inf).max(axis=1, keepdims=True), -np.inf
+        )
+        g = self.rng.gumbel(size=masks.shape)
+        legal_count = masks.sum(axis=1)
+        m = np.minimum(self.settings.considered, legal_count)
+        order = np.argsort(-(np.where(masks, g + logits, -np.inf)), axis=1, kind="stable")
+        survivors = [order[i, : m[i]].tolist() for i in range(n)]
+        phases = [max(1, math.ceil(math.log2(mi))) if mi > 1 else 1 for mi in m.tolist()]
+        sims_left = [self.settings.sims] * n
+        for phase in range(max(phases)):
+            batch_jobs, batch_forced = [], []
+            for i in range(n):
+                if phase >= phases[i] or sims_left[i] <= 0:
+                    continue
+                rounds_left = phases[i] - phase
+                per = max(1, sims_left[i] // (rounds_left * len(survivors[i])))
+                for a in survivors[i]:
+                    batch_jobs += [i] * per
+                    batch_forced += [a] * per
+                sims_left[i] -= per * len(survivors[i])
+            if batch_jobs:
+                self._run_forced(state, np.array(batch_jobs), seats, roots, np.array(batch_forced))
+            for i in range(n):
+                if phase < phases[i] and len(survivors[i]) > 1:
+                    score = self._gumbel_scores(
+                        roots[i], int(seats[i]), survivors[i], g[i], logits[i]
+                    )
+                    keep = max(1, math.ceil(len(survivors[i]) / 2))
+                    ranked = np.argsort(-score, kind="stable")[:keep]
+                    survivors[i] = [survivors[i][j] for j in ranked]
+        actions = np.zeros(n, np.int64)
+        policies = np.zeros(masks.shape)
+        values = np.zeros(n)
+        for i in range(n):
+            seat = int(seats[i])
+            score = self._gumbel_scores(roots[i], seat, survivors[i], g[i], logits[i])
+            actions[i] = survivors[i][int(np.argmax(score))]
+            sigma = self._sigma(roots[i], seat, masks[i], logits[i], root_value[i])
+            z = np.where(masks[i], logits[i] + sigma, -np.inf)
+            p = np.exp(z - z.max())
+            policies[i] = p / p.sum()
+            values[i] = roots[i].mean(seat)
+        return Decision(actions, policies.astype(np.float32), values)
+
+    def _gumbel_scores(
+        self,
+        root: Node,
+        seat: int,
+        candidates: list[int],
+        g: NDArray[np.float64],
+        logits: NDArray[np.float64],
+    ) -> NDArray[np.float64]:
+        """g + logits + sigma(q) of each candidate action."""
+        mask = np.zeros(len(logits), bool)
+        mask[candidates] = True
+        sigma = self._sigma(root, seat, mask, logits, np.nan)
+        idx = np.array(candidates)
+        return np.asarray(g[idx] + logits[idx] + sigma[idx], np.float64)
+
+    def _sigma(
+        self,
+        root: Node,
+        seat: int,
+        mask: NDArray[np.bool_],
+        logits: NDArray[np.float64],
+        value: float,
+    ) -> NDArray[np.float64]:
+        """sigma(completed q) per action: q of the visited actions, the mixed value for
+        the others (win shares as they are; other rewards rescaled to [0, 1] over the legal
+        actions), times (c_visit + max visits) * c_scale."""
+        edges = root.edges[seat]
+        visits = np.zeros(len(mask))
+        q = np.zeros(len(mask))
+        for key, e in edges.items():
+            if e.backed:
+                visits[key], q[key] = e.backed, e.total / e.backed
+        seen = visits > 0
+        raw = root.mean(seat) if math.isnan(value) else value
+        if seen.any():
+            prior = np.exp(
+                np.where(mask, logits, -np.inf) - np.max(np.where(mask, logits, -np.inf))
+            )
+            prior = prior / prior.sum()
+            weighted = float((prior[seen] * q[seen]).sum() / max(prior[seen].sum(), 1e-12))
+            mixed = (raw + visits.sum() * weighted) / (1 + visits.sum())
+        else:
+            mixed = raw
+        completed = np.where(seen, q, mixed)
+        legal = completed[mask]
+        low, high = legal.min(), legal.max()
+        if low >= 0 and high <= 1:  # win shares: q as it is (the paper's bounded rewards)
+            scaled = completed
+        else:  # another scheme's rewards: rescaled to [0, 1] over the legal actions
+            scaled = (completed - low) / (high - low) if high > low else np.zeros(len(mask))
+        return np.where(mask, (C_VISIT + visits.max()) * C_SCALE * scaled, 0.0)
+
+    # ------------------------------------------------------------------ iterations
+    def _iterate_jobs(
+        self,
+        state: Any,
+        jobs: NDArray[np.int64],
+        seats: NDArray[np.int64],
+        roots: list[Node],
+        k: int,
+        forced: None,
+    ) -> None:
+        """k iterations of each job, in batches of at most `batch` worlds."""
+        every = np.repeat(jobs, k)
+        self._run_forced(state, every, seats, roots, np.full(len(every), NO_FORCE))
+
+    def _run_forced(
+        self,
+        state: Any,
+        jobs: NDArray[np.int64],
+        seats: NDArray[np.int64],
+        roots: list[Node],
+        forced: NDArray[np.int64],
+    ) -> None:
+        """One iteration per entry of `jobs` (job j: game j of `state`, seat seats[j], tree
+        roots[j]), the observer's root action forced[i] where >= 0; `batch` worlds at most
+        per core batch."""
+        size = self.settings.batch
+        for lo in range(0, len(jobs), size):
+            part = slice(lo, lo + size)
+            self._iterate(state, jobs[part], seats, roots, forced[part])
+
+    def _iterate(
+        self,
+        state: Any,
+        jobs: NDArray[np.int64],
+        seats: NDArray[np.int64],
+        roots: list[Node],
+        forced: NDArray[np.int64],
+    ) -> None:
+        game = self.game
+        observers = seats[jobs]
+        worlds = game.determinise(state, jobs, observers, self.rng)
+        players = game.players(worlds)
+        nodes = [roots[j] for j in jobs.tolist()]
+        paths: list[list[tuple[Node, list[tuple[int, int]]]]] = [[] for _ in nodes]
+        active = np.arange(len(nodes))
+        depth = 0
+        obs_list = observers.tolist()
+        forced_list = forced.tolist()
+        while active.size:
+            whole = active.size == len(nodes)
+            sub = worlds if whole else game.take(worlds, active)
+            live = ~game.is_terminal(sub)
+            if not live.all():
+                active, whole = active[live], False
+                if not active.size:
+                    break
+                sub = game.take(worlds, active)
+            masks = game.masks(sub)
+            if self.prior:
+                self._fill_priors(sub, active, masks, nodes, obs_list)
+            joint = np.argmax(masks, axis=2).astype(np.int64)
+            g_idx, s_idx, a_idx = np.nonzero(masks)
+            own = s_idx == observers[active][g_idx]
+            keys = np.where(own, a_idx, game.public_key(sub, a_idx))
+            bounds = np.searchsorted(
+                g_idx * players + s_idx, np.arange(len(active) * players + 1)
+            ).tolist()
+            ids, key_list = a_idx.tolist(), keys.tolist()
+            u = self.rng.random((len(active), players, 2)).tolist()
+            stop = np.zeros(len(active), bool)
+            for j, w in enumerate(active.tolist()):
+                node = nodes[w]
+                lists = (bounds[j * players : (j + 1) * players + 1], ids, key_list, u[j])
+                force = forced_list[w] if depth == 0 else NO_FORCE
+                taken = self._choose(node, obs_list[w], force, lists, joint[j])
+                paths[w].append((node, taken))
+                joint_key = tuple(k for _, k in taken)
+                child = node.children.get(joint_key)
+                if child is None:
+                    child = node.children[joint_key] = Node(players)
+                    stop[j] = True
+                nodes[w] = child
+            game.step(sub, joint)
+            self.tree_steps += len(active)
+            if not whole:
+                game.put(worlds, active, sub)
+            active = active[~stop]
+            depth += 1
+        rewards = self._leaf_rewards(worlds, observers)
+        for path, reward in zip(paths, rewards):
+            backup(path, reward)
+        self.iterations += len(nodes)
+
+    def _choose(
+        self,
+        node: Node,
+        observer: int,
+        force: int,
+        lists: tuple[list[int], list[int], list[int], list[list[float]]],
+        joint: NDArray[np.int64],
+    ) -> list[tuple[int, int]]:
+        """Every seat's key at `node` for one world (written into its `joint` row): the
+        observer's `force`d root action, a seat's only key, or its bandit's choice (another
+        seat's action behind the key uniformly among those sharing it). `lists`: the
+        world's per-seat bounds into the legal `ids` and their `keys`, and its doubles."""
+        bounds, ids, keys, u = lists
+        taken: list[tuple[int, int]] = []
+        for seat in range(len(bounds) - 1):
+            lo, hi = bounds[seat], bounds[seat + 1]
+            if lo == hi:
+                continue
+            mine = seat == observer
+            if mine and force >= 0:
+                key = action = force
+            else:
+                choices = keys[lo:hi] if mine else sorted(set(keys[lo:hi]))
+                key = choices[0]
+                if len(choices) > 1:
+                    key = select(
+                        node, seat, choices, self.settings.c, u[seat][0], node.has_prior[seat]
+                    )
+                action = key
+                if not mine:
+                    behind = [a for a, k in zip(ids[lo:hi], keys[lo:hi]) if k == key]
+                    action = behind[int(u[seat][1] * len(behind))]
+            node.edge(seat, key).visits += 1
+            taken.append((seat, key))
+            joint[seat] = action
+        return taken
+
+    def _fill_priors(
+        self,
+        sub: Any,
+        active: NDArray[np.int64],
+        masks: NDArray[np.bool_],
+        nodes: list[Node],
+        observers: list[int],
+    ) -> None:
+        """The network's priors for every seat with a choice at a node that has none yet
+        (one batched call: each seat's observation of its world)."""
+        need_g, need_s = [], []
+        choice = masks.sum(axis=2) > 1
+        for j, w in enumerate(active.tolist()):
+            node = nodes[w]
+            for seat in np.flatnonzero(choice[j]).tolist():
+                if not node.has_prior[seat]:
+                    need_g.append(j)
+                    need_s.append(seat)
+        if not need_g:
+            return
+        assert self.evaluate is not None
+        g, seats = np.array(need_g), np.array(need_s)
+        obs = self.game.observe(self.game.take(sub, g), seats)
+        logits, _ = self.evaluate(obs, masks[g, seats])
+        z = np.where(masks[g, seats], np.asarray(logits, np.float64), -np.inf)
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        for row, (j, seat) in enumerate(zip(need_g, need_s)):
+            w = int(active[j])
+            node = nodes[w]
+            if node.has_prior[seat]:  # set by an earlier world of this depth
+                continue
+            legal = np.flatnonzero(masks[j, seat])  # the observer's keys are its actions
+            keys = legal if seat == observers[w] else self.game.public_key(sub, legal)
+            node.set_priors(seat, keys.tolist(), p[row, legal].tolist())
+
+    # ------------------------------------------------------------------ leaves
+    def _leaf_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
+        """float[n, P]: every seat's reward in each world (see the module docstring)."""
+        if self.value_net:
+            return self._net_rewards(worlds, observers)
+        return self._playout(worlds)
+
+    def _net_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
+        game = self.game
+        players = game.players(worlds)
+        out = win_shares(np.asarray(game.core.scores(worlds))).astype(np.float64)
+        live = np.flatnonzero(~game.is_terminal(worlds))
+        if live.size:
+            assert self.evaluate is not None
+            view = game.take(worlds, live)
+            obs = game.observe(view, observers[live])
+            masks = np.ones((len(live), game.masks(view).shape[2]), bool)
+            _, values = self.evaluate(obs, masks)
+            out[live] = self._seat_values(values, observers[live], players)
+        return out
+
+    @staticmethod
+    def _own_values(values: NDArray[np.floating], players: int) -> NDArray[np.float64]:
+        v = np.asarray(values, np.float64)
+        return np.clip(v if v.ndim == 1 else v[:, 0], 0, 1)
+
+    @staticmethod
+    def _seat_values(
+        values: NDArray[np.floating], observers: NDArray[np.int64], players: int
+    ) -> NDArray[np.float64]:
+        """float[n, P] by seat from the network's values (see `Evaluate`)."""
+        v = np.asarray(values, np.float64)
+        if v.ndim == 1:
+            mine = np.clip(v, 0, 1)
+            out = np.repeat(((1 - mine) / max(players - 1, 1))[:, None], players, axis=1)
+            out[np.arange(len(v)), observers] = mine
+            return out
+        seats = (observers[:, None] + np.arange(players)) % players
+        out = np.zeros((len(v), players))
+        np.put_along_axis(out, seats, v[:, :players], axis=1)
+        return out
+
+    def _playout(self, worlds: Any) -> NDArray[np.float64]:
+        """Every seat's reward after playing each world on with the playout policy, to
+        the end or for `horizon` steps (the worlds are advanced in place)."""
+        game, s = self.game, self.settings
+        players = game.players(worlds)
+        out = np.zeros((len(game.is_terminal(worlds)), players))
+        rows = np.arange(out.shape[0])
+        current = worlds
+        depth = 0
+        while s.horizon is None or depth < s.horizon:
+            done = game.is_terminal(current)
+            finished = int(done.sum())
+            if finished == len(done):
+                break
+            if finished and finished / len(done) > 1 - COMPACT_BELOW:
+                out[rows[done]] = game.rewards(game.take(current, np.flatnonzero(done)), s.value)
+                keep = np.flatnonzero(~done)
+                rows, current = rows[keep], game.take(current, keep)
+            self.playout_steps += len(done) - finished
+            game.step(current, game.native(current, self.policy(current, self.rng)))
+            depth += 1
+        out[rows] = game.rewards(current, s.value)
+        return out
+
+    # ------------------------------------------------------------------ flat Monte Carlo
+    def _flat(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
+        game, s = self.game, self.settings
+        n = len(seats)
+        legal = [np.flatnonzero(m) for m in masks]
+        counts = [max(1, round(s.sims / len(a))) for a in legal]
+        jobs = np.concatenate(
+            [np.full(k * len(a), i) for i, (k, a) in enumerate(zip(counts, legal))]
+        )
+        tried = np.concatenate([np.tile(a, k) for k, a in zip(counts, legal)])
+        totals = np.zeros(masks.shape)
+        visits = np.zeros(masks.shape)
+        for lo in range(0, len(jobs), s.batch):
+            part = slice(lo, lo + s.batch)
+            j, a = jobs[part], tried[part]
+            worlds = game.determinise(state, j, seats[j], self.rng)
+            joint = game.native(worlds, self.policy(worlds, self.rng))
+            joint[np.arange(len(j)), seats[j]] = a
+            game.step(worlds, joint)
+            rewards = self._leaf_rewards(worlds, seats[j])
+            np.add.at(totals, (j, a), rewards[np.arange(len(j)), seats[j]])
+            np.add.at(visits, (j, a), 1)
+            self.iterations += len(j)
+        means = np.where(visits > 0, totals / np.maximum(visits, 1), -np.inf)
+        actions = pick_best(means, self.rng.random(n))
+        policies = visits / visits.sum(axis=1, keepdims=True)
+        values = np.array([means[i, actions[i]] for i in range(n)])
+        return Decision(actions, policies.astype(np.float32), values)

@@ -1,0 +1,265 @@
+"""The shared search (agents/search/) over every game's card: the Gumbel root's entry point,
+the roots and flat Monte Carlo, what the search and its network may read (only the
+deciding seat's information), BASARI's determinisation, and the bad options refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.registry import make_agent
+from agents.search.agent import GameSearchAgent
+from agents.search.game import SearchGame
+from agents.search.gumbel import gumbel_search, search_game
+from agents.search.mcts import Search, Settings
+from asara_env.asara.bridge import from_reference
+from asara_env.asara.config import GameConfig
+from asara_env.asara.hidden import resample_hidden
+from asara_env.asara.reference.rules import legal_actions
+from asara_env.basari.config import BasariConfig
+from asara_env.basari.core import init, observe, step
+from asara_env.basari.hidden import determinise as basari_determinise
+from asara_env.basari.phases import Phase
+from asara_env.common.sampling import uniform_legal
+from tests.asara.games import game_states
+
+BACKEND = "numpy"
+
+
+class RecordingNet:
+    """A stand-in network: logits and values from a fixed hash of each observation, every
+    call's observations kept (what the network was shown)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.seen: list[np.ndarray] = []
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.seen.append(obs.copy())
+        h = np.abs(np.sin(obs.sum(axis=1, dtype=np.float64) * 12.9898 + 1.0))
+        logits = np.sin(np.arange(masks.shape[1])[None, :] * (1.0 + h[:, None]))
+        return logits, h
+
+
+def basari_states(players: int, seed: int, every: int = 7) -> list[Any]:
+    """Single-game BASARI core states along a random game, one every `every` steps, of
+    every phase (SETUP, SELECT, BARTER with a bundle being built)."""
+    rng = np.random.default_rng(seed)
+    state = init(BasariConfig(num_players=players), 1, seeds=seed)
+    out, t = [], 0
+    while state.phase[0] != Phase.OVER:
+        if t % every == 0 or (state.phase[0] == Phase.BARTER and state.pending.any()):
+            out.append(step_copy(state))
+        legal = state.legal[0]
+        step(state, uniform_legal(legal, rng.random(players))[None])
+        t += 1
+    return out
+
+
+def step_copy(state: Any) -> Any:
+    from asara_env.common.batch import copy_state
+
+    return copy_state(state)
+
+
+def deciding_seat(state: Any) -> int:
+    """A seat with more than one legal action in game 0 (-1 if none)."""
+    choice = np.flatnonzero(state.legal[0].sum(axis=1) > 1)
+    return int(choice[0]) if choice.size else -1
+
+
+# ------------------------------------------------------------------ BASARI's determinisation
+@pytest.mark.parametrize("players", [2, 4])
+def test_basari_worlds_keep_what_the_seat_sees_and_redraw_the_rest(players):
+    rng = np.random.default_rng(0)
+    states = basari_states(players, 3, every=5)
+    assert any(s.pending.any() for s in states)  # a bundle in progress is among them
+    for state in states:
+        for seat in range(players):
+            worlds = basari_determinise(state, np.zeros(6, np.int64), np.full(6, seat), rng)
+            seen = observe(state)[0, seat]
+            assert all(np.array_equal(observe(worlds)[k, seat], seen) for k in range(6))
+            assert len(set(worlds.seed.tolist())) == 6  # the chance to come is redrawn
+            assert (worlds.pending.sum(axis=1) == state.pending[0].sum()).all()
+            actor = int(state.to_act[0])
+            if actor >= 0:
+                assert (worlds.pending <= state.gems[0, actor]).all()
+                if actor == seat:  # its own bundle stays
+                    assert (worlds.pending == state.pending[0]).all()
+            assert np.array_equal(worlds.legal[:, seat], np.repeat(state.legal[:, seat], 6, 0))
+
+
+def test_basari_worlds_depend_only_on_what_the_seat_sees():
+    for state in basari_states(3, 5, every=3):
+        seat = deciding_seat(state)
+        if seat < 0:
+            continue
+        twin = basari_determinise(
+            state, np.zeros(1, np.int64), np.array([seat]), np.random.default_rng(9)
+        )
+        a = basari_determinise(
+            state, np.zeros(4, np.int64), np.full(4, seat), np.random.default_rng(1)
+        )
+        b = basari_determinise(
+            twin, np.zeros(4, np.int64), np.full(4, seat), np.random.default_rng(1)
+        )
+        assert all(
+            np.array_equal(getattr(a, f), getattr(b, f)) for f in ("seed", "pending", "gems")
+        )
+
+
+# ------------------------------------------------------------------ the Gumbel root
+def test_gumbel_search_returns_legal_actions_and_improved_policies():
+    for game, states in (
+        ("basari", basari_states(2, 11, every=9)[:6]),
+        ("asara", asara_core_states(2, 3)),
+    ):
+        where = SearchGame(game, BACKEND)
+        state = concat(states)
+        seats = np.array([deciding_or_mover(where, state, i) for i in range(len(states))])
+        net = RecordingNet(2)
+        d = gumbel_search(where, state, seats, net, simulations=16, rng=4)
+        masks = where.masks(state)[np.arange(len(seats)), seats]
+        assert masks[np.arange(len(seats)), d.actions].all()
+        assert np.allclose(d.policies.sum(axis=1), 1, atol=1e-5)
+        assert (d.policies[~masks] == 0).all()
+        again = gumbel_search(where, state, seats, RecordingNet(2), simulations=16, rng=4)
+        assert np.array_equal(d.actions, again.actions) and np.array_equal(
+            d.policies, again.policies
+        )
+
+
+# ------------------------------------------------------------------ only the seat's information
+def test_basari_search_and_its_network_read_only_what_the_seat_sees():
+    """States the seat cannot tell apart (another seed, another colour of someone else's
+    bundle): the same decision, the same policy, the network shown the same observations."""
+    where = SearchGame("basari", BACKEND)
+    for state in basari_states(2, 13, every=11)[:5]:
+        seat = deciding_seat(state)
+        if seat < 0:
+            continue
+        twin = basari_determinise(
+            state, np.zeros(1, np.int64), np.array([seat]), np.random.default_rng(3)
+        )
+        answers = []
+        for s in (state, twin):
+            net = RecordingNet(2)
+            d = gumbel_search(where, s, np.array([seat]), net, simulations=8, rng=7)
+            answers.append(
+                (d.actions.tolist(), d.policies.tobytes(), [o.tobytes() for o in net.seen])
+            )
+        assert answers[0] == answers[1]
+
+
+def test_asara_search_and_its_network_read_only_what_the_seat_knows():
+    where = SearchGame("asara", BACKEND)
+    rng = np.random.default_rng(2)
+    for ref in late_choices(GameConfig(num_players=2), 41, 2):
+        twin = resample_hidden(ref, ref.seat, rng)
+        twin.rng = np.random.default_rng(int(rng.integers(2**32)))
+        answers = []
+        for s in (ref, twin):
+            net = RecordingNet(2)
+            d = gumbel_search(
+                where, from_reference([s]), np.array([s.seat]), net, simulations=8, rng=7
+            )
+            answers.append(
+                (d.actions.tolist(), d.policies.tobytes(), [o.tobytes() for o in net.seen])
+            )
+        assert answers[0] == answers[1]
+
+
+# ------------------------------------------------------------------ roots, flat MC, toygame
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:24:horizon=4",
+        "gumbel:16:horizon=4",
+        "flatmc:24:horizon=4",
+        "ismcts:16:playout=value:horizon=3",
+    ],
+)
+def test_basari_search_agents_play_legal_actions_deterministically(spec):
+    states = basari_states(3, 17, every=13)[:4]
+    for state in states:
+        seat = deciding_seat(state)
+        if seat < 0:
+            continue
+        picks = [
+            search_agent("basari", spec + ":backend=numpy", 5).act_seats(
+                state, np.array([0]), np.array([seat])
+            )
+            for _ in range(2)
+        ]
+        assert picks[0] == picks[1]
+        assert state.legal[0, seat, picks[0][0]]
+
+
+# ------------------------------------------------------------------ bad options
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("ismcts:0", "'sims'"),
+        ("ismcts:16:playout=nobody", "'playout'"),
+        ("gumbel:16:root=top", "'root'"),
+        ("ismcts:16:value=net", "value=net"),
+    ],
+)
+def test_bad_search_options_get_one_error_naming_the_option(spec, words):
+    with pytest.raises(ValueError, match=words):
+        make_agent("basari", spec, 0)
+
+
+def test_a_prior_trained_for_another_player_count_is_refused():
+    agent = search_agent("basari", "gumbel:8:prior=ppo_2p:value=net:backend=numpy", 0)
+    state = basari_states(4, 1)[1]
+    with pytest.raises(
+        ValueError, match="option prior=ppo_2p: the model was trained for 2 players"
+    ):
+        agent.act_seats(state, np.array([0]), np.array([max(deciding_seat(state), 0)]))
+
+
+def test_settings_refuse_a_budget_below_one():
+    with pytest.raises(ValueError, match="sims"):
+        Settings(sims=0)
+
+
+# ------------------------------------------------------------------ helpers
+def search_agent(game: str, spec: str, seed: int) -> GameSearchAgent:
+    """The registry's agent for a search spec, as the GameSearchAgent it is."""
+    agent = make_agent(game, spec, seed)
+    assert isinstance(agent, GameSearchAgent)
+    return agent
+
+
+def late_choices(config: GameConfig, seed: int, n: int) -> list[Any]:
+    states = game_states(config, seed)
+    late = [s for s in states[3 * len(states) // 4 :] if not s.is_over]
+    return [s for s in late if len(legal_actions(s)) > 1][:n]
+
+
+def asara_core_states(players: int, n: int) -> list[Any]:
+    return [from_reference([s]) for s in late_choices(GameConfig(num_players=players), 7, n)]
+
+
+def concat(states: list[Any]) -> Any:
+    from asara_env.common.batch import concatenate
+
+    return concatenate(states)
+
+
+def deciding_or_mover(where: SearchGame, state: Any, i: int) -> int:
+    masks = where.masks(state)[i]
+    return int(np.argmax(masks.sum(axis=1)))
+
+
+def test_search_counts_its_work():
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    search = Search(where, Settings(sims=8, wave=4, horizon=2), seed=0)
+    seat = deciding_seat(state)
+    search.run(state, np.array([0]), np.array([seat]))
+    assert search.iterations == 8 and search.searches == 1
+    assert isinstance(make_agent("basari", "ismcts:8", 0), GameSearchAgent)

@@ -16,9 +16,9 @@ through rules of its own.
   shows: a world gets a fresh seed from `rng`; the chance already drawn is in the state
   and stays) nor the bundle another seat is building in a barter (`pending`, E2: its size
   is public, one step per gem added, its colours are not: redrawn gem by gem, each
-  uniform among the colours of which the builder holds more than the bundle has). The
-  world is the saved game with those two fields redrawn, loaded (and so validated) by the
-  env.
+  uniform among the colours of which the builder holds more than the bundle has): the
+  game's determinisation, `asara_env.basari.hidden.determinise`, whose world is saved
+  and loaded (and so validated) by a new env.
 """
 
 from __future__ import annotations
@@ -31,13 +31,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from asara_env.basari.bridge import to_reference
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.observation import obs_size
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.env import BasariParallelEnv
+from asara_env.basari.hidden import determinise
+from asara_env.basari.reference.serialize import state_to_dict
 
 PARAMETERS: dict[str, int | str] = {"start_mode": "choose"}  # beyond the shared ones
-SEED_HIGH = 2**64  # the game seed is a uint64 (E4)
 # every step of a game is a turn's SELECT, one of its barters' decisions or the SETUP; a
 # barter's offers rise strictly (B8) through at most every bundle, so the true bound is far
 # above OpenSpiel's int: its largest int stands for "no bound OpenSpiel can hold"
@@ -141,12 +143,8 @@ class BasariWorld:
 
     def determinise(self, seat: int, rng: np.random.Generator) -> BasariWorld:
         """The game as `seat` may imagine it (see the module docstring)."""
-        saved = self.save()
-        saved["seed"] = int(rng.integers(SEED_HIGH, dtype=np.uint64))
-        builder = int(saved["to_act"])
-        if builder >= 0 and builder != seat and any(saved["pending"]):
-            saved["pending"] = redraw_bundle(saved["gems"][builder], sum(saved["pending"]), rng)
-        return BasariWorld.load(self.params, saved)
+        world = determinise(self.env.core, np.zeros(1, np.int64), np.array([seat]), rng)
+        return BasariWorld.load(self.params, state_to_dict(to_reference(world, 0)))
 
     @property
     def core(self) -> BasariState:
@@ -156,13 +154,3 @@ class BasariWorld:
     def __str__(self) -> str:
         """The whole game: its saved game as JSON (keys sorted)."""
         return json.dumps(self.save(), sort_keys=True)
-
-
-def redraw_bundle(held: Sequence[int], size: int, rng: np.random.Generator) -> list[int]:
-    """A bundle of `size` gems drawn gem by gem, each uniform among the colours of which
-    `held` has more than the bundle so far."""
-    bundle = [0] * len(held)
-    for _ in range(size):
-        room = [c for c, n in enumerate(held) if n > bundle[c]]
-        bundle[room[int(rng.integers(len(room)))]] += 1
-    return bundle

@@ -44,9 +44,10 @@ saves and determinises it. docs/openspiel.md has the table of what works.
   latter also counts the moves, so that positions at different moves never share it),
   `__str__` (the whole game: its saved game as JSON), `clone`, `serialize` (OpenSpiel
   pickles a Python state's attributes; the game pickles as its saved game,
-  docs/<game>/state.md, and is rebuilt through the env's `load_game`) and `resample_from_infostate(player, sampler)` (the
-  game as the player may imagine it, through the game's determinisation; the sampler's
-  numbers seed it), which OpenSpiel's Python IS-MCTS bot calls.
+  docs/<game>/state.md, and is rebuilt through the env's `load_game`) and
+  `resample_from_infostate(player, sampler)` (the game as the player may imagine it,
+  through the game's determinisation; the sampler's numbers seed it), which OpenSpiel's
+  Python IS-MCTS bot calls.
 - `TurnBasedResampler`: the same for BASARI's turn-based form, where the others' choices
   of the step already made are hidden too (`ISMCTSBot.set_resampler`).
 """

@@ -197,6 +197,8 @@ class GameCard:
     the shared search (`agents/search`) needs beside the core, an `agents.search.SearchVerbs`
     (the game's determinisation of what a seat cannot see, its playout policies, its leaf
     estimate; None: a game whose state every seat sees whole, searched with the defaults).
+    spiel: the class that drives one game for its OpenSpiel form
+    (`asara_env.integrations.openspiel`).
     """
 
     name: str
@@ -214,6 +216,7 @@ class GameCard:
     compiled_core: str | None = None
     pictures: str | None = None
     search: str | None = None
+    spiel: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):

@@ -1,10 +1,12 @@
 """Heads-up strength of one agent against another, resumable, for any game.
 
     python -m training.heads_up GAME SPEC OPPONENT --games 100 --seed 17 --chunk 10 \
-        --log FILE [the game's rules flags: ASARA --variant, --expansions]
+        --log FILE [--players P] [the game's rules flags: ASARA --variant, --expansions]
 
-Game g is the reference game `game_seeds(seed, 2, games)[g]`, with the agent in seat 0
-when g is even and in seat 1 when g is odd (seats alternated). Games are played in chunks
+Game g is the reference game `game_seeds(seed, P, games)[g]`, with the agent in seat
+g mod P and the opponent in every other seat (P = 2 by default: seats alternated; with
+`--players 4`, one agent against three copies of the opponent, seats rotated; its fair
+share is 1 / P). Games are played in chunks
 of `chunk` games, each chunk one batch of the game's `TournamentGame.play` (the agents'
 searches of a chunk share core batches) with fresh agents seeded `sub_seed(seed, 1, c)`
 and `sub_seed(seed, 2, c)` for chunk c: a chunk's result depends only on the settings and
@@ -43,18 +45,19 @@ def _chunk(game: TournamentGame, settings: Settings, c: int) -> dict[str, Any]:
     """Chunk c: its games' scores, the agent's seats, its wins and its search work."""
     games, chunk, seed = settings["games"], settings["chunk"], settings["seed"]
     index = np.arange(c * chunk, min(games, (c + 1) * chunk))
+    players = settings.get("players", 2)
     agent = game.make_agent(settings["spec"], sub_seed(seed, 1, c))
     agents = [agent, game.make_agent(settings["opponent"], sub_seed(seed, 2, c))]
-    seating = np.array([[0, 1] if g % 2 == 0 else [1, 0] for g in index])
-    seeds = game_seeds(seed, 2, games)[index]
+    seating = np.array([[0 if s == g % players else 1 for s in range(players)] for g in index])
+    seeds = game_seeds(seed, players, games)[index]
     start, cpu = time.perf_counter(), time.process_time()
-    scores = game.play(2, agents, seating, seeds, None, None)
+    scores = game.play(players, agents, seating, seeds, None, None)
     wins = win_shares(scores)[seating == 0]
     return {
         "chunk": c,
         "games": index.tolist(),
         "scores": scores.tolist(),
-        "agent_seat": [0 if g % 2 == 0 else 1 for g in index],
+        "agent_seat": [int(g % players) for g in index],
         "wins": float(wins.sum()),
         "searches": int(getattr(agent, "searches", 0)),
         "cpu_s": time.process_time() - cpu,
@@ -73,6 +76,7 @@ def summary(settings: Settings, chunks: list[dict[str, Any]]) -> dict[str, Any]:
         "games": games,
         "wins": wins,
         "win_rate": wins / games if games else float("nan"),
+        "fair_share": 1 / settings.get("players", 2),
         "ci_low": low,
         "ci_high": high,
         "searches": searches,
@@ -90,16 +94,22 @@ def heads_up(
     chunk: int = 10,
     log: str | Path | None = None,
     progress: bool = True,
+    players: int = 2,
 ) -> dict[str, Any]:
-    """Play (or resume, from `log`) the heads-up match of `game` (a `TournamentGame`, or a
-    game's name for its default rules); the summary (see the module docstring)."""
+    """Play (or resume, from `log`) the match of `game` (a `TournamentGame`, or a game's
+    name for its default rules) at `players` players; the summary (see the module
+    docstring)."""
+    if players not in tournament_game(game).player_counts:
+        raise ValueError(
+            f"players must be one of {tournament_game(game).player_counts}, got {players}"
+        )
     game = tournament_game(game)
     if games < 1 or chunk < 1:
         raise ValueError(f"games and chunk must be at least 1, got {games} and {chunk}")
     for name in (spec, opponent):
         if name not in game.agent_names:
             raise ValueError(f"unknown agent {name!r}; known: {sorted(game.agent_names)}")
-    settings = settings_of(game, spec, opponent, games, seed, chunk)
+    settings = settings_of(game, spec, opponent, games, seed, chunk, players)
     chunks = _read_log(log, settings)
     todo = [c for c in range(-(-games // chunk)) if c not in {d["chunk"] for d in chunks}]
     for c in tqdm(todo, desc=f"{spec} vs {opponent}", unit="chunk", disable=not progress):
@@ -120,15 +130,23 @@ def same_settings(saved: Settings, settings: Settings) -> bool:
 
 
 def settings_of(
-    game: TournamentGame, spec: str, opponent: str, games: int, seed: int, chunk: int
+    game: TournamentGame,
+    spec: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    chunk: int,
+    players: int = 2,
 ) -> Settings:
-    """What a match's results depend on (the log's first line)."""
+    """What a match's results depend on (the log's first line; `players` only when not
+    2, so the logs of heads-up matches keep their settings)."""
     return {
         "spec": spec,
         "opponent": opponent,
         "games": games,
         "seed": seed,
         "chunk": chunk,
+        **({} if players == 2 else {"players": players}),
         **game.rules,
     }
 
@@ -184,6 +202,13 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
     parser.add_argument("--games", type=GAMES, default=100)
     parser.add_argument("--seed", type=cli.seed, default=17)
     parser.add_argument("--chunk", type=GAMES, default=10, help="games per batch (and line)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=command.player_counts,
+        help="players per game: the agent in one seat (rotated), the opponent in the others",
+    )
     command.add_rules(parser)
     parser.add_argument(
         "--log", type=cli.writable_file, help="JSON-lines file: appended per chunk, resumed from"
@@ -193,7 +218,9 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
     )
     args = parser.parse_args(argv)
     args.game = command.make_game(parser, args)
-    settings = settings_of(args.game, args.spec, args.opponent, args.games, args.seed, args.chunk)
+    settings = settings_of(
+        args.game, args.spec, args.opponent, args.games, args.seed, args.chunk, args.players
+    )
     problem = log_problem(args.log, settings)
     if problem and not args.force:
         parser.error(problem)
@@ -211,7 +238,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     game, rest = split_game("python -m training.heads_up", "Heads-up strength.", argv)
     args = parse_args(game_command(game), rest)
     result = heads_up(
-        args.game, args.spec, args.opponent, args.games, args.seed, args.chunk, args.log
+        args.game,
+        args.spec,
+        args.opponent,
+        args.games,
+        args.seed,
+        args.chunk,
+        args.log,
+        players=args.players,
     )
     print(json.dumps(result))
     return result

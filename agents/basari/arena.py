@@ -26,10 +26,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from agents import arena
 from asara_env.basari.actions import ActionLayout
+from asara_env.basari.bridge import encode_view, from_reference
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_CARDS
 from asara_env.basari.core import BasariState, scores
 from asara_env.basari.phases import Phase
+from asara_env.basari.reference.rules import legal_actions
+from asara_env.basari.reference.state import State as ReferenceState
 from asara_env.common.opponents import Actor
 from asara_env.games import CoreVerbs, bind_core
 
@@ -200,6 +203,22 @@ def choose(
             obs = bind_core("basari", backend).observe(state) if obs is None else obs
             actions[g, s] = agent.act_batch(obs[g, s], legal[g, s])
     return actions
+
+
+def choose_reference(agent: Any, state: ReferenceState, seat: int) -> int:
+    """The action of `agent` for `seat` in one reference game: a search agent
+    (`needs_state`) on the game as a one-game core batch, any other on the seat's
+    observation and mask."""
+    if getattr(agent, "needs_state", False):
+        batch = from_reference([state])
+        return int(agent.act_seats(batch, np.zeros(1, np.int64), np.array([seat]))[0])
+    legal = batch_legal(state, seat)
+    return int(agent.act(encode_view(state, seat), legal))
+
+
+def batch_legal(state: ReferenceState, seat: int) -> NDArray[np.bool_]:
+    """bool[A]: the seat's legal actions in a reference game."""
+    return np.asarray(legal_actions(state, seat), bool)
 
 
 def _ranking(

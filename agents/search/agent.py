@@ -39,6 +39,10 @@ from .mcts import ROOTS, Decision, Evaluate, Search, Settings
 NET = "net"  # value=net: the value head of the prior's network
 KINDS = ("flatmc", "ismcts", "gumbel")
 TRAINED_FOR = re.compile(r"_(\d+)p\.zip$")  # a shipped model's file names its player count
+# the reward scheme each game's shipped models were trained for, where it is not the win
+# share (0 to 1) the search's values are on: BASARI's `rank` (1 first, -1 last) is read as
+# 1 - place / (P - 1), (v + 1) / 2 (the win share itself heads-up)
+MODEL_REWARDS = {"basari": "rank"}
 
 
 def trained_players(game: str, model: str) -> int | None:
@@ -50,7 +54,8 @@ def trained_players(game: str, model: str) -> int | None:
 
 def network_evaluator(game: str, model: str) -> Evaluate:
     """The search's network callback for shipped model `model` of `game`: the policy's
-    log-probabilities as logits and the value head's estimate (the observer's win share)."""
+    log-probabilities as logits and the value head's estimate of the observer's win share
+    (a `rank`-trained model's value mapped by MODEL_REWARDS)."""
     from agents.network import load_net
 
     net = load_net(game, model)
@@ -60,7 +65,10 @@ def network_evaluator(game: str, model: str) -> Evaluate:
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         priors = net.priors(observations, masks)
         logits = np.log(np.maximum(priors, 1e-30))
-        return logits, net.values(observations)
+        values = net.values(observations)
+        if MODEL_REWARDS.get(game) == "rank":
+            values = (values + 1) / 2
+        return logits, values
 
     return evaluate
 

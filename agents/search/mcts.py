@@ -31,8 +31,9 @@ network), the budget is spent by sequential halving among them (each round its s
 the simulations spread evenly over the survivors, then the better half kept by g + logits
 + sigma(q)), the action is the survivor of most g + logits + sigma(q), and the policy
 returned is the improved policy softmax(logits + sigma(completed q)), q of the actions not
-visited completed by the mixed value; sigma(q) = (c_visit + max visits) * c_scale * q on q
-rescaled to [0, 1] over the root's actions. The observer's action at the root is fixed per
+visited completed by the mixed value; sigma(q) = (c_visit + max visits) * c_scale * q, q
+a win share in [0, 1] (rewards of another scale rescaled to [0, 1] over the root's
+actions, as mctx does). The observer's action at the root is fixed per
 world; below it (and the other seats at a simultaneous root) the tree chooses as above.
 
 Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is played
@@ -267,8 +268,8 @@ class Search:
         value: float,
     ) -> NDArray[np.float64]:
         """sigma(completed q) per action: q of the visited actions, the mixed value for
-        the others, rescaled to [0, 1] over the legal actions, times (c_visit + max
-        visits) * c_scale."""
+        the others (win shares as they are; other rewards rescaled to [0, 1] over the legal
+        actions), times (c_visit + max visits) * c_scale."""
         edges = root.edges[seat]
         visits = np.zeros(len(mask))
         q = np.zeros(len(mask))
@@ -289,7 +290,10 @@ class Search:
         completed = np.where(seen, q, mixed)
         legal = completed[mask]
         low, high = legal.min(), legal.max()
-        scaled = (completed - low) / (high - low) if high > low else np.zeros(len(mask))
+        if low >= 0 and high <= 1:  # win shares: q as it is (the paper's bounded rewards)
+            scaled = completed
+        else:  # another scheme's rewards: rescaled to [0, 1] over the legal actions
+            scaled = (completed - low) / (high - low) if high > low else np.zeros(len(mask))
         return np.where(mask, (C_VISIT + visits.max()) * C_SCALE * scaled, 0.0)
 
     # ------------------------------------------------------------------ iterations

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.basari.arena import choose_reference
 from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps.console import (
     SCREEN_HEIGHT,
@@ -239,7 +240,12 @@ def play_steps(
         for a, agent in agents.items():
             s = game.env.possible_agents.index(a)
             agent.reseed(decision_seed(game.record.seed, s, decision))
-            actions[a] = agent.act(game.obs[a]["observation"], game.obs[a]["action_mask"])
+            if getattr(
+                agent, "needs_state", False
+            ):  # a search reads the game, as the seat knows it
+                actions[a] = choose_reference(agent, game.state, s)
+            else:
+                actions[a] = agent.act(game.obs[a]["observation"], game.obs[a]["action_mask"])
         mask = game.obs[me]["action_mask"]
         if game.infos[me]["acting"]:
             move = ask_move(console, game, seat, style, log)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.basari.arena import choose_reference
 from agents.base import Agent
 from apps.webgame import (
     BAD_REQUEST,
@@ -38,7 +39,6 @@ from apps.webrecord import (
     RecordedWeb,
 )
 from asara_env.basari.actions import Group
-from asara_env.basari.bridge import encode_view
 from asara_env.basari.config import START_MODES, BasariConfig
 from asara_env.basari.constants import (
     CARD_NAMES,
@@ -307,8 +307,9 @@ class BasariSession(RecordedSession[State, Joint]):
 
 
 def choose(agent: Agent[Any], state: State, seat: int) -> int:
-    """The agent's action for `seat`: from its observation and legal mask."""
-    return int(agent.act(encode_view(state, seat), legal_actions(state, seat).astype(bool)))
+    """The agent's action for `seat`: from its observation and legal mask, or a search
+    agent's from the game through what the seat knows."""
+    return choose_reference(agent, state, seat)
 
 
 def round_ended(before: State, after: State) -> bool:

@@ -17,4 +17,5 @@ CARD = GameCard(
     gym_env="asara_env.asara.gym_env:AsaraGymEnv",
     search="agents.asara.search_verbs:VERBS",
     docs="asara_env.asara.docs:write_docs",
+    spiel="asara_env.asara.spiel:AsaraWorld",
 )

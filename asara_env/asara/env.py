@@ -337,6 +337,12 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
             out[seat] = self._observe(self._core, seat)[0]
         return out.reshape(-1)
 
+    @property
+    def core(self) -> CoreState:
+        """The game's core batch (B = 1), hidden information included: for agents that
+        read the state through what the seat to move knows (the search agents)."""
+        return self._core
+
     def save_game(self) -> dict[str, Any]:
         """The whole game, hidden information included, as a saved-game dict
         (docs/asara/state.md)."""

@@ -17,5 +17,6 @@ CARD = GameCard(
     gym_env="asara_env.basari.gym_env:BasariGymEnv",
     search="agents.basari.search_verbs:VERBS",
     docs="asara_env.basari.docs:write_docs",
+    spiel="asara_env.basari.spiel:BasariWorld",
     pictures="asara_env.basari.docs:write_pictures",
 )

@@ -28,6 +28,8 @@ EXTRAS: dict[str, str] = {
     "resvg_py": "web",
     "PIL": "web",
     "ray": "ray",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
 }
 
 

@@ -51,6 +51,7 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
             f"asara_env.{G}.render*",
             f"asara_env.{G}.docs",
             f"asara_env.{G}.card",
+            f"asara_env.{G}.spiel",
             "asara_env",
             "asara_env.envs",
             "asara_env.games",

@@ -1,0 +1,243 @@
+"""Both games in OpenSpiel (asara_env.integrations.openspiel): OpenSpiel's own random
+simulation test (with serialisation) on every configuration, its bots playing whole games,
+serialised games replaying identically, resampling keeping what the player knows, and
+every state saying what the package's env says for the same game and seed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel (the openspiel extra) has wheels for Python 3.11-3.13 only"
+)
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import asara_env.integrations.openspiel as spiel  # noqa: E402
+from asara_env.asara.env import raw_env  # noqa: E402
+from asara_env.basari.env import BasariParallelEnv  # noqa: E402
+
+ASARA_RULES = [
+    {"variant": "basic", "expansions": ""},
+    {"variant": "basic", "expansions": "gifts"},
+    {"variant": "pro", "expansions": ""},
+    {"variant": "pro", "expansions": "genie+gifts"},
+]
+BASARI_RULES = [{"start_mode": "choose"}, {"start_mode": "random"}]
+CONFIGS = [("asara", {"players": p, **rules}) for p in (2, 3, 4) for rules in ASARA_RULES] + [
+    ("basari", {"players": p, **rules}) for p in (2, 3, 4) for rules in BASARI_RULES
+]
+# OpenSpiel's random_sim_test per configuration: 12 x 10 + 6 x 15 = 210 games, each one
+# cloned, observed and checked at every step and serialised at its first steps
+SIMS = {"asara": 10, "basari": 15}
+
+
+def config_id(case: tuple[str, dict[str, Any]]) -> str:
+    game, params = case
+    return game + "-" + "-".join(f"{v}" for v in params.values() if v != "")
+
+
+def load(game: str, **params: Any) -> Any:
+    return pyspiel.load_game(spiel.short_name(game), params)
+
+
+def random_action(state: Any, player: int, rng: np.random.Generator) -> int:
+    legal = state.legal_actions(player)
+    return int(legal[rng.integers(len(legal))])
+
+
+def step_randomly(state: Any, rng: np.random.Generator) -> list[int]:
+    """One move of random legal actions (a joint one at a simultaneous node)."""
+    if state.is_simultaneous_node():
+        joint = [random_action(state, p, rng) for p in range(state.num_players())]
+        state.apply_actions(joint)
+        return joint
+    action = random_action(state, state.current_player(), rng)
+    state.apply_action(action)
+    return [action]
+
+
+@pytest.mark.parametrize("case", CONFIGS, ids=config_id)
+def test_openspiels_random_simulation_test_passes(case):
+    game, params = case
+    seed = CONFIGS.index(case)  # another family of deals for each configuration
+    loaded = load(game, seed=seed, **params)
+    pyspiel.random_sim_test(loaded, num_sims=SIMS[game], serialize=True, verbose=False)
+
+
+def test_the_game_types_say_what_is_true():
+    asara, basari = load("asara"), load("basari", reward="rank")
+    types = asara.get_type(), basari.get_type()
+    assert types[0].dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert types[1].dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    for t in types:
+        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
+    win = load("basari").get_type()
+    assert win.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert (load("basari").min_utility(), load("basari").max_utility()) == (0.0, 1.0)
+    assert (asara.min_utility(), asara.max_utility()) == (-1.0, 1.0)
+    assert asara.num_distinct_actions() == 803 and asara.max_chance_outcomes() == 2**16
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"reward": "margin"},
+        {"players": 5},
+        {"variant": "expert"},
+        {"expansions": "dragons"},
+        {"seed": -1},
+        {"deals": 0},
+        {"board": 1},
+    ],
+    ids=str,
+)
+def test_bad_parameters_are_refused(params):
+    with pytest.raises((ValueError, pyspiel.SpielError)):
+        load("asara", **params)
+
+
+class Lockstep:
+    """The package's env of a configuration, reset with `seed`, with what it last said."""
+
+    def __init__(self, game: str, params: dict[str, Any], seed: int) -> None:
+        if game == "asara":
+            expansions = tuple(e for e in str(params["expansions"]).split("+") if e)
+            self.env = raw_env(params["players"], params["variant"], expansions)
+            self.env.reset(seed=seed)
+        else:
+            self.env = BasariParallelEnv(params["players"], params["start_mode"])
+            self.seen = self.env.reset(seed=seed)
+        self.agents = self.env.possible_agents
+
+    def view(self, seat: int) -> tuple[list[int], np.ndarray]:
+        """(legal actions, observation) of `seat`."""
+        agent = self.agents[seat]
+        if isinstance(self.env, BasariParallelEnv):
+            obs, infos = self.seen
+            mask, observation = infos[agent]["action_mask"], obs[agent]["observation"]
+        else:
+            seen = self.env.observe(agent)
+            mask, observation = seen["action_mask"], seen["observation"]
+        return np.flatnonzero(mask).tolist(), observation
+
+    def step(self, actions: list[int]) -> list[float]:
+        """Play `actions` (one id, or one per seat); the rewards by seat."""
+        if isinstance(self.env, BasariParallelEnv):
+            obs, rewards, _, _, infos = self.env.step(dict(zip(self.agents, actions)))
+            self.seen = obs, infos
+        else:
+            self.env.step(actions[0])
+            rewards = self.env.rewards
+        return [rewards.get(a, 0.0) for a in self.agents]
+
+
+@pytest.mark.parametrize("case", [CONFIGS[1], CONFIGS[7], CONFIGS[11], *CONFIGS[12::2]])
+def test_states_say_what_the_env_says_along_random_games(case):
+    game, params = case
+    loaded = load(game, seed=11, **params)
+    rng = np.random.default_rng(3)
+    for deal in (0, 5):
+        state = loaded.new_initial_state()
+        state.apply_action(deal)
+        env = Lockstep(game, params, loaded.deal_seed(deal))
+        if deal:  # deal k is the env's k-th game after reset(seed=seed)
+            assert env.env.game_seed == spiel.derived_seed(11, deal)
+        totals = np.zeros(params["players"])
+        while not state.is_terminal():
+            for seat in range(params["players"]):
+                legal, obs = env.view(seat)
+                assert state.legal_actions(seat) == legal
+                assert np.array_equal(state.observation_tensor(seat), obs)
+                assert np.array_equal(state.information_state_tensor(seat), obs)
+            totals += env.step(step_randomly(state, rng))
+        assert np.array_equal(np.float32(state.returns()), np.float32(totals))
+        assert any(state.returns())
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_serialised_games_replay_identically(game):
+    loaded = load(game, players=3, seed=4)
+    rng = np.random.default_rng(8)
+    state = loaded.new_initial_state()
+    state.apply_action(9)
+    for _ in range(40):
+        step_randomly(state, rng)
+    text = pyspiel.serialize_game_and_state(loaded, state)
+    _, twin = pyspiel.deserialize_game_and_state(text)
+    assert json.loads(str(twin)) == state.world.save()  # the saved game went across
+    assert twin.history() == state.history()
+    while not state.is_terminal():
+        assert str(twin) == str(state)
+        actions = step_randomly(state, rng)
+        if len(actions) > 1:
+            twin.apply_actions(actions)
+        else:
+            twin.apply_action(actions[0])
+    assert twin.is_terminal() and twin.returns() == state.returns()
+    assert str(twin) == str(state)
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_resampling_keeps_what_the_player_knows(game):
+    loaded = load(game, players=3, seed=2)
+    rng = np.random.default_rng(5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = loaded.new_initial_state()
+    state.apply_action(3)
+    changed = 0
+    for step in range(60):
+        if step % 6 == 0:
+            for player in range(3):
+                world = state.resample_from_infostate(player, sampler)
+                key = state.information_state_string(player)
+                assert world.information_state_string(player) == key
+                assert world.information_state_tensor(player) == state.information_state_tensor(
+                    player
+                )
+                assert world.legal_actions(player) == state.legal_actions(player)
+                assert world.history() == state.history()
+                changed += str(world) != str(state)
+        step_randomly(state, rng)
+    assert changed  # the hidden cards, windows, bundles or seed were drawn again
+
+
+def play(state: Any, bots: list[Any]) -> Any:
+    """Play to the end: chance deals 0, every bot acts for its seat."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(0)
+        elif state.is_simultaneous_node():
+            state.apply_actions([bot.step(state) for bot in bots])
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_openspiels_bots_play_whole_games(game):
+    loaded = load(game, players=2, seed=6)
+    turn_based = (
+        pyspiel.convert_to_turn_based(loaded) if game == "basari" else loaded
+    )  # the tree searches need one player at a time
+    total = loaded.utility_sum()  # 0 for ASARA's "win", 1 for BASARI's
+    randoms = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(2)]
+    assert sum(play(loaded.new_initial_state(), randoms).returns()) == total
+    assert sum(play(turn_based.new_initial_state(), randoms).returns()) == total
+
+    rng = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    searcher = mcts.MCTSBot(turn_based, 2.0, 4, evaluator, random_state=rng)
+    informed = ismcts.ISMCTSBot(turn_based, evaluator, 2.0, max_simulations=4, random_state=rng)
+    if game == "basari":
+        informed.set_resampler(spiel.TurnBasedResampler(seed=2))
+    final = play(turn_based.new_initial_state(), [searcher, informed])
+    assert final.is_terminal()
+    assert turn_based.min_utility() <= min(final.returns())
+    assert max(final.returns()) <= turn_based.max_utility()

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -44,6 +44,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.layout import ObsNormalizer
 from asara_env.common.opponents import Actor, TurnBased, play_opponents
 from asara_env.common.sampling import uniform_legal
 from asara_env.common.seeding import derived_seed
@@ -86,6 +87,23 @@ def masked_spaces(
     observations = {a: copy.deepcopy(observation) for a in agents}
     actions: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n_actions) for a in agents}
     return cast(dict[str, spaces.Space[Any]], observations), actions
+
+
+def normalizer(
+    normalize: ObsNormalizer, on: bool
+) -> Callable[[NDArray[np.float32]], NDArray[np.float32]]:
+    """What an env applies to its observations: `normalize` with `normalize_obs=True`, else
+    nothing (the raw observation)."""
+    return normalize if on else _unchanged
+
+
+def _unchanged(obs: NDArray[np.float32]) -> NDArray[np.float32]:
+    return obs
+
+
+def normalized_high(high: NDArray[np.float32], on: bool) -> NDArray[np.float32]:
+    """The observation's bounds: `high`, or ones with `normalize_obs=True`."""
+    return np.ones_like(high) if on else high
 
 
 def observation_box(high: NDArray[np.float32]) -> spaces.Box:

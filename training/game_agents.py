@@ -62,6 +62,13 @@ class TrainingAgents:
 
         return model_path(self.game, name) if name in MODELS[self.game] else None
 
+    def shipped_players(self, name: str) -> int | None:
+        """The player count the shipped model `name` was trained for, None for a name the
+        game does not ship."""
+        from agents.models import MODELS, trained_players
+
+        return trained_players(self.game, name) if name in MODELS[self.game] else None
+
 
 def policy_agent(model: Any, seed: int | None = None) -> PolicyAgent:
     """A MaskablePPO model playing its most probable legal action."""

@@ -23,7 +23,7 @@ from training.basari import train as basari_train  # noqa: E402
 from training.basari.imitation import collect  # noqa: E402
 from training.basari.vec_env import BasariVecEnv  # noqa: E402
 from training.imitation import clone  # noqa: E402
-from training.run import LeagueCallback  # noqa: E402
+from training.callbacks import LeagueCallback  # noqa: E402
 
 TINY = [
     "--players",

@@ -26,21 +26,22 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from sb3_contrib import MaskablePPO
+from typing import TYPE_CHECKING, Any
 
 from apps.asara.options import add_expansions_argument, check_rules
 from apps.command import run_main
 from asara_env.asara.config import GameConfig
 from training import run
-from training.imitation import Samples
-from training.policy import policy_kwargs
 
 from . import baselines, policy_agent
 from .evaluate import win_rate
-from .imitation import collect
-from .vec_env import AsaraVecEnv
+
+if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
+    from sb3_contrib import MaskablePPO
+
+    from training.imitation import Samples
+
+    from .vec_env import AsaraVecEnv
 
 HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 1e-4,
@@ -58,6 +59,8 @@ HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --he
 def _make_env(
     args: argparse.Namespace, names: list[str], weights: list[float], seed: int
 ) -> AsaraVecEnv:
+    from .vec_env import AsaraVecEnv
+
     return AsaraVecEnv(
         args.envs, args.players, args.variant, names, weights, args.reward, seed, args.expansions
     )
@@ -76,7 +79,15 @@ def _win_rate(
 
 
 def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+    from .imitation import collect
+
     return collect(_config(args), expert, games, seed, args.reward)
+
+
+def _policy_kwargs() -> dict[str, Any]:
+    from training.policy import policy_kwargs
+
+    return policy_kwargs()
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -102,7 +113,7 @@ SPEC = run.GameSpec(
     make_env=_make_env,
     win_rate=_win_rate,
     collect=_collect,
-    policy_kwargs=policy_kwargs,
+    policy_kwargs=_policy_kwargs,
     policy_agent=policy_agent,
     add_arguments=_add_arguments,
     check=check_rules,

@@ -42,6 +42,7 @@ from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
 
 BATCH = 256  # games stepped together: the agents draw their numbers in this order
+TRAINED_PLAYERS = "trained_players"  # the model attribute a training run saves its count in
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ def trained_players(command: EvaluateCommand, text: str, model: Any, path: Path)
     shipped = command.shipped_players(text)
     if shipped is not None:
         return shipped
-    saved = getattr(model, "trained_players", None)
+    saved = getattr(model, TRAINED_PLAYERS, None)
     if isinstance(saved, int):
         return saved
     folder = path.resolve().parent

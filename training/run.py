@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from apps import command
 from asara_env.common.seeding import derived_seed
 
+from .evaluate import TRAINED_PLAYERS
 from .outputs import atomic_save, atomic_write_text, fresh_dir, out_problem, prepare_out_dir
 
 if TYPE_CHECKING:  # torch and stable-baselines3 are imported once the arguments are checked
@@ -181,7 +182,7 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     done = previous.num_timesteps if previous is not None else 0
     env = spec.make_env(args, names, weights, derived_seed(args.seed, done))  # new games
     model = build_model(spec, args, env, previous)
-    model.trained_players = args.players  # saved with the model: the evaluations check it
+    setattr(model, TRAINED_PLAYERS, args.players)  # saved with the model: evaluate checks it
     setup_seconds = time.perf_counter() - began  # with the behaviour cloning
     eval_seed = args.seed + 7
 

@@ -79,6 +79,11 @@ BASARI_CONFIGS = [
 ]
 
 
+def _box(env: Any) -> Any:
+    """The Box of an env's (Dict) observation space."""
+    return env.observation_space("player_0")["observation"]
+
+
 def _random_actions(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of `legal` (bool[..., A])."""
     return np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=-1)
@@ -87,8 +92,7 @@ def _random_actions(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # ---------------------------------------------------------------------------- raw spaces
 @pytest.mark.parametrize("config", ASARA_CONFIGS, ids=str)
 def test_asara_observations_stay_in_their_space_in_every_configuration(config):
-    space = asara_v0.raw_env(num_players=config.num_players).observation_space("player_0")
-    box = space["observation"]
+    box = _box(asara_v0.raw_env(num_players=config.num_players))
     state, rng = asara_core.init(config, 8, seeds=3), np.random.default_rng(3)
     for t in range(config.max_decisions):
         seats = [state.seat] if t % 25 else list(range(config.num_players))
@@ -109,7 +113,7 @@ def test_basari_observations_stay_in_their_space_on_every_valid_board(config):
     env = basari_v0.parallel_env(
         num_players=config.num_players, start_mode=config.start_mode, board=config.board
     )
-    box, state_box = env.observation_space("player_0")["observation"], env.state_space
+    box, state_box = _box(env), env.state_space
     state, rng = basari_core.init(config, 4, seeds=5), np.random.default_rng(5)
     while True:
         obs = basari_core.observe(state).reshape(-1, box.shape[0])
@@ -125,8 +129,7 @@ def test_a_board_of_the_most_archways_observes_inside_its_space():
     """1000 archways worth 1000 points each: the opening turns (a whole game is 8,000
     decisions)."""
     config = BasariConfig(num_players=4, board=_board(MAX_ARCHWAYS, "max", "max"))
-    env = basari_v0.parallel_env(num_players=4, board=config.board)
-    box = env.observation_space("player_0")["observation"]
+    box = _box(basari_v0.parallel_env(num_players=4, board=config.board))
     state, rng = basari_core.init(config, 2, seeds=9), np.random.default_rng(9)
     for _ in range(60):
         assert all(box.contains(o) for o in basari_core.observe(state).reshape(-1, box.shape[0]))
@@ -260,4 +263,4 @@ def test_normalize_obs_must_be_a_bool(game):
 def test_the_default_observation_is_unchanged_by_the_option():
     env = asara_v0.raw_env(num_players=2)
     assert env.normalize_obs is False
-    np.testing.assert_array_equal(env.observation_space("player_0")["observation"].high, OBS_HIGH)
+    np.testing.assert_array_equal(_box(env).high, OBS_HIGH)

@@ -16,6 +16,7 @@ pytest.importorskip("sb3_contrib")
 from agents.models import model_path  # noqa: E402
 from training.asara import evaluate as asara_evaluate  # noqa: E402
 from training.basari import evaluate as basari_evaluate  # noqa: E402
+from training.evaluate import TRAINED_PLAYERS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "stable_baselines3", "sb3_contrib")
@@ -72,12 +73,12 @@ def test_the_count_of_a_run_comes_from_the_model_or_its_run_json(tmp_path, capsy
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(model_path("basari", "ppo_3p"), device="cpu")
-    model.trained_players = 3
+    setattr(model, TRAINED_PLAYERS, 3)
     model.save(tmp_path / "final.zip")
     line = _usage_error(basari_evaluate.main, ["--model", str(tmp_path / "final.zip")], capsys)
     assert "was trained for 3 players, not 4" in line
 
-    del model.trained_players
+    delattr(model, TRAINED_PLAYERS)
     (tmp_path / "checkpoints").mkdir()
     model.save(tmp_path / "checkpoints" / "model_64_steps.zip")
     (tmp_path / "run.json").write_text(json.dumps({"args": {"players": 2}}))

@@ -13,7 +13,12 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).
 - Warm start: `--bc-expert NAME` clones that baseline's play first (`--bc-games`,
-  `--bc-epochs`; see training/asara/imitation.py and training/imitation.py).
+  `--bc-epochs`; see training/asara/imitation.py and training/imitation.py); by default
+  200 games of towers (`--bc-expert none`: from scratch).
+- Defaults for a first run that learns from its first step: opponents towers and random
+  half and half (the clone beats random at once, towers not yet), reward `margin` (the
+  points behind or ahead of the best opponent, never the same for every game as `win`
+  against an opponent never beaten is). The shipped models' commands name their own.
 - Network and hyper-parameters: `training.policy.policy_kwargs()` (log1p features, 512-256
   ReLU MLPs for policy and value) and the defaults of `HYPER` below (overridable).
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
@@ -102,12 +107,18 @@ SPEC = run.GameSpec(
     hyper=HYPER,
     defaults={
         "players": 2,
-        "opponents": "towers:0.6,tall:0.2,greedy:0.2",
-        "reward": "win",
+        # a beatable opponent beside the strong ones, the score margin as the reward and a
+        # clone of towers to start from: a learning signal from the first step
+        "opponents": "towers:0.5,random:0.5",
+        "reward": "margin",
+        "bc_expert": "towers",
+        "bc_games": 200,
+        "bc_epochs": 5,
         "steps": 1_000_000,
         "envs": 64,
         "eval_every": 100_000,
-        "eval_opponents": ["towers", "greedy"],
+        "eval_games": 100,
+        "eval_opponents": ["towers", "random"],
         "checkpoint_every": 200_000,
     },
     make_env=_make_env,

@@ -7,7 +7,8 @@ block repeated for each of the 4 ego seats). `obs_index(n)` gives every named sl
 position, `observation_markdown()` writes docs/basari/observation.md from the same tables.
 
 Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises / 10;
-one-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros. The only
+one-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros. The
+bounds (`obs_high`) follow the board: archway points / 7 up to its richest archway / 7. The only
 information private to one seat is the bundle it is building (E2): it appears in the
 acting seat's observation only. `observe` is the vectorised encoder; `bridge.encode_view`
 encodes a reference state with plain loops and must agree with it.
@@ -256,6 +257,8 @@ def observation_markdown(n: int | None = None) -> str:
         "Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises "
         "/ 10.",
         "One-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros.",
+        "The max column is the default board's: on a board whose richest archway is worth P > 7",
+        "points, the archway points entries are bounded by P / 7 (`obs_high`).",
         "Only the `pending` bundle is private: it is set in the acting agent's observation alone.",
     ]
     return page(

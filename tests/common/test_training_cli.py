@@ -86,3 +86,13 @@ def test_the_count_of_a_run_comes_from_the_model_or_its_run_json(tmp_path, capsy
     assert "was trained for 2 players, not 4" in _usage_error(basari_evaluate.main, argv, capsys)
     (tmp_path / "run.json").unlink()  # nothing says: evaluated as asked
     assert basari_evaluate.parse_args(argv).players == 4
+
+
+def test_asaras_defaults_clone_towers_and_reward_the_margin(tmp_path):
+    from training.asara import train
+
+    args = train.parse_args(["--out", str(tmp_path / "run")])
+    assert (args.reward, args.bc_expert, args.bc_games) == ("margin", "towers", 200)
+    assert "random" in args.opponents[0]  # an opponent the first policy can beat
+    none = train.parse_args(["--bc-expert", "none", "--out", str(tmp_path / "run")])
+    assert none.bc_expert is None

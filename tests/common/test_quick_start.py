@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BASH = re.compile(r"^```bash\n(.*?)^```", re.S | re.M)
 # flags appended to the README's training command: a smaller budget, and no progress bar
 BUDGET = {
-    "asara": ["--steps", "4096", "--bc-games", "100", "--no-progress"],
+    "asara": ["--steps", "4096", "--bc-games", "60", "--bc-epochs", "3", "--no-progress"],
     "basari": ["--no-progress"],
 }
 
@@ -50,9 +50,10 @@ def untrained_copy(model_file: Path, out: Path) -> Path:
 
     model = MaskablePPO.load(model_file, device="cpu")
     torch.manual_seed(0)
-    model.policy = model.policy_class(
+    fresh = model.policy_class(
         model.observation_space, model.action_space, model.lr_schedule, **model.policy_kwargs
     )
+    model.policy.load_state_dict(fresh.state_dict())
     model.save(out)
     return out
 

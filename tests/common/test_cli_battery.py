@@ -297,7 +297,7 @@ def test_evaluate_refuses_to_replace_its_files_without_force(
 ) -> None:
     argv = [
         "--model",
-        "ppo_4p",
+        "ppo_2p",
         "--players",
         "2",
         "--games",

@@ -23,6 +23,7 @@ option (with the ones the agent takes) or the value (the type or range it must h
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import pkgutil
 import zipfile
@@ -65,11 +66,16 @@ class Option:
         return above and (self.high is None or value <= self.high)
 
     def range(self) -> str:
-        """The option's range in words: `>= 1`, `> 0`, `in (0, 1]`."""
-        low = "any" if self.low is None else f"{self.low:g}"
+        """The option's range in words: `>= 1`, `> 0`, `in (0, 1]`, `in [1, 1000000]`."""
+        low = "any" if self.low is None else _plain(self.low)
         if self.high is not None:
-            return f"in {'(' if self.low_open else '['}{low}, {self.high:g}]"
+            return f"in {'(' if self.low_open else '['}{low}, {_plain(self.high)}]"
         return f"{'>' if self.low_open else '>='} {low}"
+
+
+def _plain(value: float) -> str:
+    """A bound as written: `1000000`, not `1e+06`; `0.5`."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _integer(text: str) -> int:
@@ -95,13 +101,34 @@ def _boolean(text: str) -> bool:
     return text.lower() in TRUE
 
 
+MODEL_MEMBERS = ("data", "policy.pth")  # what every saved stable-baselines3 model holds
+
+
+def saved_model_problem(path: Path) -> str:
+    """'' if `path` reads as a saved stable-baselines3 model (a zip archive holding its
+    JSON `data` and its weights), else what is wrong; read without loading torch."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            missing = [m for m in MODEL_MEMBERS if m not in archive.namelist()]
+            if missing:
+                return f"no {' or '.join(missing)} in the archive"
+            data = json.loads(archive.read("data"))
+    except (OSError, zipfile.BadZipFile):
+        return "not a zip archive"
+    except (ValueError, UnicodeDecodeError) as e:
+        return f"its data is not JSON: {e}"
+    return "" if isinstance(data, dict) else "its data is not a JSON object"
+
+
 def _file(text: str) -> str:
-    """A saved model's path, given with or without its `.zip` (SB3 saves zip archives)."""
+    """A saved model's path, given with or without its `.zip` (SB3 saves zip archives),
+    checked to read as a saved model."""
     found = [p for p in (Path(text), Path(text + ".zip")) if p.is_file()]
     if not found:
         raise ValueError(f"names no file: {text!r}")
-    if not zipfile.is_zipfile(found[0]):
-        raise ValueError(f"is not a saved model (a zip archive): {text!r}")
+    problem = saved_model_problem(found[0])
+    if problem:
+        raise ValueError(f"{found[0]} is not a saved MaskablePPO model ({problem})")
     return text
 
 

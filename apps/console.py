@@ -13,6 +13,7 @@ that `l` shows them again.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ SCREEN_HEIGHT = 24
 EVENTS_TITLE = "Since your last decision:"
 CONTINUE = "-- Enter: continue --"
 EVENTS_ABOVE = "(What happened since your last decision is above; l shows it again.)"
+ENTRY = re.compile(r"^(\s+\S.*?\s{2,})\S")  # an indented list entry: its name, the gap
 AGENT_SEED_OFFSET = 1000  # opponent in seat s: derived_seed(game seed, 1000 + s), then the decision
 
 
@@ -38,14 +40,17 @@ def decision_seed(game_seed: int, seat: int, decision: int) -> int:
 
 def wrapped(text: str, width: int, indent: str = "") -> list[str]:
     """`text` (paragraphs split at newlines) broken between words to `width` columns, the
-    continuation lines indented by `indent` plus the line's own leading spaces."""
+    continuation lines indented by `indent` plus the line's own leading spaces; an
+    indented entry of a list ("  q, quit   end the game") continues under its text."""
     lines: list[str] = []
     for line in text.splitlines():
-        lead = line[: len(line) - len(line.lstrip())]
+        entry = ENTRY.match(line)
+        lead = " " * len(entry.group(1)) if entry else line[: len(line) - len(line.lstrip())]
+        indent_here = "" if entry else indent
         lines += textwrap.wrap(
             line,
             width,
-            subsequent_indent=lead + indent,
+            subsequent_indent=lead + indent_here,
             break_long_words=False,
             break_on_hyphens=False,
         ) or [""]
@@ -166,8 +171,9 @@ class SaveFile:
     game: str
     seats: list[str | None]
 
-    def write(self, console: Console, record: dict[str, object]) -> bool:
-        """Save `record` (the game's record dict); says where, or why not. True if saved."""
+    def write(self, console: Console, record: dict[str, object], quiet: bool = False) -> bool:
+        """Save `record` (the game's record dict); says where (unless `quiet`), or why not.
+        True if saved."""
         if self.path is None:
             return False
         try:
@@ -175,9 +181,24 @@ class SaveFile:
         except OSError as e:
             console.say(f"Could not save to {self.path}: {e.strerror or e}.")
             return False
-        console.print(f"Game saved to {self.path}.")
-        console.say("Continue it with --resume and this file.")
+        if not quiet:
+            console.print(f"Game saved to {self.path}.")
+            console.say("Continue it with --resume and this file.")
         return True
+
+    def stopped(
+        self, console: Console, record: dict[str, object], done: int, unit: str, seed: int
+    ) -> str:
+        """Save a game the person stopped (quit or Ctrl-C) and return what every game then
+        says, once: how far it got (`done` `unit`s, every seat's counted), its seed and
+        where it is kept."""
+        saved = self.write(console, record, quiet=True)
+        moves = f"{done} {unit}{'' if done == 1 else 's'} of all seats"
+        if saved:
+            kept = f"saved in {self.path}: continue it with --resume {self.path}"
+        else:
+            kept = "not saved" + (" (--save FILE keeps a game)" if self.path is None else "")
+        return f"the game stopped after {moves}, seed {seed}; it is {kept}"
 
 
 def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:

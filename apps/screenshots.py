@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from apps.browser import LAUNCH_ARGS, find_chromium
-from apps.command import parser as command_parser
 from asara_env.games import available_games, game_card, resolve
+from commandline.command import parser as command_parser
 
 if TYPE_CHECKING:  # Playwright loads only when the screenshots are taken
     from playwright.sync_api import Page

@@ -21,17 +21,32 @@ endpoint lists games: the page keeps its own games' ids and tokens in the browse
 make, and a custom header only with the page's own (no CORS is served), so no other site
 can act in a game.
 
-**Bounded resources** (`create_app`'s arguments; the commands' flags):
-- at most `max_games` games (`--max-games`, 200) and as many uploads are held; a new one
-  when full evicts the least recently used (each request to a game counts as a use), so
-  the server always accepts new games and an active game is the last to go;
+**Bounded resources** (`create_app`'s arguments; the commands' flags): every piece of work
+a request can cause is bounded and checked when it arrives (docs/web.md has the table):
+- at most `max_games` games (`--max-games`, 200) and as many uploads are held, at most
+  `max_client_games` (`--max-client-games`, 20) of one client address; a new one evicts
+  its client's least recently used when the client is at its limit, else, when full, the
+  least recently used of the client holding the most (`apps.weblimits.Store`), so one
+  client cannot empty another's games;
 - a game or upload unused for `idle_seconds` (`--idle-minutes`, 60) is evicted; a finished
   game evicted either way is first written to `records_dir` (`--records DIR`, none by
   default) as `<game>-<id>.json`, atomically (a temporary file renamed);
+- the games' work (new games, moves and the opponents' replies, uploads read, pictures)
+  runs on `game_threads` threads (`--game-threads`, 4) with at most `game_queue`
+  (`--game-queue`, 32) jobs waiting, 503 beyond (`apps.weblimits.Workers`); the request
+  threads never run it, so slow opponents hold up no other request;
+- a search opponent asks at most `apps.webgame.PAGE_SEARCH_LIMITS` per decision (400);
 - a request body over `max_body` bytes (`--max-body-kib`, 256 KiB) gets 413 before it is read
-  in full;
+  in full; an animated replay over `max_replay_bytes` (32 MiB, estimated from its first
+  picture) gets 413, and one under it is sent a picture at a time;
 - JSON is parsed strictly: `NaN`, `Infinity` and numbers beyond a float's range are refused,
   and the requests' ints are strict (no `"2"`, `true` or `5.0`): a 422 naming the field;
+  answers escape every non-ASCII character, so a lone surrogate is echoed in a 422;
+- a game's answer is encoded under its lock, and a read answers the snapshot published
+  after the last whole move (`Session.publish`), never a half-made one;
+- a request naming another `Host` than `allowed_hosts` (the loopback names and `--host`,
+  plus `--allow-host`) gets 400; the API's own pages are off unless `api_docs`
+  (`--api-docs`);
 - a held game's memory is bounded by the rules (its record and log grow by one entry per
   decision and a game ends); the shipped models are loaded once per process;
 - it listens on 127.0.0.1 unless `--host` says otherwise, with a warning then.
@@ -54,7 +69,8 @@ requests that need the `X-Game-Token` header:
 | `GET /api/uploads/{id}/frames/{k}` (token) | the upload's position k in full (`{svg}`) |
 | `POST /api/uploads/{id}/continue` `{opponents, seat}` (token) | 201, game + `token` |
 
-An upload is a record, a saved game or the page's own download; one of another game or
+An upload is a record, a saved position, a terminal game's saved game or the page's own
+download (whose lineup must name agents the page offers, one per seat); one of another game or
 another number of players than `game` and `players` say is refused (400) naming both
 configurations; `continue` starts a game at the upload's last position.
 
@@ -66,30 +82,28 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hmac
 import ipaddress
 import json
 import math
-import secrets
+import socket
+import sys
 import threading
 import time
 import warnings
-from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Iterator
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, NoReturn
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from apps.command import add_serve_arguments, run_main
-from apps.command import parser as command_parser
 from apps.webgame import (
     WEB_GAMES,
     Invalid,
@@ -100,16 +114,30 @@ from apps.webgame import (
     load_web_game,
     preload_models,
 )
+from apps.weblimits import (
+    LOOPBACK_NAMES,
+    TOKEN_HEADER,
+    HostCheck,
+    SafeJSONResponse,
+    Store,
+    Workers,
+)
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.files import atomic_write_text
+from asara_env.common.svg import animated_svg_parts
+from commandline.command import add_serve_arguments, run_main
+from commandline.command import parser as command_parser
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_SEED = 2**63
-TOKEN_HEADER = "X-Game-Token"
 MAX_GAMES = 200  # games held at once (and as many uploaded replays)
+MAX_CLIENT_GAMES = 20  # games (and uploads) held for one client address
+GAME_THREADS = 4  # threads playing the games' moves (the opponents think there)
+GAME_QUEUE = 32  # game jobs waiting for a thread; more get 503
+MAX_REPLAY_BYTES = 32 * 2**20  # an animated replay's size, estimated before it is drawn
 IDLE_SECONDS = 3600.0  # a game unused this long is evicted
 MAX_BODY = 256 * 1024  # bytes of a request body
-LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+LOCAL_HOSTS = set(LOOPBACK_NAMES)
 DEFAULT_GAME = "asara"  # a request that names no game (the page before it had two)
 
 
@@ -267,104 +295,6 @@ class SweepIdle:
         await self.app(scope, receive, send)
 
 
-# ------------------------------------------------------------------------ held things
-T = TypeVar("T")
-
-
-@dataclass
-class Held(Generic[T]):
-    token: str
-    item: T
-    used: float  # the clock's time of the last request about it
-
-
-class Store(Generic[T]):
-    """At most `limit` items, each under a short id and opened only with its secret token.
-    Adding to a full store evicts the least recently used item; an item unused for
-    `idle` seconds (by `clock`, monotonic) is evicted at the next `add`, `get` or `sweep`
-    (the app sweeps at every request). `evicted(item)` is called for each item evicted,
-    outside the store's lock. Thread-safe."""
-
-    def __init__(
-        self,
-        what: str,
-        limit: int,
-        idle: float,
-        clock: Callable[[], float],
-        evicted: Callable[[T], None] | None = None,
-    ) -> None:
-        if limit < 1 or not idle > 0:
-            raise ValueError(
-                f"a store holds at least 1 item for a positive time, got {limit}, {idle}"
-            )
-        self.what, self.limit, self.idle, self.clock = what, limit, idle, clock
-        self.evicted = evicted
-        self._items: OrderedDict[str, Held[T]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def held(self) -> set[str]:
-        """The ids held now (for the server's own use and tests: no endpoint shows them)."""
-        with self._lock:
-            return set(self._items)
-
-    def add(self, item: T) -> tuple[str, str]:
-        """Hold `item`; its new (id, token). The id is not secret (the page shows it)."""
-        token = secrets.token_urlsafe(32)
-        with self._lock:
-            gone = self._sweep()
-            while len(self._items) >= self.limit:
-                gone.append(self._items.popitem(last=False)[1].item)
-            while (key := secrets.token_hex(6)) in self._items:
-                pass
-            self._items[key] = Held(token, item, self.clock())
-        self._evict(gone)
-        return key, token
-
-    def get(self, key: str, token: str | None) -> T:
-        """The item under `key` if `token` is its token; otherwise the same 404 whether or
-        not the id exists."""
-        with self._lock:
-            gone = self._sweep()
-            held = self._items.get(key)
-            expected = held.token if held is not None else "-" * 43
-            if not hmac.compare_digest(expected.encode(), (token or "").encode()) or held is None:
-                found = None
-            else:
-                held.used = self.clock()
-                self._items.move_to_end(key)
-                found = held.item
-        self._evict(gone)
-        if found is None:
-            raise HTTPException(
-                404, f"no {self.what} with id {key!r} for this {TOKEN_HEADER} (or none sent)"
-            )
-        return found
-
-    def sweep(self) -> None:
-        """Evict the items idle for longer than `idle`."""
-        with self._lock:
-            gone = self._sweep()
-        self._evict(gone)
-
-    def _sweep(self) -> list[T]:
-        now, gone = self.clock(), []
-        while self._items:
-            key, held = next(iter(self._items.items()))
-            if now - held.used <= self.idle:
-                break
-            del self._items[key]
-            gone.append(held.item)
-        return gone
-
-    def _evict(self, items: list[T]) -> None:
-        if self.evicted is not None:
-            for item in items:
-                self.evicted(item)
-
-
 # ------------------------------------------------------------------------ requests
 class Move(BaseModel):
     """A move of the person: an action id, and the decisions the page had seen."""
@@ -430,21 +360,70 @@ def _loads(game: str, data: object) -> Loaded | None:
 
 
 # ------------------------------------------------------------------------ the app
+def client_of(request: Request) -> str:
+    """Whose request this is, for the per-client limits: the client's address."""
+    return request.client.host if request.client is not None else ""
+
+
+def rendered(content: Any, status: int = 200) -> Response:
+    """`content` encoded now (under whatever lock the caller holds), not after the
+    handler returns."""
+    return SafeJSONResponse(content, status_code=status)
+
+
+def replay_response(
+    session: Session[Any], first: str, pictures: Iterator[str], seconds: float, limit: int
+) -> StreamingResponse:
+    """The game's animated replay, sent a picture at a time: `first`, then the rest of
+    `pictures` (each drawn as it is sent); 413 naming the limit when its size, estimated
+    from the first picture, is over `limit`."""
+    count = len(session.decisions) + 1
+    estimate = len(first.encode()) * count
+    if estimate > limit:
+        raise HTTPException(
+            413,
+            f"this game's animated replay would be about {estimate // 2**20} MiB ({count} "
+            f"positions), over this server's limit of {limit // 2**20} MiB: replay it on "
+            "the page position by position",
+        )
+
+    def frames() -> Iterator[str]:
+        yield first
+        yield from pictures
+
+    name = f"{session.game}-{session.seed}-replay.svg"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    parts = animated_svg_parts(frames(), count, seconds)
+    return StreamingResponse(parts, media_type="image/svg+xml", headers=headers)
+
+
 # C901: the route handlers nested in it count toward its complexity; each is a few lines
-def create_app(  # noqa: C901
+def create_app(  # noqa: C901, PLR0913, PLR0915
     *,
     max_games: int = MAX_GAMES,
+    max_client_games: int = MAX_CLIENT_GAMES,
     idle_seconds: float = IDLE_SECONDS,
     records_dir: Path | str | None = None,
     max_body: int = MAX_BODY,
+    game_threads: int = GAME_THREADS,
+    game_queue: int = GAME_QUEUE,
+    max_replay_bytes: int = MAX_REPLAY_BYTES,
+    allowed_hosts: Sequence[str] = LOOPBACK_NAMES,
+    api_docs: bool = False,
     clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The web application, with its own stores of games and uploads: at most `max_games`
-    of each (the least recently used evicted for a new one), each evicted after
-    `idle_seconds` unused (by `clock`), a finished game evicted written to `records_dir`
-    first if given; request bodies over `max_body` bytes refused (413)."""
-    if max_body < 1:
-        raise ValueError(f"max_body must be a positive number of bytes, got {max_body}")
+    of each and `max_client_games` of one client address (see `Store` for who is
+    evicted), each evicted after `idle_seconds` unused (by `clock`), a finished game
+    evicted written to `records_dir` first if given; request bodies over `max_body` bytes
+    refused (413); the games' work on `game_threads` threads with `game_queue` more jobs
+    waiting (503 beyond); animated replays over `max_replay_bytes` refused (413);
+    requests naming another `Host` than `allowed_hosts` refused (400; "*" allows any);
+    the API's own pages (/docs, /redoc, /openapi.json) only with `api_docs`."""
+    if max_body < 1 or max_replay_bytes < 1:
+        raise ValueError(
+            f"max_body and max_replay_bytes must be positive, got {max_body}, {max_replay_bytes}"
+        )
     records = None if records_dir is None else Path(records_dir)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -460,23 +439,48 @@ def create_app(  # noqa: C901
             except OSError as exc:  # the disk's trouble must not fail a player's request
                 warnings.warn(f"could not save the finished game {session.id}: {exc}", stacklevel=2)
 
-    app = FastAPI(title="ASARA and BASARI", description=__doc__)
+    docs = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(
+        title="ASARA and BASARI",
+        description=__doc__,
+        default_response_class=SafeJSONResponse,
+        **docs,  # type: ignore[arg-type]
+    )
     app.router.route_class = StrictJSONRoute
-    games: Store[Session[Any]] = Store("game", max_games, idle_seconds, clock, save)
-    uploads: Store[Loaded] = Store("upload", max_games, idle_seconds, clock)
+    games: Store[Session[Any]] = Store(
+        "game", max_games, idle_seconds, clock, save, per_owner=max_client_games
+    )
+    uploads: Store[Loaded] = Store(
+        "upload", max_games, idle_seconds, clock, per_owner=max_client_games
+    )
+    workers = Workers(game_threads, game_queue)
+    weakref.finalize(app, workers.close)
     app.add_middleware(SweepIdle, stores=(games, uploads))
-    app.add_middleware(BodyLimit, limit=max_body)  # the outermost: nothing runs for a 413
-    app.state.games, app.state.uploads = games, uploads
+    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(HostCheck, allowed=allowed_hosts)  # the outermost: nothing runs for it
+    app.state.games, app.state.uploads, app.state.workers = games, uploads, workers
     Token = Header(None, alias=TOKEN_HEADER, description="the token given at creation")
 
     @app.exception_handler(Refused)
-    async def refused(request: Request, exc: Refused) -> JSONResponse:
+    async def refused(request: Request, exc: Refused) -> Response:
         detail = exc.errors if isinstance(exc, Invalid) else exc.message
-        return JSONResponse({"detail": detail}, status_code=exc.status)
+        return SafeJSONResponse({"detail": detail}, status_code=exc.status)
 
-    def created(session: Session[Any]) -> dict[str, Any]:
-        session.id, token = games.add(session)
-        return session.to_json() | {"token": token}
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        errors = jsonable_encoder(exc.errors())  # the input echoed, any text escaped
+        return SafeJSONResponse({"detail": errors}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def refused_http(request: Request, exc: HTTPException) -> Response:
+        headers = dict(exc.headers or {})
+        return SafeJSONResponse({"detail": exc.detail}, exc.status_code, headers=headers)
+
+    def created(session: Session[Any], owner: str) -> Response:
+        """Hold a new session for `owner` and answer it (on a game thread: it draws)."""
+        session.id, token = games.add(session, owner)
+        with session.lock:
+            return rendered(session.publish() | {"token": token}, 201)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -487,28 +491,33 @@ def create_app(  # noqa: C901
         return {"games": {name: load_web_game(name).options() for name in WEB_GAMES}}
 
     @app.post("/api/games", status_code=201)
-    def create(request: dict[str, Any]) -> dict[str, Any]:
+    async def create(request: dict[str, Any], http: Request) -> Response:
         body = dict(request)
         name = body.pop("game", DEFAULT_GAME)
         if not isinstance(name, str):
             raise HTTPException(422, f"game must be one of {list(WEB_GAMES)}, got {name!r}")
-        return created(game_of(name).start(body))
+        game, owner = game_of(name), client_of(http)
+        return await workers.run(lambda: created(game.start(body), owner))
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str, token: str | None = Token) -> dict[str, Any]:
+    def show(game_id: str, token: str | None = Token) -> Response:
         session = games.get(game_id, token)
-        with session.lock:
-            return session.to_json()
+        return Response(session.shown, media_type="application/json")
 
     @app.post("/api/games/{game_id}/moves")
-    def move(game_id: str, move: Move, token: str | None = Token) -> dict[str, Any]:
+    async def move(game_id: str, move: Move, token: str | None = Token) -> Response:
         session = games.get(game_id, token)
-        with session.lock:
-            session.play(move.action, move.decision)
-            return session.to_json()
+
+        def play() -> Response:
+            with session.lock:
+                session.play(move.action, move.decision)
+                session.publish()
+                return Response(session.shown, media_type="application/json")
+
+        return await workers.run(play)
 
     @app.get("/api/games/{game_id}/record")
-    def record(game_id: str, token: str | None = Token) -> JSONResponse:
+    def record(game_id: str, token: str | None = Token) -> Response:
         session = games.get(game_id, token)
         if not session.over:
             raise HTTPException(
@@ -519,10 +528,10 @@ def create_app(  # noqa: C901
         data = session.record()
         name = f"{data['game']}-{session.seed}.json"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return JSONResponse(data, headers=headers)
+        return SafeJSONResponse(data, headers=headers)
 
     @app.get("/api/games/{game_id}/replay.svg")
-    def animated_replay(
+    async def animated_replay(
         game_id: str,
         seconds: float = Query(0.7, gt=0, le=10, allow_inf_nan=False),
         token: str | None = Token,
@@ -532,38 +541,47 @@ def create_app(  # noqa: C901
             raise HTTPException(
                 409, "the replay shows every hidden card: it is offered once the game is over"
             )
-        svg = session.animated(seconds)
-        if svg is None:
+        if not session.ANIMATES:
             raise HTTPException(404, "this game offers no animated picture; replay it on the page")
-        name = f"{session.view()['game']}-{session.seed}-replay.svg"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return Response(svg, media_type="image/svg+xml", headers=headers)
+        pictures = session.pictures()
+        first = await workers.run(lambda: next(pictures))
+        return replay_response(session, first, pictures, seconds, max_replay_bytes)
 
     @app.get("/api/games/{game_id}/frames/{k}")
-    def game_frame(game_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
+    async def game_frame(game_id: str, k: int, token: str | None = Token) -> Response:
         session = games.get(game_id, token)
-        with session.lock:
-            return session.frame(k)
+
+        def draw() -> Response:
+            with session.lock:
+                return rendered(session.frame(k))
+
+        return await workers.run(draw)
 
     @app.post("/api/uploads", status_code=201)
-    def upload(
+    async def upload(
         data: dict[str, Any],
+        http: Request,
         game: str = Query(DEFAULT_GAME, description="the game the page is set for"),
         players: int | None = Query(None, ge=2, le=4, description="its number of players"),
     ) -> dict[str, Any]:
-        loaded = load_upload(game, data, players)
-        key, token = uploads.add(loaded)
+        loaded = await workers.run(lambda: load_upload(game, data, players))
+        key, token = uploads.add(loaded, client_of(http))
         return loaded.to_json() | {"id": key, "token": token}
 
     @app.get("/api/uploads/{upload_id}/frames/{k}")
-    def upload_frame(upload_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
+    async def upload_frame(upload_id: str, k: int, token: str | None = Token) -> dict[str, Any]:
         loaded = uploads.get(upload_id, token)
-        return game_of(loaded.game).frame(loaded, k)
+        return await workers.run(lambda: game_of(loaded.game).frame(loaded, k))
 
     @app.post("/api/uploads/{upload_id}/continue", status_code=201)
-    def resume(upload_id: str, request: Continue, token: str | None = Token) -> dict[str, Any]:
+    async def resume(
+        upload_id: str, request: Continue, http: Request, token: str | None = Token
+    ) -> Response:
         loaded = uploads.get(upload_id, token)
-        return created(game_of(loaded.game).resume(loaded, request.opponents, request.seat))
+        game, owner = game_of(loaded.game), client_of(http)
+        return await workers.run(
+            lambda: created(game.resume(loaded, request.opponents, request.seat), owner)
+        )
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
@@ -601,28 +619,86 @@ def is_local(host: str) -> bool:
         return False
 
 
-def preload() -> None:
-    """Load every game's shipped models before the page is served, so that no game
-    against one waits for it; a model that cannot load is left to fail its own games."""
+def usage_error(prog: str, message: str) -> NoReturn:
+    """One line on stderr, exit status 2 (nothing has started)."""
+    print(f"{prog}: error: {message} (--help lists the options)", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on `host`:`port` (0: a free port); OSError naming what failed."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def checked_records(prog: str, records: Path | None) -> Path | None:
+    """`--records`, created if missing; a usage error if it is a file or cannot be made."""
+    if records is None:
+        return None
+    if records.exists() and not records.is_dir():
+        usage_error(prog, f"argument --records: {records} is a file, not a folder")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        usage_error(prog, f"argument --records: cannot make the folder {records}: {exc.strerror}")
+    return records
+
+
+def allowed_hosts(args: argparse.Namespace) -> list[str]:
+    """The `Host` names the server answers: the loopback names, `--host` itself when it is
+    one address (not 0.0.0.0 or ::), and every `--allow-host`."""
+    hosts = [*LOOPBACK_NAMES, *args.allow_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)
+    return hosts
+
+
+def preload(say: Callable[[str], None] = print) -> None:
+    """Load every game's shipped models, each game's in turn, saying which and how long
+    it took; a model that cannot load is left to fail its own games. Games against a
+    model wait for it (`apps.webgame.preload_models`)."""
     for game in WEB_GAMES:
-        print(f"loading the shipped {game.upper()} models ...", flush=True)
+        start = time.perf_counter()
+        say(f"loading the shipped {game.upper()} models in the background ...")
         try:
-            preload_models(game)
+            names = preload_models(game)
         except (ImportError, OSError) as exc:
             warnings.warn(f"the shipped {game} models cannot be loaded: {exc}", stacklevel=2)
+            continue
+        took = time.perf_counter() - start
+        say(f"the shipped {game.upper()} models are loaded ({', '.join(names)}; {took:.0f} s)")
 
 
-def serve(args: argparse.Namespace, game: str = DEFAULT_GAME) -> None:
+def serve(args: argparse.Namespace, game: str = DEFAULT_GAME, prog: str = "asara-serve") -> None:
     """Run the web page on `args.host`:`args.port` until interrupted, with the limits of
-    `args` (`max_games`, `idle_minutes`, `records`, `max_body_kib`); the page opens on
-    `game`'s setup."""
+    `args`; the page opens on `game`'s setup. The address and `--records` are checked
+    first (a usage error, exit status 2), the page is served at once, and the shipped
+    models load in the background."""
     import uvicorn
 
+    records = checked_records(prog, args.records)
+    try:
+        sock = bound_socket(args.host, args.port)
+    except OSError as exc:
+        usage_error(prog, f"cannot listen on --host {args.host} --port {args.port}: {exc}")
     app = create_app(
         max_games=args.max_games,
+        max_client_games=args.max_client_games,
         idle_seconds=args.idle_minutes * 60,
-        records_dir=args.records,
+        records_dir=records,
         max_body=args.max_body_kib * 1024,
+        game_threads=args.game_threads,
+        game_queue=args.game_queue,
+        allowed_hosts=allowed_hosts(args),
+        api_docs=args.api_docs,
     )
     if not is_local(args.host):
         warnings.warn(
@@ -630,9 +706,16 @@ def serve(args: argparse.Namespace, game: str = DEFAULT_GAME) -> None:
             "reach it can start games here (each game still needs its own token)",
             stacklevel=2,
         )
-    preload()
-    print(f"open http://{args.host}:{args.port}/?game={game} in a browser (Ctrl-C stops)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    port = sock.getsockname()[1]
+    where = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"open http://{where}:{port}/?game={game} in a browser (Ctrl-C stops)", flush=True)
+    threading.Thread(target=preload, kwargs={"say": _say}, daemon=True).start()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 @run_main("asara-serve")
@@ -648,7 +731,7 @@ def main_basari(argv: list[str] | None = None) -> None:
     """`basari-serve`: the same page, opening on BASARI."""
     parser = command_parser("basari-serve", "Play BASARI and ASARA in a browser.")
     add_serve_arguments(parser)
-    serve(parser.parse_args(argv), "basari")
+    serve(parser.parse_args(argv), "basari", "basari-serve")
 
 
 if __name__ == "__main__":

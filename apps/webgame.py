@@ -15,9 +15,10 @@ one-line message, and nothing has changed.
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -26,7 +27,8 @@ from pydantic import BaseModel, ValidationError
 
 from agents.base import Agent
 from agents.models import MODELS
-from agents.registry import agent_names, game_agents, make_agent, spec_error
+from agents.registry import agent_names, check_spec, game_agents, make_agent
+from asara_env.common.record import SAVE_SCHEMA, a_or_an, saved_game_from_dict
 from asara_env.common.seeding import derived_seed
 
 WEB_GAMES = ("asara", "basari")  # the games the page offers, each with apps/<game>/web.py
@@ -36,6 +38,9 @@ BAD_REQUEST, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 404, 409, 422
 UPLOAD_FORMAT = "asara-env/web-game"  # the page's downloads: a record with its lineup
 POLICY_NAME = "policy"  # the registry's agent of a model file: not offered on the page
 SEARCH_BUDGET = 64  # the page's default budget (`sims`) of a search agent
+# the most a search opponent on the page may spend on one decision (the registry's own
+# ranges are wider: a command line may ask for more)
+PAGE_SEARCH_LIMITS: dict[str, float] = {"sims": 2048, "seconds": 5.0, "batch": 2048, "wave": 512}
 
 
 class Refused(Exception):  # noqa: N818 - a refusal, not a failure of the server
@@ -95,11 +100,23 @@ def seat_agents(
     check_opponents(game, opponents)
     names = lineup(players, opponents, seat)
     agents = {
-        s: make_agent(game, name, agent_seed(seed, s))
+        s: seat_agent(game, name, agent_seed(seed, s))
         for s, name in enumerate(names)
         if name is not None
     }
     return names, agents
+
+
+_MODELS_LOADING = threading.Lock()  # held while `preload_models` loads the shipped models
+
+
+def seat_agent(game: str, spec: str, seed: int) -> Agent[Any]:
+    """`make_agent`; a shipped model waits until `preload_models` (if running) is done, so
+    that no model is loaded twice at once."""
+    if spec.partition(":")[0] not in MODELS.get(game, {}):
+        return make_agent(game, spec, seed)
+    with _MODELS_LOADING:
+        return make_agent(game, spec, seed)
 
 
 Decision = TypeVar("Decision")  # what one entry of the game's record is
@@ -118,7 +135,13 @@ class Session(ABC, Generic[Decision]):
     log: list[dict[str, Any]] = field(default_factory=list)
     id: str = ""  # the store names it
     lock: threading.Lock = field(default_factory=threading.Lock)
-    ANIMATES: ClassVar[bool] = False  # whether `animated` draws the game
+    shown: bytes = field(default=b"", repr=False)  # `publish`'s JSON: what a read answers
+    ANIMATES: ClassVar[bool] = False  # whether `pictures` draws the game
+
+    @property
+    def game(self) -> str:
+        """The game's name."""
+        return str(self.view()["game"])
 
     def label(self, seat: int) -> str:
         return f"P{seat} ({self.names[seat] or 'you'})"
@@ -173,14 +196,21 @@ class Session(ABC, Generic[Decision]):
             "decisions": len(self.decisions),
             "over": self.over,
             "seed": self.seed if self.over else None,
-            "log": self.log,
+            "log": list(self.log),  # entries are never changed once logged
             "animation": self.ANIMATES and self.over,
         } | self.view()
 
-    def animated(self, seconds: float) -> str | None:
-        """The whole game as an animated picture (SVG), `seconds` a position; None if the
-        game draws none."""
-        return None
+    def publish(self) -> dict[str, Any]:
+        """`to_json()`, also kept encoded in `shown`: the answer to every read of the game
+        until the next change (call it under `lock` after each change)."""
+        data = self.to_json()
+        self.shown = json.dumps(data, ensure_ascii=True, allow_nan=False).encode("ascii")
+        return data
+
+    def pictures(self) -> Iterator[str]:
+        """Every position of the game in full (SVG), the start first, drawn one at a time
+        as they are asked for; nothing if the game draws none (`ANIMATES` False)."""
+        return iter(())
 
     def check_frame(self, k: int) -> None:
         if not 0 <= k <= len(self.decisions):
@@ -271,14 +301,23 @@ def envelope(
 
 def unwrap(data: object, game: str) -> tuple[object, list[str | None] | None, int | None]:
     """(the record or saved game inside, lineup, seat) of an upload: the page's download
-    gives all three, a bare record or saved game only itself. ValueError if the download
-    is another game's."""
+    and a terminal game's saved game (`asara play --save`) give all three, a bare record or
+    saved position only itself. ValueError if the file is another game's or its lineup is
+    not one the page offers (its number of seats is checked against the game by the
+    caller)."""
+    if isinstance(data, dict) and data.get("schema") == SAVE_SCHEMA:
+        saved = saved_game_from_dict(data, game)
+        names = saved.seats
+        if names is None or names.count(None) != 1 or not _offered(game, names):
+            return saved.record, None, None  # a lineup the page cannot show: left out
+        return saved.record, names, names.index(None)
     if not (isinstance(data, dict) and data.get("format") == UPLOAD_FORMAT):
         return data, None, None
     if set(data) != {"format", "game", "record", "lineup", "seat"}:
         raise ValueError(f"a {UPLOAD_FORMAT} file has format, game, record, lineup and seat")
     if data["game"] != game:
-        raise ValueError(f"this is a {str(data['game']).upper()} game, not {game.upper()}")
+        other = str(data["game"]).upper()
+        raise ValueError(f"this is {a_or_an(other)} game, not {game.upper()}")
     names, seat = data["lineup"], data["seat"]
     if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
         raise ValueError("lineup must be a list of agent names and one null (the person)")
@@ -286,7 +325,26 @@ def unwrap(data: object, game: str) -> tuple[object, list[str | None] | None, in
         raise ValueError("seat must be an int, and the lineup have one null (the person)")
     if not 0 <= seat < len(names) or names[seat] is not None:
         raise ValueError(f"seat {seat} is not the lineup's null entry")
+    try:
+        check_opponents(game, [name for name in names if name is not None])
+    except Refused as exc:
+        raise ValueError(f"lineup: {exc.message}") from exc
     return data["record"], names, seat
+
+
+def _offered(game: str, names: list[str | None]) -> bool:
+    """Whether every agent of a lineup is one the page offers."""
+    try:
+        check_opponents(game, [name for name in names if name is not None])
+    except Refused:
+        return False
+    return True
+
+
+def check_lineup(names: list[str | None] | None, players: int) -> None:
+    """ValueError unless an upload's lineup (if any) has one seat per player."""
+    if names is not None and len(names) != players:
+        raise ValueError(f"lineup: {len(names)} seats for a {players}-player game")
 
 
 def agent_choices(game: str) -> list[dict[str, Any]]:
@@ -310,21 +368,32 @@ def agent_choices(game: str) -> list[dict[str, Any]]:
 
 
 def check_opponents(game: str, opponents: list[str]) -> None:
-    """Refused naming the first spec that names no agent of `game` the page offers."""
+    """Refused naming the first spec that names no agent of `game` the page offers, or
+    asks a search for more than the page's limits (`PAGE_SEARCH_LIMITS`)."""
     for spec in opponents:
         if spec.partition(":")[0] == POLICY_NAME:
             raise Refused(BAD_REQUEST, "policy:model=PATH is not offered on the page")
-        problem = spec_error(game, spec)
-        if problem is not None:
-            raise Refused(BAD_REQUEST, problem)
+        try:
+            _, options = check_spec(game, spec)
+        except ValueError as exc:
+            raise Refused(BAD_REQUEST, str(exc)) from exc
+        for key, limit in PAGE_SEARCH_LIMITS.items():
+            value = options.get(key)
+            if isinstance(value, (int, float)) and value > limit:
+                raise Refused(
+                    BAD_REQUEST,
+                    f"agent spec {spec!r}: {key}={value:g} is over this page's limit of "
+                    f"{key}={limit:g} per decision",
+                )
 
 
 def preload_models(game: str) -> list[str]:
     """Load `game`'s shipped models now (each once per process), so that no game waits
     for one; the names loaded."""
     names = sorted(MODELS.get(game, {}))
-    for name in names:
-        make_agent(game, name, 0)
+    with _MODELS_LOADING:
+        for name in names:
+            make_agent(game, name, 0)
     return names
 
 

@@ -13,14 +13,23 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from apps.webgame import CONFLICT, NOT_FOUND, Decision, Loaded, Refused, Session, envelope, unwrap
+from apps.webgame import (
+    CONFLICT,
+    NOT_FOUND,
+    Decision,
+    Loaded,
+    Refused,
+    Session,
+    check_lineup,
+    envelope,
+    unwrap,
+)
 from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import replay_actions
-from asara_env.common.svg import animated_svg
+from asara_env.common.record import a_or_an, replay_actions
 
 START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 GameState = TypeVar("GameState")
@@ -85,7 +94,9 @@ def saved_origin(engine: Engine[GameState, Any], saved: object) -> Origin[GameSt
     """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
     if not isinstance(saved, dict) or "config" not in saved:
         name = engine.game.upper()
-        raise CorruptStateError(f"neither a {name} game record nor a saved {name} game", "(top)")
+        raise CorruptStateError(
+            f"neither {a_or_an(name)} game record nor a saved {name} game", "(top)"
+        )
     state = engine.state_from_dict(saved)
     return Origin(
         engine, engine.config_of(state), engine.saved_seed(state), engine.state_to_dict(state)
@@ -119,6 +130,7 @@ def load_upload(engine: Engine[GameState, Any], data: object) -> Loaded:
         decisions = checked_decisions(origin, inner["actions"])
     else:
         origin, decisions, kind = saved_origin(engine, inner), [], "saved game"
+    check_lineup(names, origin.config.num_players)
     state = origin.position(decisions)
     return Loaded(
         engine.game,
@@ -178,6 +190,10 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
     ANIMATES: ClassVar[bool] = True
 
     @property
+    def game(self) -> str:
+        return self.origin.engine.game
+
+    @property
     def over(self) -> bool:
         return self.origin.engine.is_over(self.state)
 
@@ -194,10 +210,9 @@ class RecordedSession(Session[Decision], Generic[GameState, Decision]):
         state = self.origin.position(self.decisions[:k])
         return {"svg": self.origin.engine.draw_seat(state, self.seat)}
 
-    def animated(self, seconds: float) -> str:
+    def pictures(self) -> Iterator[str]:
         engine, state = self.origin.engine, self.origin.state()
-        frames = [engine.draw_full(state)]
-        for decision in self.decisions:
+        yield engine.draw_full(state)
+        for decision in list(self.decisions):
             engine.step(state, decision)
-            frames.append(engine.draw_full(state))
-        return str(animated_svg(frames, seconds))
+            yield engine.draw_full(state)

@@ -4,7 +4,7 @@ OpenSpiel's `register_game`): what a tool needs to know to run any game without 
     from asara_env import games
     games.available_games()                 # ('asara', 'basari')
     env = games.make("basari", num_players=3)            # the game's PettingZoo (AEC) env
-    core = games.load_core("asara")                      # init, step, ... (CORE_VERBS)
+    core = games.load_core("asara")                      # CoreVerbs: init, step, ... bound once
     state = core.init(games.load_config("asara")(num_players=2), batch=64, seeds=0)
     games.reward_schemes("basari")["win"]               # the function behind reward="win"
 
@@ -27,8 +27,11 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -38,9 +41,11 @@ from asara_env.common.outcome import RewardSchemes
 __all__ = [
     "CORE_VERBS",
     "ENV_KINDS",
+    "CoreVerbs",
     "GAMES",
     "GameCard",
     "available_games",
+    "bind_core",
     "env_factory",
     "game_card",
     "load_config",
@@ -50,6 +55,7 @@ __all__ = [
     "resolve",
     "reward_schemes",
     "unregister",
+    "warm_up",
 ]
 
 # the verbs every game's core exposes, with one signature set: init(config, batch, seeds),
@@ -59,6 +65,111 @@ __all__ = [
 # seat to move's ([B, ...]); a simultaneous game's are every seat's ([B, P, ...]).
 CORE_VERBS = ("init", "step", "legal_action_mask", "observe", "is_terminal", "scores")
 ENV_KINDS = ("env", "raw_env", "parallel_env")  # the PettingZoo factories a card can name
+
+
+@dataclass(frozen=True)
+class CoreVerbs:
+    """A game's core on one backend, looked up once: the verbs of CORE_VERBS bound as
+    attributes, and the core's other names (`TURNS`, `step_observe`, `take`, ...) read
+    through from `module`, then from `base`. On the numba backend `module` is the compiled
+    core, which holds only what it compiles, and `base` the numpy core, which gives the
+    rest. Envs, arenas and searches keep one and call through it on every step. It copies
+    as itself and pickles as its (game, backend), so an env holding one deep-copies and
+    travels to other processes."""
+
+    game: str
+    backend: str  # "numpy" or "numba", resolved
+    module: ModuleType
+    init: Callable[..., Any]
+    step: Callable[..., Any]
+    legal_action_mask: Callable[..., Any]
+    observe: Callable[..., Any]
+    is_terminal: Callable[..., Any]
+    scores: Callable[..., Any]
+    base: ModuleType | None = None
+
+    @classmethod
+    def of(
+        cls, game: str, backend: str, module: ModuleType, base: ModuleType | None = None
+    ) -> CoreVerbs:
+        """The verbs of `module` (those it lacks from `base`), checked to be every one of
+        CORE_VERBS; a `module` over a `base` must replace one of them at least."""
+        found: dict[str, Any] = {v: getattr(module, v, getattr(base, v, None)) for v in CORE_VERBS}
+        missing = [v for v, verb in found.items() if not callable(verb)]
+        if missing:
+            raise TypeError(f"{game}'s core {module.__name__} lacks {missing} of {CORE_VERBS}")
+        if base is not None and all(found[v] is getattr(base, v, None) for v in CORE_VERBS):
+            raise TypeError(
+                f"{game}'s compiled core {module.__name__} replaces none of {CORE_VERBS}"
+            )
+        return cls(game, backend, module, base=base, **found)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("module", "base"):  # not set yet (an object being rebuilt)
+            raise AttributeError(name)
+        if self.base is None or hasattr(self.module, name):
+            return getattr(self.module, name)
+        return getattr(self.base, name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CoreVerbs:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., CoreVerbs], tuple[str, str]]:
+        return load_core, (self.game, self.backend)
+
+
+_WARM: set[str] = set()  # the compiled cores warmed up in this process
+
+
+def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
+    """Compile `module`'s kernels (or load them from numba's on-disk cache) through its
+    `warm_up()`, once per process; seconds taken (0 when already done or when the module
+    has none). With `notice`, a warm-up that has to compile (numba's cache misses) says so
+    on stderr when the compiler starts, and how long it took when it is done."""
+    warm = getattr(module, "warm_up", None)
+    if warm is None or module.__name__ in _WARM:
+        return 0.0
+    from numba.core import event  # a compiled core is only there with numba
+
+    compiling = _compile_notice_type()(game) if notice else None
+    start = time.perf_counter()
+    if compiling is None:
+        warm()
+    else:
+        with event.install_listener("numba:compile", compiling):
+            warm()
+    seconds = time.perf_counter() - start
+    _WARM.add(module.__name__)
+    if compiling is not None and compiling.said:
+        print(f"{game}: kernels compiled in {seconds:.0f} s", file=sys.stderr, flush=True)
+    return seconds
+
+
+@cache
+def _compile_notice_type() -> type:
+    from numba.core import event
+
+    class CompileNotice(event.Listener):
+        """Says once on stderr that `game`'s kernels compile, at numba's first compile."""
+
+        def __init__(self, game: str) -> None:
+            self.game, self.said = game, False
+
+        def on_start(self, ev: object) -> None:
+            if not self.said:
+                self.said = True
+                print(
+                    f"{self.game}: compiling the numba kernels (minutes, once after an "
+                    "install; numba caches them; `make setup` does it ahead) ...",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        def on_end(self, ev: object) -> None:
+            pass
+
+    return CompileNotice
+
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 _REF = re.compile(r"[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?")
@@ -76,9 +187,11 @@ class GameCard:
     env's `reward=` names -> scheme functions. env: the PettingZoo AEC factory `make`
     calls; raw_env / parallel_env: its other factories, if any. simultaneous: every seat
     acts every step (actions int[B, P]) rather than the seat to move (int[B]). gym_id /
-    gym_env: the gymnasium id and the module whose import registers it. docs: the function
-    that writes the game's generated docs. compiled_core: the module exposing the same
-    CORE_VERBS as `core` with numba kernels over the same state arrays (backend "numba").
+    gym_env: the gymnasium id and its single-agent env class (`"module:Class"`), which
+    `import asara_env` registers with gymnasium (`asara_env.gym_ids`). docs: the function
+    that writes the game's generated docs. compiled_core: the module with numba kernels
+    over the same state arrays (backend "numba"): the names it defines replace `core`'s,
+    the others (and the verbs it leaves out) are `core`'s.
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
     for the docs with its SVG renderer (`python -m apps.screenshots`).
     """
@@ -117,17 +230,19 @@ class GameCard:
             if f.name not in ("name", "player_counts", "simultaneous", "gym_id"):
                 _check_ref(f.name, getattr(self, f.name), optional=f.default is None)
 
-    def load_core(self, backend: str | None = None) -> ModuleType:
-        """The core module for `backend` ("numpy", "numba" or None for the default, see
-        `asara_env.common.backend.resolve_backend`), checked to expose every one of
-        CORE_VERBS. A game without a compiled core runs its numpy core on every backend."""
+    def load_core(self, backend: str | None = None) -> CoreVerbs:
+        """The core's verbs on `backend` ("numpy", "numba" or None for the default, see
+        `asara_env.common.backend.resolve_backend`), checked to be every one of CORE_VERBS
+        and bound once. A game without a compiled core runs its numpy core on every
+        backend."""
         chosen = resolve_backend(backend)
         ref = self.compiled_core if chosen == "numba" and self.compiled_core else self.core
-        core = importlib.import_module(ref)
-        missing = [v for v in CORE_VERBS if not callable(getattr(core, v, None))]
-        if missing:
-            raise TypeError(f"{self.name}'s core {ref} lacks {missing} of {CORE_VERBS}")
-        return core
+        if ref != self.compiled_core:
+            return CoreVerbs.of(self.name, chosen, importlib.import_module(ref))
+        base = importlib.import_module(self.core)
+        verbs = CoreVerbs.of(self.name, chosen, importlib.import_module(ref), base)
+        warm_up(self.name, verbs.module)
+        return verbs
 
     def env_factory(self, kind: str = "env") -> Callable[..., Any]:
         """The PettingZoo factory of `kind` (one of ENV_KINDS the card names)."""
@@ -234,10 +349,20 @@ def env_factory(name: str, kind: str = "env") -> Callable[..., Any]:
     return game_card(name).env_factory(kind)
 
 
-def load_core(name: str, backend: str | None = None) -> ModuleType:
-    """Game `name`'s vectorised core on `backend` ("numpy", "numba", None: the default),
-    exposing CORE_VERBS."""
+def load_core(name: str, backend: str | None = None) -> CoreVerbs:
+    """Game `name`'s vectorised core on `backend` ("numpy", "numba", None: the default):
+    its CORE_VERBS bound once, its other names read through (`CoreVerbs`)."""
     return game_card(name).load_core(backend)
+
+
+def bind_core(name: str, core: CoreVerbs | str | None) -> CoreVerbs:
+    """Game `name`'s core verbs from `core`: verbs already bound (of that game) as they
+    are, a backend name or None looked up once (`load_core`)."""
+    if isinstance(core, CoreVerbs):
+        if core.game != name:
+            raise ValueError(f"core must be {name}'s verbs, got {core.game}'s")
+        return core
+    return load_core(name, core)
 
 
 def load_config(name: str) -> type:

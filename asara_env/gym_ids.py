@@ -1,4 +1,5 @@
-"""The gymnasium ids of the built-in games, registered by `import asara_env`.
+"""The gymnasium ids of the games, read from their cards (`gym_id`, `gym_env`) and
+registered by `import asara_env`.
 
     import asara_env
     import gymnasium
@@ -10,7 +11,7 @@ right after gymnasium's own import finishes. Either way a process that imports
 `asara_env` (a subprocess worker re-importing the main script included) finds the ids;
 one that imports nothing of the package can name the module in the id instead,
 `gymnasium.make("asara_env:asara_env/Asara-v0")`. The entry points are import strings, so
-registering loads no game.
+registering loads no game (only the cards' small modules).
 """
 
 from __future__ import annotations
@@ -23,18 +24,20 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-# gymnasium id -> "module:class" of its single-agent env (each game card's gym_id / gym_env)
-GYM_ENTRY_POINTS = {
-    "asara_env/Asara-v0": "asara_env.asara.gym_env:AsaraGymEnv",
-    "asara_env/Basari-v0": "asara_env.basari.gym_env:BasariGymEnv",
-}
+
+def gym_entry_points() -> dict[str, str]:
+    """gymnasium id -> "module:Class" of its single-agent env, from every registered game
+    card that names both (`GameCard.gym_id`, `GameCard.gym_env`)."""
+    from asara_env.games import GAMES
+
+    return {card.gym_id: card.gym_env for card in GAMES.values() if card.gym_id and card.gym_env}
 
 
 def register_gym_ids() -> None:
-    """Register every id of `GYM_ENTRY_POINTS` that gymnasium does not know yet."""
+    """Register every id of `gym_entry_points()` that gymnasium does not know yet."""
     import gymnasium
 
-    for gym_id, entry_point in GYM_ENTRY_POINTS.items():
+    for gym_id, entry_point in gym_entry_points().items():
         if gym_id not in gymnasium.registry:
             gymnasium.register(id=gym_id, entry_point=entry_point)
 

@@ -48,7 +48,6 @@ AEC_PEERS = {
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",
     "chess_v6": "pettingzoo.classic.chess_v6",
 }
-BUILTIN_GAMES = ("asara", "basari")
 WARMUP_STEPS = 20
 
 Runner = Callable[[float], float]  # seconds -> decisions per second
@@ -247,7 +246,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0, help="per row and round")
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 4096])
-    parser.add_argument("--games", nargs="+", default=list(BUILTIN_GAMES))
+    parser.add_argument("--games", nargs="+", default=list(games.available_games()))
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     result: dict[str, Any] = {

@@ -1,7 +1,7 @@
 """Both games' benchmarks in two checked-out trees, side by side in one run.
 
     python -m benchmarks.compare_trees BEFORE_DIR [AFTER_DIR] [--rounds 5] [--clock cpu]
-        [--only core,env,basari,peers] [--out samples.json]
+        [--only core,env,basari,peers] [--out samples.json [--force]]
 
 compare_revisions.py's companion for two directories instead of two git revisions (a tree
 with uncommitted work, a checkout kept for a proof), with BASARI's benchmark added. AFTER_DIR
@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from asara_env.common.files import atomic_write_text
 from benchmarks.compare_revisions import PEERS, with_peer_ratios
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,7 +118,10 @@ def main() -> None:
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--only", default="core,env,basari", help="which of core,env,basari")
     parser.add_argument("--out", type=Path, help="write every sample and run as JSON")
+    parser.add_argument("--force", action="store_true", help="let --out replace a file")
     args = parser.parse_args()
+    if args.out is not None and args.out.exists() and not args.force:
+        parser.error(f"argument --out: {args.out} exists: --force to replace it, or name another")
     chosen = {k: v for k, v in BENCHMARKS.items() if k.rstrip(".") in args.only.split(",")}
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     for tree in trees.values():
@@ -145,7 +149,7 @@ def main() -> None:
     if args.out:
         trees_out = {k: str(v) for k, v in trees.items()}
         doc = {"trees": trees_out, "clock": args.clock, "samples": seen, "runs": runs}
-        args.out.write_text(json.dumps(doc, indent=1) + "\n")
+        atomic_write_text(args.out, json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

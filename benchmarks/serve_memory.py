@@ -3,13 +3,13 @@
     python -m benchmarks.serve_memory [--games 300] [--max-games 50] [--json]
 
 For each game the page serves, one app (apps/serve.py `create_app`, at most `--max-games`
-games held, idle after 60 s on a clock moved by hand) is driven through its JSON API:
-a warm-up of 20 games, then `--games` games started, every other one played to its end by
-its first offered moves and the others abandoned after one move. The process's resident
-memory (RSS, from /proc) and the Python heap (tracemalloc is not used: it slows the
-drawing several times) are read after the warm-up, every quarter of the games, and after
-the idle games are evicted; the games held are counted. Flat memory means the finished and
-abandoned games are let go.
+games held, all for its one client, idle after 60 s on a clock moved by hand) is driven
+through its JSON API: a warm-up of 20 games, then `--games` games started, every other one
+played to its end by its first offered moves and the others abandoned after one move. The
+process's resident memory (RSS, from /proc) and the Python heap (tracemalloc is not used:
+it slows the drawing several times) are read after the warm-up, every quarter of the
+games, and after the idle games are evicted; the games held are counted. Flat memory means
+the finished and abandoned games are let go.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from fastapi.testclient import TestClient
 
 from apps.serve import TOKEN_HEADER, create_app
 from apps.webgame import WEB_GAMES
+
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
 
 NEW_GAME: dict[str, dict[str, Any]] = {
     "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
@@ -65,8 +67,10 @@ def play(client: TestClient, game: str, seed: int, finish: bool) -> None:
 def measure(game: str, games: int, max_games: int) -> dict[str, Any]:
     """Memory (MiB) and games held after the warm-up, each quarter and the eviction."""
     clock = Clock()
-    app = create_app(max_games=max_games, idle_seconds=IDLE_SECONDS, clock=clock)
-    client = TestClient(app)
+    app = create_app(
+        max_games=max_games, max_client_games=max_games, idle_seconds=IDLE_SECONDS, clock=clock
+    )
+    client = TestClient(app, base_url=LOCAL)
     for seed in range(WARM_UP):
         play(client, game, seed, finish=seed % 2 == 0)
     gc.collect()

@@ -7,23 +7,23 @@ from __future__ import annotations
 
 import copy
 import csv
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 
-from .outputs import atomic_open, atomic_save
+from commandline.outputs import atomic_open, atomic_save
+
 from .sb3_vec_env import BatchedVecEnv, Opponent
 
 Row = dict[str, Any]
 
 
 class WinRateCallback(BaseCallback):
-    """Every `every` steps (and at the start if `at_start`): win rates against the
-    opponents, to eval.csv and TensorBoard. `win_rate(model, opponent)` plays the games and
-    returns one row."""
+    """Every `every` steps (and at the start): win rates against the opponents, to eval.csv
+    and TensorBoard. `win_rate(model, opponent)` plays the games and returns one row."""
 
     def __init__(
         self,
@@ -31,11 +31,13 @@ class WinRateCallback(BaseCallback):
         opponents: list[str],
         every: int,
         out: Path,
+        segment: int = 0,
         at_start: bool = True,
     ) -> None:
         super().__init__()
         self.win_rate, self.opponents, self.every = win_rate, opponents, every
-        self.path, self.next_at, self.at_start = out / "eval.csv", 0, at_start
+        self.path, self.next_at, self.segment = out / "eval.csv", 0, segment
+        self.at_start = at_start
 
     def _on_training_start(self) -> None:
         self.next_at = self.num_timesteps + (0 if self.at_start else self.every)
@@ -47,20 +49,21 @@ class WinRateCallback(BaseCallback):
         return True
 
     def evaluate(self) -> list[Row]:
-        """One row per opponent at the current step count, appended to eval.csv."""
+        """One row per opponent at the current step count, appended to eval.csv (with
+        the run's settings segment: 0 until the first recorded change of settings)."""
         rows = []
         for name in self.opponents:
             r = self.win_rate(self.model, name)
             r["steps"] = self.num_timesteps
+            r["settings"] = self.segment
             self.logger.record(f"eval/win_rate_vs_{name}", r["win_rate"])
             rows.append(r)
-        before = self.path.read_text() if self.path.exists() else ""
+        before = list(csv.DictReader(self.path.open())) if self.path.exists() else []
+        names = list(dict.fromkeys([*(before[0] if before else {}), *rows[0]]))
         with atomic_open(self.path, "w", newline="") as f:  # the old rows and the new ones
-            f.write(before)
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            if not before:
-                writer.writeheader()
-            writer.writerows(rows)
+            writer = csv.DictWriter(f, fieldnames=names, restval=0)  # older rows: segment 0
+            writer.writeheader()
+            writer.writerows([*before, *rows])
         summary = ", ".join(f"{r['opponent']} {r['win_rate']:.3f}" for r in rows)
         print(f"[eval @ {self.num_timesteps} steps] win rate vs {summary}", flush=True)
         return rows
@@ -114,8 +117,9 @@ class AtomicCheckpoints(CheckpointCallback):
         return True
 
 
-def plot_learning_curve(csv_path: Path, png: Path) -> None:
-    """Win rate (with 95% interval) against each evaluation opponent over training steps."""
+def plot_learning_curve(csv_path: Path, png: Path, marks: Sequence[tuple[int, str]] = ()) -> None:
+    """Win rate (with 95% interval) against each evaluation opponent over training steps;
+    a dashed line at each (step, change of settings) of `marks`."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -130,6 +134,9 @@ def plot_learning_curve(csv_path: Path, png: Path) -> None:
         ax.plot(steps, rate, marker="o", label=f"vs {name}")
         low, high = ([float(r[k]) for r in mine] for k in ("ci_low", "ci_high"))
         ax.fill_between(steps, low, high, alpha=0.2)
+    for at, text in marks:
+        ax.axvline(at, color="grey", linestyle="--", linewidth=1)
+        ax.annotate(text, (at, 0.98), rotation=90, va="top", ha="right", fontsize=7)
     ax.set_xlabel("learner steps")
     ax.set_ylabel("win rate (95% Wilson)")
     ax.set_ylim(0, 1)

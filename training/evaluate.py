@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from apps import command as cli
 from asara_env.common.outcome import win_shares
+from commandline import command as cli
+from commandline.outputs import atomic_open, atomic_write_text
 
 from .games import game_main, game_module
-from .outputs import atomic_open, atomic_write_text
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
 from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
@@ -174,10 +174,10 @@ def load_model(command: EvaluateCommand, text: str, players: int) -> tuple[Any, 
 
     if not zipfile.is_zipfile(path):
         raise ValueError(f"{text} is not a saved MaskablePPO model (not a .zip file)")
-    from sb3_contrib import MaskablePPO
+    from agents.policy_agent import load_model as load_saved_model
 
     try:
-        model = MaskablePPO.load(path, device="cpu")
+        model = load_saved_model(path)
     except Exception as e:  # any failure to read it: the file is not a model
         raise ValueError(f"{text} is not a saved MaskablePPO model ({e})") from None
     entries, actions = command.spaces(players)
@@ -199,16 +199,22 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
     p = cli.parser(command.prog, description)
     p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
     counts = command.tournament.player_counts
-    p.add_argument("--players", type=int, default=command.default_players, choices=counts)
+    p.add_argument(
+        "--players",
+        type=int,
+        default=command.default_players,
+        choices=counts,
+        help="seats per game",
+    )
     command.tournament.add_rules(p)
-    p.add_argument("--games", type=GAMES, default=command.default_games)
+    p.add_argument("--games", type=GAMES, default=command.default_games, help="games per opponent")
     p.add_argument(
         "--opponents",
         type=agent_list(command.tournament),
         default=list(command.opponents),
         help=f"comma-separated agents (default: {','.join(command.opponents)})",
     )
-    p.add_argument("--seed", type=cli.seed, default=2026)
+    p.add_argument("--seed", type=cli.seed, default=2026, help="seeds the games and agents")
     p.add_argument(
         "--out", type=cli.writable_dir, help="folder for evaluation_<P>p.json and the plot"
     )

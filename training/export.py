@@ -1,22 +1,26 @@
 """Shrink a MaskablePPO checkpoint into a small model file to ship.
 
-    python -m training.export runs/2p/checkpoints/model_599936_steps.zip asara_2p.zip
+    python -m training.export runs/2p/checkpoints/model_599936_steps.zip asara_2p.zip [--force]
 
 A file to ship goes to agents/weights/ with one entry in `MODELS` of agents/models.py.
 
 Drops the optimizer's moment estimates (a fresh optimizer state is stored instead) and the
 last rollout observations, and stores the policy's weights as float16 (they are cast back
 to float32 when `MaskablePPO.load` reads them). The file stays a normal SB3 zip; the
-exported policy is what the evaluations in docs/performance.md measure.
+exported policy is what the evaluations in docs/performance.md measure. An existing target
+is refused unless `--force`; the file is written atomically.
 """
 
 from __future__ import annotations
 
-import argparse
+import os
 from pathlib import Path
 
 import torch
 from sb3_contrib import MaskablePPO
+
+from asara_env.common.files import replacing
+from commandline import command
 
 DROPPED = [
     "_last_obs",
@@ -36,15 +40,24 @@ def export(source: Path, target: Path) -> Path:
     policy.optimizer = policy.optimizer_class(policy.parameters(), **settings)
     policy.half()  # saved as float16; load_state_dict casts back to float32
     target.parent.mkdir(parents=True, exist_ok=True)
-    model.save(target, exclude=DROPPED)
+    tmp = target.with_name(f".{target.stem}.tmp-{os.getpid()}.zip")
+    with replacing(target, tmp):
+        model.save(tmp, exclude=DROPPED)
     return target
 
 
+@command.run_main("python -m training.export")
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("source", type=Path)
-    p.add_argument("target", type=Path)
+    """`python -m training.export SOURCE TARGET [--force]`."""
+    p = command.parser("python -m training.export", __doc__.splitlines()[0])
+    p.add_argument("source", type=command.existing_file, help="a MaskablePPO checkpoint .zip")
+    p.add_argument("target", type=command.writable_file, help="the small model file (.zip)")
+    p.add_argument("--force", action="store_true", help="let the target replace a file")
     args = p.parse_args(argv)
+    if args.target.suffix != ".zip":
+        p.error(f"argument target: {args.target} must end in .zip (SB3 adds it otherwise)")
+    if args.target.exists() and not args.force:
+        p.error(f"argument target: {args.target} exists: --force to replace it, or name another")
     path = export(args.source, args.target)
     print(f"{path}: {path.stat().st_size / 1e6:.1f} MB")
 

@@ -60,7 +60,7 @@ def game_module(game: str, module: str) -> ModuleType:
 def split_game(prog: str, description: str, argv: list[str] | None) -> tuple[str, list[str]]:
     """(game, the game's own arguments) of a shared command `python -m training.X GAME ...`;
     a missing or unknown game is a usage error (exit status 2, one line)."""
-    from apps.command import parser as command_parser
+    from commandline.command import parser as command_parser
 
     parser = command_parser(prog, description)
     parser.add_argument(
@@ -79,8 +79,8 @@ def game_main(
 ) -> Callable[..., int]:
     """The console `main(argv=None)` of a shared command `prog GAME [the game's flags]`:
     the game named first (`split_game`) picks its command (`command_of(game)`), which
-    `run_command` runs on the rest of the arguments; wrapped by `apps.command.run_main`."""
-    from apps.command import run_main
+    `run_command` runs on the rest of the arguments; wrapped by `commandline.command.run_main`."""
+    from commandline.command import run_main
 
     def main(argv: list[str] | None = None) -> int:
         game, rest = split_game(prog, description, argv)
@@ -94,8 +94,9 @@ def command_main(
     prog: str, run_command: Callable[[C, list[str] | None], int], command: C
 ) -> Callable[..., int]:
     """The console `main(argv=None)` of one game's command `prog` (`asara-tournament`,
-    `basari-ladder`, ...): `run_command(command, argv)`, wrapped by `apps.command.run_main`."""
-    from apps.command import run_main
+    `basari-ladder`, ...): `run_command(command, argv)`, wrapped by
+    `commandline.command.run_main`."""
+    from commandline.command import run_main
 
     def main(argv: list[str] | None = None) -> int:
         return run_command(command, argv)

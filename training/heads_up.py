@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from apps import command as cli
 from asara_env.common.outcome import win_shares
+from commandline import command as cli
+from commandline.outputs import append_line, aside_path, atomic_write_text
 
-from .outputs import append_line, aside_path, atomic_write_text
 from .tournament import TournamentGame, game_seeds, sub_seed, tournament_game
 from .tournament_cli import GAMES, TournamentCommand, agent_spec, game_command
 from .tournament_stats import wilson_interval

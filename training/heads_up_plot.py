@@ -18,10 +18,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from apps import command as cli
+from commandline import command as cli
+from commandline.outputs import atomic_write_bytes
 
 from .heads_up import summary
-from .outputs import atomic_write_bytes
 
 
 def read_log(path: Path) -> dict[str, Any]:

@@ -59,11 +59,17 @@ from typing import Any
 
 import numpy as np
 
-from apps import command as cli
 from asara_env.common.outcome import win_shares
+from commandline import command as cli
+from commandline.outputs import (
+    append_line,
+    atomic_open,
+    atomic_write_text,
+    out_problem,
+    prepare_out_dir,
+)
 
 from .games import game_main, game_module
-from .outputs import append_line, atomic_open, atomic_write_text, out_problem, prepare_out_dir
 from .tournament import Played, Rows, TournamentGame, game_seeds, schedule, sub_seed
 from .tournament_cli import GAMES, TournamentCommand, add_ray_arguments, check_ray
 from .tournament_report import text_table, write_csv
@@ -502,6 +508,9 @@ def write_outputs(
 
 
 # ---------------------------------------------------------------------------- command line
+MIN_AGENTS = 2  # one agent has nothing to be placed against
+
+
 def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `command`'s ladder; `args.game` is the `TournamentGame` and
     `args.settings` what the games depend on (settings.json)."""
@@ -524,7 +533,12 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     )
     counts = command.tournament.player_counts
     parser.add_argument(
-        "--players", type=int, nargs="+", choices=counts, default=command.default_players
+        "--players",
+        type=int,
+        nargs="+",
+        choices=counts,
+        default=command.default_players,
+        help="the player counts played",
     )
     parser.add_argument(
         "--games",
@@ -533,7 +547,9 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
         help="games per player count (rounded up to a multiple of it: every agent in every "
         "seat equally often)",
     )
-    parser.add_argument("--seed", type=cli.seed, default=0)
+    parser.add_argument(
+        "--seed", type=cli.seed, default=0, help="seeds the schedule, games and agents"
+    )
     command.tournament.add_rules(parser)
     default_out = command.default_out or Path(f"results/{command.tournament.game}-ladder")
     parser.add_argument(
@@ -551,8 +567,11 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
     args = parser.parse_args(argv)
     spaced = len(args.agents) > 1
     args.agents = [e for group in args.agents for e in group]
-    if not args.agents:
-        parser.error("argument --agents: no agents given")
+    if len(args.agents) < MIN_AGENTS:
+        given = ",".join(e.label for e in args.agents) or "none"
+        parser.error(
+            f"argument --agents: a ladder places at least {MIN_AGENTS} agents, got {given}"
+        )
     args.game = command.tournament.make_game(parser, args)
     labels = [e.label for e in args.agents]
     if len(set(labels)) < len(labels):

@@ -19,18 +19,26 @@ A run trains MaskablePPO with one learner seat against opponents drawn by weight
   end; rows in `eval.csv` and TensorBoard (`tb/`), and at the end `learning_curve.png`.
 - Checkpoints every `--checkpoint-every` steps in `checkpoints/`; the final model in
   `final.zip`; `--resume PATH` (a checkpoint .zip, or a run folder: its newest model)
-  continues it for `--steps` MORE learner steps (additional, not total) with its own
-  hyper-parameters, on new games (league snapshots start afresh).
-- Output folder: `--out` (default `runs/<game>-<players>p-<YYYYmmdd-HHMMSS>`, new for every
-  run). A folder that already holds something is refused before any work, unless the run
-  continues it (`--resume` of that folder or of a checkpoint in it) or `--force` is given
-  (the old folder is then moved aside to `<out>.old-<n>`, never deleted). Every file is
-  written atomically (a temporary file renamed over it); Ctrl-C saves the model so far as
-  `interrupted.zip` (continue with `--resume OUT`).
+  continues it for `--steps` MORE learner steps (additional, not total), on new games
+  (league snapshots start afresh). Its hyper-parameters are the checkpoint's unless given.
+- Output folder and its settings (training/runfolder.py, shared with every trainer):
+  `--out` (default `runs/<game>-<players>p-<YYYYmmdd-HHMMSS>`, new for every run). The
+  run's settings (every option but `--steps`, `--out`, `--resume`, `--force`,
+  `--no-progress`) are recorded once, in `run.json`, when it starts. A folder that already
+  holds something is refused before any work, unless the run continues it (`--resume` of
+  that folder or of a checkpoint in it) or `--force` is given (the old folder is then moved
+  aside to `<out>.old-<n>`, never deleted). A resumed run keeps the recorded settings not
+  given on the command line; one given with another value is refused, naming each
+  difference, unless `--change-settings` says the change is wanted: it is then recorded in
+  run.json beside the original settings (`changes`, with the step it began at), eval.csv's
+  `settings` column counts the changes in effect, and the learning curve marks the step.
+  Every file is written atomically (a temporary file renamed over it); Ctrl-C saves the
+  model so far as `interrupted.zip` (continue with `--resume OUT`).
 - Hyper-parameters: the game's `hyper` defaults, each a flag (`--learning-rate`, ...).
-- `run.json`: the arguments as typed values (`args`) and the defaults they came from
-  (`defaults`), wall time, rates, the final evaluation and the step count, plus what the
-  game's `finish` hook adds (BASARI: every baseline at 2, 3, 4 players).
+- `run.json`: `settings` and `changes` (above), then the last session's arguments as typed
+  values (`args`) and the defaults they came from (`defaults`), wall time, rates, the final
+  evaluation and the step count, plus what the game's `finish` hook adds (BASARI: every
+  baseline at 2, 3, 4 players).
 """
 
 from __future__ import annotations
@@ -44,11 +52,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from apps import command
 from asara_env.common.seeding import derived_seed
+from commandline import command
+from commandline.outputs import atomic_save, atomic_write_text, fresh_dir
 
+from . import runfolder
 from .evaluate import TRAINED_PLAYERS
-from .outputs import atomic_save, atomic_write_text, fresh_dir, out_problem, prepare_out_dir
 
 if TYPE_CHECKING:  # torch and stable-baselines3 are imported once the arguments are checked
     from sb3_contrib import MaskablePPO
@@ -59,6 +68,17 @@ if TYPE_CHECKING:  # torch and stable-baselines3 are imported once the arguments
 MAX_STEPS = 10**12  # learner steps of one run
 MAX_ENVS = 4096  # games stepped at once
 MAX_GAMES = 10**7  # games of an evaluation or of behaviour cloning
+HYPER_HELP = {  # what each MaskablePPO hyper-parameter flag sets
+    "learning_rate": "Adam's step size",
+    "n_steps": "steps per game per rollout: a rollout is n-steps x envs learner decisions",
+    "batch_size": "decisions per gradient step (minibatch)",
+    "n_epochs": "passes over each rollout",
+    "gamma": "discount of future rewards (1: none, the reward comes at the game's end)",
+    "gae_lambda": "GAE's bias/variance trade-off",
+    "clip_range": "PPO's clipping of the policy ratio",
+    "ent_coef": "weight of the entropy bonus (exploration)",
+    "vf_coef": "weight of the value loss",
+}
 HYPER_TYPES: dict[str, Callable[[str], Any]] = {  # bounds of the hyper-parameter flags
     "learning_rate": command.bounded_float(0.0, 1.0, open_low=True),
     "gamma": command.bounded_float(0.0, 1.0),
@@ -121,13 +141,15 @@ def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str]
     return parse
 
 
-def resumed(args: argparse.Namespace) -> MaskablePPO | None:
-    """The checkpoint to continue, if any (its hyper-parameters, not the flags', apply)."""
+def resumed(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO | None:
+    """The checkpoint to continue, if any, with the hyper-parameters of the flags (the
+    checkpoint's own unless given, see `parse_args`)."""
     if not args.resume:
         return None
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(args.resume, device="cpu")
+    hyper = {k: getattr(args, k) for k in spec.hyper}
+    model = MaskablePPO.load(args.resume, device="cpu", **hyper)
     model.tensorboard_log = str(args.out / "tb")
     return model
 
@@ -174,12 +196,15 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     from .callbacks import AtomicCheckpoints, LeagueCallback, WinRateCallback, plot_learning_curve
 
     began = time.perf_counter()
-    moved = prepare_out_dir(args.out, args.force and not continues(args))
-    if moved is not None:
-        print(f"--force: the old {args.out} is now {moved}", flush=True)
-    names, weights = args.opponents
-    previous = resumed(args)
+    previous = resumed(spec, args)
     done = previous.num_timesteps if previous is not None else 0
+    here = continues(args)
+    started = runfolder.start(args.out, args._settings, resuming=here, force=args.force, at=done)
+    if started.moved is not None:
+        print(f"--force: the old {args.out} is now {started.moved}", flush=True)
+    if started.change:
+        print(f"settings changed from step {done}: {runfolder.describe(started.change)}")
+    names, weights = args.opponents
     env = spec.make_env(args, names, weights, derived_seed(args.seed, done))  # new games
     model = build_model(spec, args, env, previous)
     setattr(model, TRAINED_PLAYERS, args.players)  # saved with the model: evaluate checks it
@@ -189,9 +214,10 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     def win_rate(m: Any, opponent: str) -> Row:
         return spec.win_rate(m, args, opponent, args.eval_games, eval_seed)
 
+    segment = runfolder.segment(args.out)
     curve = args.steps >= args.eval_every  # a run shorter than an interval: the end only
     evaluator = WinRateCallback(
-        win_rate, args.eval_opponents, args.eval_every, args.out, at_start=curve
+        win_rate, args.eval_opponents, args.eval_every, args.out, segment, at_start=curve
     )
     league = LeagueCallback(
         env,
@@ -233,8 +259,9 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     if spec.finish is not None:
         info.update(spec.finish(model, args, info))
     info["wall_seconds"] = time.perf_counter() - began  # everything but the plot
-    atomic_write_text(args.out / "run.json", json.dumps(info, indent=1))
-    plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png")
+    runfolder.update_record(args.out, info)
+    marks = runfolder.change_marks(args.out)
+    plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png", marks)
     rate = env.decisions / seconds
     print(f"done: {args.steps} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
     print(f"model in {args.out / 'final.zip'}")
@@ -314,7 +341,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     d = spec.defaults
     game = spec.name.split("-")[0]
     p = command.parser(spec.name, spec.description)
-    p.add_argument("--players", type=int, default=d["players"], choices=(2, 3, 4))
+    p.add_argument(
+        "--players", type=int, default=d["players"], choices=(2, 3, 4), help="seats per game"
+    )
     spec.add_arguments(p)
     p.add_argument(
         "--opponents",
@@ -322,7 +351,13 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         default=d["opponents"],
         help=f"name:weight pairs, comma-separated, among {sorted(spec.opponents)}",
     )
-    p.add_argument("--reward", default=d["reward"], choices=("win", "rank", "margin"))
+    p.add_argument(
+        "--reward",
+        default=d["reward"],
+        choices=("win", "rank", "margin"),
+        help="the learner's reward at the game's end: win (winning), rank (+1 first to -1 "
+        "last) or margin (the score difference, scaled)",
+    )
     steps = command.bounded_int(1, MAX_STEPS, "a positive int")
     p.add_argument(
         "--steps",
@@ -333,7 +368,7 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     )
     envs = command.bounded_int(1, MAX_ENVS, "a positive int")
     p.add_argument("--envs", type=envs, default=d["envs"], help="games played at once")
-    p.add_argument("--seed", type=command.seed, default=0)
+    p.add_argument("--seed", type=command.seed, default=0, help="seeds the games and the network")
     p.add_argument(
         "--out",
         type=Path,
@@ -350,8 +385,11 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         "--resume",
         type=resume_path,
         help="continue a checkpoint .zip or a run folder (its newest model) for --steps more "
-        "steps; into --out when the model lies in it",
+        "steps; into --out when the model lies in it, keeping the run's recorded settings "
+        "(other ones are refused unless --change-settings); the checkpoint's hyper-parameters "
+        "unless given",
     )
+    runfolder.add_change_argument(p)
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
     p.add_argument(
         "--bc-expert",
@@ -359,16 +397,41 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         default=d.get("bc_expert"),
         help="clone this agent's play first; none: start from scratch",
     )
-    p.add_argument("--bc-games", type=games, default=d.get("bc_games", 2000))
+    p.add_argument(
+        "--bc-games",
+        type=games,
+        default=d.get("bc_games", 2000),
+        help="games of --bc-expert cloned",
+    )
     p.add_argument(
         "--bc-epochs",
         type=command.bounded_int(1, 10**6, "a positive int"),
         default=d.get("bc_epochs", 10),
+        help="passes over the cloned decisions",
     )
-    p.add_argument("--snapshot-every", type=command.non_negative, default=0, help="0 = no league")
-    p.add_argument("--snapshot-weight", type=command.non_negative_float, default=0.5)
-    p.add_argument("--max-snapshots", type=command.positive, default=5)
-    p.add_argument("--eval-every", type=command.positive, default=d["eval_every"])
+    p.add_argument(
+        "--snapshot-every",
+        type=command.non_negative,
+        default=0,
+        help="learner steps between frozen copies of the policy joining the opponents "
+        "(0 = no league)",
+    )
+    p.add_argument(
+        "--snapshot-weight",
+        type=command.non_negative_float,
+        default=0.5,
+        help="each snapshot's weight among the opponents",
+    )
+    p.add_argument(
+        "--max-snapshots", type=command.positive, default=5, help="newest snapshots kept in play"
+    )
+    p.add_argument(
+        "--eval-every",
+        type=command.positive,
+        default=d["eval_every"],
+        help="learner steps between points of the evaluation curve (one at the start and "
+        "one at the end too)",
+    )
     p.add_argument(
         "--eval-games", type=games, default=d.get("eval_games", 200), help="games per curve point"
     )
@@ -378,42 +441,94 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         default=list(d["eval_opponents"]),
         help="comma-separated",
     )
-    p.add_argument("--checkpoint-every", type=command.positive, default=d["checkpoint_every"])
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--checkpoint-every",
+        type=command.positive,
+        default=d["checkpoint_every"],
+        help="learner steps between checkpoints (checkpoints/)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     for name, value in spec.hyper.items():
         kind = command.positive if isinstance(value, int) else command.non_negative_float
         p.add_argument(
-            f"--{name.replace('_', '-')}", type=HYPER_TYPES.get(name, kind), default=value
+            f"--{name.replace('_', '-')}",
+            type=HYPER_TYPES.get(name, kind),
+            default=value,
+            help=HYPER_HELP.get(name, "a MaskablePPO setting"),
         )
     args = p.parse_args(argv)
+    defaults = {k: p.get_default(k) for k in vars(args)}
+    if args.resume is not None:  # the checkpoint's, then the run's recorded settings
+        p.set_defaults(**checkpoint_hyper(p, spec, args.resume))
+        folder = run_folder(args.resume)
+        if args.out is None or _same(args.out, folder):
+            try:
+                runfolder.resume_defaults(p, folder)
+            except ValueError as e:
+                p.error(f"argument --resume: {e}")
+        args = p.parse_args(argv)
     spec.check(p, args)
     if args.resume is not None:
         _check_checkpoint(p, spec, args)
     if args.out is None:
-        folder = args.resume.parent if args.resume is not None else None
-        if folder is not None and folder.name == "checkpoints":
-            folder = folder.parent
-        args.out = folder or fresh_dir(f"runs/{game}-{args.players}p")
+        resumed_in = run_folder(args.resume) if args.resume is not None else None
+        args.out = resumed_in or fresh_dir(f"runs/{game}-{args.players}p")
     _check_out(p, args)
-    args._defaults = {k: p.get_default(k) for k in vars(args) if not k.startswith("_")}
+    args._defaults = {k: v for k, v in defaults.items() if not k.startswith("_")}
     args._defaults["out"] = f"runs/{game}-<players>p-<time>"
     return args
 
 
+def run_folder(model: Path) -> Path:
+    """The run folder a model lies in (a checkpoint's is the folder above checkpoints/)."""
+    folder = model.parent
+    return folder.parent if folder.name == "checkpoints" else folder
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
 def _check_out(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """A usage error if --out cannot be written, or holds another run (see the module
-    docstring for the ways on)."""
+    """A usage error if --out cannot be written, holds another run, or is resumed with
+    other settings (training/runfolder.py; the module docstring gives the ways on)."""
     try:
         command.writable_dir(str(args.out))
     except argparse.ArgumentTypeError as e:
         parser.error(f"argument --out: {e}")
-    if continues(args):
-        if args.force:
-            parser.error(f"argument --force: --resume continues {args.out}; nothing to replace")
-        return
-    problem = out_problem(args.out, "a training run", f"--resume {args.out}")
-    if problem and not args.force:
-        parser.error(problem)
+    args._settings = runfolder.settings_of(typed_args(args))
+    runfolder.check(
+        parser,
+        args.out,
+        args._settings,
+        resuming=continues(args),
+        force=args.force,
+        change=args.change_settings,
+    )
+
+
+def load_checkpoint(parser: argparse.ArgumentParser, path: Path) -> MaskablePPO:
+    """The MaskablePPO model saved at `path`, or a usage error naming the file."""
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as e:  # any failure to read it: the file is not a checkpoint
+        text = " ".join(str(e).split())
+        parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({text})")
+
+
+def checkpoint_hyper(parser: argparse.ArgumentParser, spec: GameSpec, path: Path) -> Row:
+    """The hyper-parameters the checkpoint at `path` was trained with (the defaults of a
+    resumed run's hyper-parameter flags)."""
+    model = load_checkpoint(parser, path)
+    hyper = {}
+    for name in spec.hyper:
+        value = getattr(model, name, None)
+        value = value(1.0) if callable(value) else value  # a schedule: its starting value
+        if isinstance(value, (int, float)):
+            hyper[name] = type(spec.hyper[name])(value)
+    return hyper
 
 
 def _check_checkpoint(
@@ -421,14 +536,8 @@ def _check_checkpoint(
 ) -> None:
     """A usage error unless --resume holds a saved MaskablePPO model of this game and
     player count (its observation and action spaces those of the learner's env)."""
-    from sb3_contrib import MaskablePPO
-
     path = args.resume
-    try:
-        model = MaskablePPO.load(path, device="cpu")
-    except Exception as e:  # any failure to read it: the file is not a checkpoint
-        text = " ".join(str(e).split())
-        parser.error(f"argument --resume: {path} is not a saved MaskablePPO model ({text})")
+    model = load_checkpoint(parser, path)
     names, weights = args.opponents
     probe = spec.make_env(argparse.Namespace(**{**vars(args), "envs": 1}), names, weights, 0)
     want = (probe.observation_space.shape, getattr(probe.action_space, "n", None))

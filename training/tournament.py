@@ -31,17 +31,27 @@ Ray instance) or `--address A` (the cluster at A), with identical results: the r
 depend on the seed and the chunk size, not on where the chunks run. Agents draw their
 random numbers in the order of the games of their chunk, so another chunk size gives other
 (equally valid) games.
+
+Kept chunks (`ChunkStore`): given a store, every chunk is written to a file as it finishes
+(atomically, `<folder>/<P>p-<c>.pkl`) and a chunk already there is read back instead of
+played, so an interrupted tournament run again with the same settings plays only what is
+missing, with the same results. The store holds the settings it was made for
+(`settings.json`); the command refuses a store of other settings (training/tournament_cli.py).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection
+import json
+import pickle
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
+from asara_env.common.files import atomic_write_bytes, atomic_write_text
 from asara_env.common.seeding import derived_seeds
 
 CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task
@@ -180,6 +190,48 @@ def play_chunk(
     return game.play(players, agents, seating, seeds, bar, record), record
 
 
+@dataclass(frozen=True)
+class ChunkStore:
+    """Finished chunks kept as files in `folder`, one per chunk (`<P>p-<c>.pkl`, the pickled
+    (scores, record) of `play_chunk`, written atomically), with the settings they were
+    played with in `settings.json`."""
+
+    folder: Path
+
+    def path(self, players: int, chunk: int) -> Path:
+        return self.folder / f"{players}p-{chunk}.pkl"
+
+    def settings(self) -> Any:
+        """The settings the chunks were played with (None: no store yet, or unreadable)."""
+        try:
+            return json.loads((self.folder / "settings.json").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def begin(self, settings: dict[str, Any]) -> None:
+        """Make the folder and record `settings` (the caller checked they are the same)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.folder / "settings.json", json.dumps(settings, indent=1) + "\n")
+
+    def load(self, players: int, chunk: int) -> tuple[np.ndarray, Any] | None:
+        """The kept result of a chunk, None if it is not kept (or its file is unreadable)."""
+        path = self.path(players, chunk)
+        if not path.is_file():
+            return None
+        try:
+            result: tuple[np.ndarray, Any] = pickle.loads(path.read_bytes())
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return None
+        return result
+
+    def save(self, players: int, chunk: int, result: tuple[np.ndarray, Any]) -> None:
+        atomic_write_bytes(self.path(players, chunk), pickle.dumps(result))
+
+    def games(self) -> int:
+        """How many games the kept chunks hold."""
+        return sum(len(pickle.loads(p.read_bytes())[0]) for p in self.folder.glob("*.pkl"))
+
+
 def run_tournament(
     game: TournamentGame | str,
     names: list[str],
@@ -190,11 +242,13 @@ def run_tournament(
     progress: bool = False,
     use_ray: bool = False,
     address: str | None = None,
+    store: ChunkStore | None = None,
 ) -> list[Played]:
     """Play `games` (rounded up to a multiple of P) games per player count P of `game` (a
     `TournamentGame`, or a game's name for its default rules) in chunks of `chunk_size`
     games: one after the other here, or as Ray tasks with `use_ray` (on the cluster at
-    `address`; None: a local instance), with the same results."""
+    `address`; None: a local instance), with the same results. With a `store`, each chunk
+    is kept as it finishes and a kept one is read back instead of played."""
     game = tournament_game(game)
     _check_settings(game, names, players, games, seed, chunk_size)
     seatings = {
@@ -206,13 +260,27 @@ def run_tournament(
         for p in players
         for c, part in enumerate(chunks(len(seatings[p]), chunk_size))
     ]
+    kept = {i: store.load(job[2], job[4]) for i, job in enumerate(jobs)} if store else {}
+    found = {i: r for i, r in kept.items() if r is not None}
+    todo = [i for i in range(len(jobs)) if i not in found]
     bar = _progress_bar(progress, sum(len(s) for s in seatings.values()))
+    if bar is not None:
+        bar.update(sum(len(jobs[i][-1]) for i in found))
+
+    def finished(i: int, result: tuple[np.ndarray, Any]) -> None:
+        found[i] = result
+        if store is not None:
+            store.save(jobs[i][2], jobs[i][4], result)
+
     if use_ray:
-        done = _ray_chunks(jobs, address, bar)
+        for n, result in _ray_chunks([jobs[i] for i in todo], address, bar):
+            finished(todo[n], result)
     else:
-        done = [play_chunk(*job, bar=bar) for job in jobs]
+        for i in todo:
+            finished(i, play_chunk(*jobs[i], bar=bar))
     if bar is not None:
         bar.close()
+    done = [found[i] for i in range(len(jobs))]
     return [_played(game, p, seeds[p], seatings[p], jobs, done) for p in players]
 
 
@@ -239,17 +307,15 @@ def chunks(games: int, chunk_size: int) -> list[slice]:
 
 def _ray_chunks(
     jobs: list[tuple[Any, ...]], address: str | None, bar: Any
-) -> list[tuple[np.ndarray, Any]]:
-    """The chunks' results played as Ray tasks, in the order of `jobs`; `bar` advances as
-    each chunk finishes."""
+) -> Iterator[tuple[int, tuple[np.ndarray, Any]]]:
+    """(index into `jobs`, result) of each chunk played as a Ray task, as they finish;
+    `bar` advances as each chunk finishes."""
     from .distribute import ray_jobs
 
-    done: list[Any] = [None] * len(jobs)
     for i, result in ray_jobs(play_chunk, jobs, address):
-        done[i] = result
         if bar is not None:
             bar.update(len(jobs[i][-1]))
-    return done
+        yield i, result
 
 
 def _check_settings(

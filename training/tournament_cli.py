@@ -9,9 +9,11 @@ ASARA's rules flags are `--variant` and `--expansions`, BASARI's `--start-mode`
 
 Output: `--out` (default `results/<game>-<YYYYmmdd-HHMMSS>`, new for every run) receives
 games.csv, summary.csv, ratings.csv, results.json and win_rates.png, each written
-atomically. A folder whose results.json holds a tournament of other settings is refused
-before any game (`--force` replaces those files; the same settings give the same results,
-so they are simply written again).
+atomically, and `chunks/`: every chunk of games kept as it finishes (training/tournament.py's
+`ChunkStore`). Ctrl-C says how many finished games are kept there; the same command run
+again plays only the missing chunks (the same settings give the same results). A folder
+holding a tournament (results or chunks) of other settings is refused before any game
+(`--force` moves it aside to `<out>.old-<n>` first).
 
 Seats: `--games N` is rounded up to a multiple of P at P players (every agent then sits in
 every seat equally often); agents play equally many games when the games also fill whole
@@ -29,11 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from apps import command as cli
+from commandline import command as cli
+from commandline.outputs import aside_path, fresh_dir, prepare_out_dir
 
 from .games import game_main, game_module
-from .outputs import fresh_dir
-from .tournament import CHUNK_SIZE, TournamentGame, run_tournament
+from .tournament import CHUNK_SIZE, ChunkStore, TournamentGame, run_tournament
 from .tournament_report import report, write_report
 
 
@@ -99,7 +101,14 @@ def parse_command_args(
         f"(default: {','.join(command.default_agents)})",
     )
     counts = command.player_counts
-    parser.add_argument("--players", type=int, nargs="+", choices=counts, default=list(counts))
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        choices=counts,
+        default=list(counts),
+        help="the player counts played",
+    )
     parser.add_argument(
         "--games",
         type=GAMES,
@@ -108,7 +117,9 @@ def parse_command_args(
         "that every agent sits in every seat equally often (agents play equally many games "
         "when the games also fill whole rounds of C(K, P) lineups x P games)",
     )
-    parser.add_argument("--seed", type=cli.seed, default=0)
+    parser.add_argument(
+        "--seed", type=cli.seed, default=0, help="seeds the schedule, games and agents"
+    )
     command.add_rules(parser)
     parser.add_argument(
         "--chunk-size",
@@ -142,6 +153,7 @@ def parse_command_args(
 
 
 GAMES = cli.bounded_int(1, 10**8, "a positive int")
+CHUNKS = "chunks"  # the folder of --out keeping the finished chunks
 
 
 def add_out_arguments(parser: argparse.ArgumentParser, default: str) -> None:
@@ -150,25 +162,35 @@ def add_out_arguments(parser: argparse.ArgumentParser, default: str) -> None:
         "--out", type=cli.writable_dir, default=None, help=f"output folder (default: {default})"
     )
     parser.add_argument(
-        "--force", action="store_true", help="replace the results of other settings in --out"
+        "--force",
+        action="store_true",
+        help="if --out holds results of other settings, move it aside to <out>.old-<n> first",
     )
 
 
 def results_problem(out: Path, settings: dict[str, object]) -> str:
-    """'' unless `out` holds the results of a tournament with other settings."""
+    """'' unless `out` holds the results or kept chunks of a tournament with other
+    settings."""
     path = out / "results.json"
-    if not path.is_file():
-        return ""
-    try:
-        before = json.loads(path.read_text()).get("settings")
-    except (ValueError, AttributeError):
-        before = None
-    if before == json.loads(json.dumps(settings)):
-        return ""  # the same settings: the same results, written again
+    wanted = json.loads(json.dumps(settings))
+    store = ChunkStore(out / CHUNKS)
+    if (store.folder / "settings.json").exists() and store.settings() != wanted:
+        what = "finished games"
+    elif path.is_file() and _saved_settings(path) != wanted:
+        what = "the results"
+    else:
+        return ""  # the same settings: the same results, resumed or written again
     return (
-        f"argument --out: {out} already holds the results of a tournament with other "
-        "settings; replace them with --force, or name a new --out"
+        f"argument --out: {out} already holds {what} of a tournament with other settings; "
+        f"move it aside with --force (to {aside_path(out)}), or name a new --out"
     )
+
+
+def _saved_settings(path: Path) -> object:
+    try:
+        return json.loads(path.read_text()).get("settings")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def add_ray_arguments(parser: argparse.ArgumentParser, ray_help: str) -> None:
@@ -194,19 +216,30 @@ def check_ray(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None
 def run_command(command: TournamentCommand, argv: list[str] | None = None) -> int:
     """Parse the arguments, play the tournament, write and print its report."""
     args = parse_command_args(command, argv)
-    results = run_tournament(
-        args.game,
-        args.agents,
-        args.players,
-        args.games,
-        args.seed,
-        chunk_size=args.chunk_size,
-        progress=not args.no_progress,
-        use_ray=args.ray,
-        address=args.address,
-    )
+    if args.force and results_problem(args.out, args.settings):
+        moved = prepare_out_dir(args.out, force=True)
+        print(f"--force: the old {args.out} is now {moved}", flush=True)
+    store = ChunkStore(args.out / CHUNKS)
+    store.begin(args.settings)
+    try:
+        results = run_tournament(
+            args.game,
+            args.agents,
+            args.players,
+            args.games,
+            args.seed,
+            chunk_size=args.chunk_size,
+            progress=not args.no_progress,
+            use_ray=args.ray,
+            address=args.address,
+            store=store,
+        )
+    except KeyboardInterrupt:
+        raise cli.Interrupted(
+            f"{store.games()} finished games are kept in {store.folder}; run the same "
+            "command again to play only the rest"
+        ) from None
     done = report(args.game, args.agents, results)
-    args.out.mkdir(parents=True, exist_ok=True)
     write_report(args.out, args.settings, done)
     print(done.title)
     print(done.text)

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from .outputs import atomic_open, atomic_write_text
+from commandline.outputs import atomic_open, atomic_write_text
+
 from .tournament import Played, Rows, TournamentGame
 from .tournament_stats import game_columns, rate_games, rules_columns, summarize
 

@@ -29,21 +29,26 @@ SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent, 
 # what a search agent's playouts may be played by: "random" (uniform, without an agent),
 # a baseline or a shipped model
 PLAYOUTS = tuple(sorted({"random", *AGENTS, *MODELS["asara"]}))
+MAX_SIMS = 1_000_000  # the largest budget a spec may ask: a decision still ends in minutes
+MAX_SECONDS = 3600.0
+MAX_BATCH = 65_536  # games per core batch: a batch's arrays stay well under a GiB
+MAX_WAVE = 4096
 SEARCH_OPTIONS: dict[str, Option] = {
-    "sims": Option("int", low=1),  # playouts (flatmc) or iterations (ismcts) per decision
-    "seconds": Option("float", low=0, low_open=True),  # a time budget instead of sims
+    # playouts (flatmc) or iterations (ismcts) per decision
+    "sims": Option("int", low=1, high=MAX_SIMS),
+    "seconds": Option("float", low=0, low_open=True, high=MAX_SECONDS),  # instead of sims
     "playout": Option("str", choices=PLAYOUTS),
     # the reward scheme searched for, or a network's value head at the horizon ("net": the
     # prior's network; or a shipped model by name)
     "value": Option("str", choices=(*REWARD_SCHEMES, NET, *MODELS["asara"])),
     "backend": Option("str", choices=BACKENDS),  # the core the simulations are stepped on
-    "batch": Option("int", low=1),  # games per core batch
+    "batch": Option("int", low=1, high=MAX_BATCH),  # games per core batch
     "horizon": Option("int", low=0),  # decisions per playout before `estimate`
 }
 ISMCTS_OPTIONS: dict[str, Option] = {
     **SEARCH_OPTIONS,
     "c": Option("float", low=0),  # the exploration constant
-    "wave": Option("int", low=1),  # iterations per game stepped as one batch
+    "wave": Option("int", low=1, high=MAX_WAVE),  # iterations per game stepped as one batch
     "expand": Option("str", choices=EXPANSIONS),
     "widen": Option("float", low=0, low_open=True, high=1),  # progressive widening
     "prior": Option("str", choices=tuple(MODELS["asara"])),  # PUCT priors from a model's policy

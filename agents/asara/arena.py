@@ -25,7 +25,7 @@ from asara_env import asara_v0
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import CoreState, init, scores
 from asara_env.common.opponents import NO_LEARNER, Actor, play_opponents
-from asara_env.games import load_core
+from asara_env.games import CoreVerbs, bind_core
 
 from .search import SearchAgent
 
@@ -37,14 +37,14 @@ def play_chunk(
     agents: Sequence[Actor],
     seating: ArrayLike,
     seeds: ArrayLike,
-    backend: str | None = None,
+    backend: CoreVerbs | str | None = None,
 ) -> NDArray[np.int64]:
     """int64[B, P]: final prestige of games seeded `seeds` (uint64[B]) played in one batch
     on the core of `backend` ("numpy", "numba", None: the default)."""
     games = np.asarray(seeds, np.uint64)
     state = init(config, len(games), seeds=games)
     no_learner = np.full(len(games), NO_LEARNER, np.int64)
-    turns = load_core("asara", backend).TURNS
+    turns = bind_core("asara", backend).TURNS
     play_opponents(turns, state, no_learner, np.asarray(seating, np.int64), agents)
     return scores(state).astype(np.int64)
 

@@ -31,7 +31,7 @@ from asara_env.basari.constants import N_CARDS
 from asara_env.basari.core import BasariState, scores
 from asara_env.basari.phases import Phase
 from asara_env.common.opponents import Actor
-from asara_env.games import load_core
+from asara_env.games import CoreVerbs, bind_core
 
 BasariPlayer = Actor  # what a BASARI seat needs of its agent: `act_batch` (an Agent[object])
 
@@ -158,17 +158,18 @@ def play_chunk(
     seating: ArrayLike,
     seeds: ArrayLike,
     stats: NegotiationStats | None = None,
-    backend: str | None = None,
+    backend: CoreVerbs | str | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(ranking score int64[B, P], points int64[B, P]) of games seeded `seeds` played in
     one batch (the ranking score orders seats by B10: points, then the gem tie-breaks) on
-    the core's `backend` ("numpy", "numba", None: the default; the games are the same)."""
-    core = load_core("basari", backend)
+    the core's `backend` ("numpy", "numba", None: the default, or the verbs bound by
+    `asara_env.games.load_core`; the games are the same)."""
+    core = bind_core("basari", backend)
     state = core.init(config, len(np.asarray(seeds)), seeds=np.asarray(seeds, np.uint64))
     table = np.asarray(seating, np.int64)
     recorder = None if stats is None else _Recorder(state, table, stats)
     while (state.phase != Phase.OVER).any():
-        actions = choose(state, agents, table, backend)
+        actions = choose(state, agents, table, core)
         if recorder is not None:
             recorder.before(state, actions)
         core.step(state, actions)
@@ -181,16 +182,16 @@ def choose(
     state: BasariState,
     agents: Sequence[BasariPlayer],
     seating: NDArray[np.int64],
-    backend: str | None = None,
+    backend: CoreVerbs | str | None = None,
 ) -> NDArray[np.int64]:
     """int64[B, P]: every seat's action: its agent's where it has a decision, else NOOP
-    (the observations made on the core's `backend`)."""
+    (the observations made by `backend`: the core's verbs, or its backend's name)."""
     legal = state.legal
     deciding = legal[:, :, 1:].any(axis=2)  # more than NOOP
     actions = np.zeros(legal.shape[:2], np.int64)
     if not deciding.any():
         return actions
-    obs = load_core("basari", backend).observe(state)
+    obs = bind_core("basari", backend).observe(state)
     for k, agent in enumerate(agents):
         g, s = np.nonzero(deciding & (seating == k))
         if g.size:

@@ -22,7 +22,6 @@ import numpy as np
 
 from agents.base import RandomAgent
 from agents.registry import agent_names
-from apps import command
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
@@ -35,8 +34,13 @@ from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
 from asara_env.common.record import SavedGame, read_saved_game
-
-from .options import add_expansions_argument, add_serve_arguments, config_text, expansion_list
+from commandline import command
+from commandline.asara.options import (
+    add_expansions_argument,
+    add_serve_arguments,
+    config_text,
+    expansion_list,
+)
 
 
 def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
@@ -55,27 +59,36 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(parser)
-    parser.add_argument("--seed", type=command.seed, default=0)
+    parser.add_argument("--seed", type=command.seed, default=0, help="the game's seed")
     parser.add_argument(
         "--save-record", type=command.writable_file, help="write the game record (JSON) here"
     )
     parser.add_argument(
         "--save-state", type=command.writable_file, help="write the final state (JSON) here"
     )
+    parser.add_argument(
+        "--force", action="store_true", help="let --save-record and --save-state replace files"
+    )
 
 
 def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Play the random game `args` asks for, print its table and save what was asked
     (atomically)."""
-    from training.outputs import atomic_write_text
+    from commandline.outputs import atomic_write_text
 
     try:
         config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
     except ValueError as e:
         parser.error(str(e))
+    command.check_new_files(parser, args, ("save_record", "save_state"))
     state, record = play_random_game(config, args.seed)
     rules = args.variant + "".join(f" + {e}" for e in config.expansions)
     print(
@@ -89,9 +102,14 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         atomic_write_text(args.save_state, json.dumps(state_to_dict(state)))
 
 
+RANDOM_DESCRIPTION = (
+    "Play one complete seeded ASARA game between random players and print the final scoring table."
+)
+
+
 @command.run_main("asara-play-random")
 def main(argv: list[str] | None = None) -> None:
-    parser = command.parser("asara-play-random", __doc__.splitlines()[0])
+    parser = command.parser("asara-play-random", RANDOM_DESCRIPTION)
     add_random_arguments(parser)
     run_random(parser.parse_args(argv), parser)
 
@@ -212,7 +230,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 def run_serve(args: argparse.Namespace) -> None:
     from apps.serve import serve  # FastAPI and uvicorn load only for this command
 
-    serve(args)
+    serve(args, prog="asara serve")
 
 
 def asara_parser() -> argparse.ArgumentParser:
@@ -230,7 +248,10 @@ def asara_parser() -> argparse.ArgumentParser:
     add_serve_arguments(web)
     web.set_defaults(run=run_serve)
     random = commands.add_parser(
-        "random", help="one seeded game between random players", formatter_class=command.Formatter
+        "random",
+        help="one seeded game between random players",
+        description=RANDOM_DESCRIPTION,
+        formatter_class=command.Formatter,
     )
     add_random_arguments(random)
     random.set_defaults(run=lambda args: run_random(args, random))

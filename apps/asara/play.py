@@ -43,8 +43,6 @@ from pettingzoo import AECEnv
 
 from agents.asara.arena import act_in_env
 from agents.registry import make_agent, unknown_agents_error
-from apps.asara.options import config_text
-from apps.command import Interrupted
 from apps.console import AGENT_SEED_OFFSET as AGENT_SEED_OFFSET  # the web page's seeds
 from apps.console import (
     SCREEN_HEIGHT,
@@ -78,12 +76,14 @@ from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import LINE_WIDTH, scoring_table, wrap
 from asara_env.asara.render_compact import COMPACT_WIDTH, render_compact
 from asara_env.common.files import atomic_write_text
+from commandline.asara.options import config_text
+from commandline.command import Interrupted
 
 HELP = """\
 How to answer:
   a number     play that move
-  other text   list the moves whose name contains it ("bank", "red", "tower #2");
-               a move named that is not legal now is refused with the reason
+  other text   list the moves whose name contains it ("bank", "red", "tower #2"); \
+a move named that is not legal now is refused with the reason
   +, next      the next page of the moves listed
   m, moves     list all the moves again
   b, board     draw the board and the moves again
@@ -91,13 +91,13 @@ How to answer:
   ?, help      this help
   q, quit      end the game (asks first; --save saves it)
 Board: P0..P3 are seats; . a vacant space; [any] an area without a colour yet.
-Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is three red
-tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a space, in the
+Full layout: (a+b) are face-down cards, ? a card you cannot see; red 3(1g) is three red \
+tiles, one gold-decorated; (chest: asari 5, buy window) the gifts on a space, in the \
 order laid (gifts expansion).
-Compact layout: colours by their first 3 letters (bro brown, bla black, blu blue, ...);
-8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts on a chest;
-bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a red tower 6 tiles
-high, with 1 visible gold tile and 1 lighted window; prices: what a tile of each colour
+Compact layout: colours by their first 3 letters (bro brown, bla black, blu blue, ...); \
+8:P2 space 8 taken by P2; red3(1g) as above; {$5,buy-win} the gifts on a chest; \
+bas:bro1 whi2 your unbuilt bases (then tru, win, tur); red6(1g,1l) a red tower 6 tiles \
+high, with 1 visible gold tile and 1 lighted window; prices: what a tile of each colour \
 costs (gold costs the same)."""
 
 
@@ -132,13 +132,13 @@ def lineup(
     config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [name.strip() for name in names]
+    unknown = unknown_agents_error("asara", names)  # a wrong name first: the count may follow
+    if unknown:
+        raise ValueError(unknown)
     if len(names) != players - 1:
         raise ValueError(
             f"{players} players need {players - 1} opponent(s), got {len(names)}: {names}"
         )
-    unknown = unknown_agents_error("asara", names)
-    if unknown:
-        raise ValueError(unknown)
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     return config, names[:seat] + [None] + names[seat:]
@@ -240,6 +240,7 @@ def filtered_listing(
 
 # ------------------------------------------------------------------------ asking the person
 QUIT = -1  # what `ask_move` returns when the person ends the game
+UNIT = "decision"  # what a stopped game counts (every seat's)
 
 
 @dataclass
@@ -418,12 +419,11 @@ def play(
     try:
         finished = play_turns(env, console, style, record, seat, names, agents)
     except KeyboardInterrupt:
-        if save.write(console, record.to_dict()):
-            raise Interrupted(f"the game is saved in {save.path}") from None
-        raise
+        done = len(record.actions)
+        raise Interrupted(save.stopped(console, record.to_dict(), done, UNIT, game_seed)) from None
     if not finished:
-        console.say(f"You quit after {len(record.actions)} decision(s), seed {game_seed}.")
-        save.write(console, record.to_dict())
+        text = save.stopped(console, record.to_dict(), len(record.actions), UNIT, game_seed)
+        console.say(f"You quit: {text}.")
         return record
     console.print(final_text(saved_state(env), names, seat, style.width))
     if record_path is None:

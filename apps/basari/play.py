@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_names, make_agent, unknown_agents_error
-from apps import command
 from apps.console import (
     SCREEN_HEIGHT,
     SCREEN_WIDTH,
@@ -62,6 +61,7 @@ from asara_env.basari.reference.serialize import state_from_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import LETTERS, bundle_text, render_compact, render_state
 from asara_env.common.record import SavedGame, read_saved_game
+from commandline import command
 
 HELP = """\
 How to answer:
@@ -71,7 +71,7 @@ How to answer:
   l, log       what happened before your previous decision
   ?, help      this help
   q, quit      end the game (asks first; --save saves it)
-Cards: Die (roll, move, score 6 - roll), Points (the archway's number), Gemstones \
+Cards: Die (roll, move, score 6 - roll), Points (score the archway's points), Gemstones \
 (the archway's gems). Two players on one card barter for it; three or more cancel it.
 An offer is built gem by gem ("add a red gem to the offer"), then submitted; a raise \
 must be higher than the standing offer (more gems, or as many with more of the better \
@@ -79,6 +79,7 @@ colours: red > yellow > green > blue).
 Board: 12:6pt RRB M0 S1 is archway 12, worth 6 points and two red and a blue gem, \
 with P0's merchant and P1's start disk on it; .. archways not shown (compact layout)."""
 MENU_LINES = 2  # the moves' title and the prompt
+UNIT = "step"  # what a stopped game counts: steps, each every seat's decisions at once
 
 
 @dataclass(frozen=True)
@@ -178,15 +179,15 @@ def play(
     }
     save = SaveFile(None if save_path is None else Path(save_path), "basari", seats)
     console.say(intro(game))
+    seed = game.record.seed
     try:
         finished = play_steps(console, game, agents, seat, style)
     except KeyboardInterrupt:
-        if save.write(console, game.record.to_dict()):
-            raise command.Interrupted(f"the game is saved in {save.path}") from None
-        raise
+        text = save.stopped(console, game.record.to_dict(), len(game.record.actions), UNIT, seed)
+        raise command.Interrupted(text) from None
     if not finished:
-        console.say(f"Game abandoned after {len(game.record.actions)} steps.")
-        save.write(console, game.record.to_dict())
+        text = save.stopped(console, game.record.to_dict(), len(game.record.actions), UNIT, seed)
+        console.say(f"You quit: {text}.")
         return None
     console.print(board(game, seat, style))
     final = game.infos[game.env.possible_agents[seat]]

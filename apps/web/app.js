@@ -426,8 +426,8 @@ async function upload(event) {
 
 function showLoaded(name) {
   const who = loaded.lineup ? `, played by ${loaded.lineup.map((n, s) => `P${s} (${n || "you"})`).join(", ")}` : "";
-  const end = loaded.over ? "finished" : "unfinished";
-  $("loaded-text").textContent = `${name}: a ${end} ${loaded.players}-player ${loaded.game.toUpperCase()} ${loaded.kind}, ${loaded.frames - 1} decisions${who}.`;
+  const end = loaded.over ? "a finished" : "an unfinished";
+  $("loaded-text").textContent = `${name}: ${end} ${loaded.players}-player ${loaded.game.toUpperCase()} ${loaded.kind}, ${loaded.frames - 1} decisions${who}.`;
   $("continue-form").hidden = loaded.over;
   const seat = loaded.seat === null ? Number($("seat").value) : loaded.seat;
   fillSeats($("continue-seat"), loaded.players, seat);

@@ -14,6 +14,6 @@ CARD = GameCard(
     raw_env="asara_env.asara.env:raw_env",
     simultaneous=False,
     gym_id="asara_env/Asara-v0",
-    gym_env="asara_env.asara.gym_env",
+    gym_env="asara_env.asara.gym_env:AsaraGymEnv",
     docs="asara_env.asara.docs:write_docs",
 )

@@ -14,7 +14,7 @@ CARD = GameCard(
     parallel_env="asara_env.basari_v0:parallel_env",
     simultaneous=True,
     gym_id="asara_env/Basari-v0",
-    gym_env="asara_env.basari.gym_env",
+    gym_env="asara_env.basari.gym_env:BasariGymEnv",
     docs="asara_env.basari.docs:write_docs",
     pictures="asara_env.basari.docs:write_pictures",
 )

@@ -63,8 +63,6 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
@@ -111,13 +109,6 @@ from asara_env.games import load_core
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 OVER = int(Phase.OVER)
-
-
-@cache
-def core_module(backend: str) -> ModuleType:
-    """BASARI's core on `backend` ("numpy" or "numba", see
-    `asara_env.common.backend.resolve_backend`)."""
-    return load_core("basari", backend)
 
 
 def parallel_env(**kwargs: Any) -> BasariParallelEnv:
@@ -172,6 +163,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         )
         self.config = BasariConfig(num_players, start_mode, BOARD if board is None else board)
         self.backend = resolve_backend(backend)
+        self._engine = load_core("basari", self.backend)  # the core's verbs, bound once
         modes = cast(list[str], self.metadata["render_modes"])
         check_env_choices(reward, REWARD_SCHEMES, illegal_action, render_mode, modes)
         self.reward_scheme, self.render_mode = reward, render_mode
@@ -348,11 +340,6 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
     def _over(self) -> bool:
         """The game is over: played to its end, or ended by an illegal action."""
         return int(self.core.phase[0]) == OVER or bool(self._offenders)
-
-    @property
-    def _engine(self) -> ModuleType:
-        """The core's verbs on this env's backend."""
-        return core_module(self.backend)
 
     @property
     def core(self) -> BasariState:

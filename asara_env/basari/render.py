@@ -43,17 +43,11 @@ def render_state(game: State, agents: Sequence[str], events: Sequence[str] = ())
         pieces += [f"S{s}" for s in range(game.num_players) if game.start[s] == k]
         gems = _gems_short(board[k, 1:])
         lines.append(f"  {k:>4}  {board[k, 0]:>4}  {gems:<6}  {' '.join(pieces)}".rstrip())
-    lines += ["", "player     score  gems (R Y G B)   lap        card       rolls"]
-    for s, agent in enumerate(agents):
-        held = " ".join(f"{int(k):>2}" for k in game.gems[s])
-        lap = "done" if game.progress[s] >= n else f"{int(game.progress[s])}/{n}"
-        card = CARD_NAMES[game.revealed[s]] if game.revealed[s] >= 0 else "-"
-        rolls = f"move {int(game.move_roll[s])}" if game.move_roll[s] else ""
-        if game.action_roll[s]:
-            rolls += f", Die action {int(game.action_roll[s])}"
-        lines.append(
-            f"{agent:<10} {int(game.score[s]):>5}  {held:<15}  {lap:<9}  {card:<9}  {rolls}"
-        )
+    lines += ["", _cells(FULL_COLUMNS, ["player", *PLAYER_TITLES])]
+    lines += [
+        _cells(FULL_COLUMNS, [agent, *_player_cells(game, s, "Die action")])
+        for s, agent in enumerate(agents)
+    ]
     lines += _barter_lines(game, agents)
     if events:
         lines += ["", "this turn:"] + [f"  {e}" for e in events]
@@ -124,6 +118,37 @@ def archway_lines(game: State, viewer: int) -> list[str]:
     )
 
 
+# The players' table: (gap before, width, alignment) of each column, its titles and cells
+# made once for both layouts, so every title sits over its column.
+Column = tuple[str, int, str]
+PLAYER_TITLES = ["score", *LETTERS, "lap", "card", "rolls"]  # after the player's label
+_GEMS: list[Column] = [("  ", 2, ">"), *[(" ", 2, ">")] * 3]
+COMPACT_COLUMNS: list[Column] = [("", 7, "<"), (" ", 5, ">"), *_GEMS]
+COMPACT_COLUMNS += [("  ", 6, "<"), ("  ", 9, "<"), ("  ", 0, "<")]
+FULL_COLUMNS: list[Column] = [("", 10, "<"), (" ", 5, ">"), *_GEMS]
+FULL_COLUMNS += [("  ", 9, "<"), ("  ", 9, "<"), ("  ", 0, "<")]
+
+
+def _cells(columns: Sequence[Column], cells: Sequence[str]) -> str:
+    """One line of the players' table: each cell padded to its column."""
+    return "".join(
+        f"{gap}{c:{align}{width}}" for c, (gap, width, align) in zip(cells, columns)
+    ).rstrip()
+
+
+def _player_cells(game: State, s: int, die: str) -> list[str]:
+    """Seat `s`'s cells under PLAYER_TITLES: score, gems by colour, lap, card, rolls (the
+    Die card's roll named `die`)."""
+    n = game.config.n_archways
+    lap = "done" if game.progress[s] >= n else f"{int(game.progress[s])}/{n}"
+    card = CARD_NAMES[game.revealed[s]] if game.revealed[s] >= 0 else "-"
+    rolls = f"move {int(game.move_roll[s])}" if game.move_roll[s] else ""
+    if game.action_roll[s]:
+        rolls += f", {die} {int(game.action_roll[s])}"
+    gems = [str(int(k)) for k in game.gems[s]]
+    return [str(int(game.score[s])), *gems, lap, card, rolls]
+
+
 def render_compact(game: State, labels: Sequence[str], viewer: int) -> str:
     """The game in at most COMPACT_WIDTH columns for the seat `viewer`: the round and
     carpet, the archways that matter (`shown_archways`, number:points gems, M merchant,
@@ -134,16 +159,8 @@ def render_compact(game: State, labels: Sequence[str], viewer: int) -> str:
         f" | carpet {carpet} ==",
         "archways (number:points gems; M merchant, S start disk; .. archways not shown):",
         *archway_lines(game, viewer),
-        "seat    score  gems R  Y  G  B  lap     card       rolls",
+        _cells(COMPACT_COLUMNS, ["seat", *PLAYER_TITLES]),
     ]
-    n = game.config.n_archways
     for s in [viewer, *(s for s in range(game.num_players) if s != viewer)]:
-        held = " ".join(f"{int(k):>2}" for k in game.gems[s])
-        lap = "done" if game.progress[s] >= n else f"{int(game.progress[s])}/{n}"
-        card = CARD_NAMES[game.revealed[s]] if game.revealed[s] >= 0 else "-"
-        rolls = f"move {int(game.move_roll[s])}" if game.move_roll[s] else ""
-        if game.action_roll[s]:
-            rolls += f", Die {int(game.action_roll[s])}"
-        row = f"{labels[s]:<7} {int(game.score[s]):>5}  {held:<14}  {lap:<6}  {card:<9}  {rolls}"
-        lines.append(row.rstrip())
+        lines.append(_cells(COMPACT_COLUMNS, [labels[s], *_player_cells(game, s, "Die")]))
     return "\n".join(lines + [line for line in _barter_lines(game, labels) if line])

@@ -130,7 +130,7 @@ def _seat_facts(state: State, seat: int) -> dict[str, Any]:
 
 
 def seat_name(seat: int, viewer: int | None) -> str:
-    return f"player_{seat}" + (" (you)" if seat == viewer else "")
+    return f"P{seat}" + (" (you)" if seat == viewer else "")
 
 
 def bundle_words(bundle: Sequence[int]) -> str:
@@ -220,12 +220,12 @@ def start_ring(x: float, y: float, seat: int) -> str:
 
 
 def merchant(x: float, y: float, seat: int, archway: int) -> str:
-    body = el("title", f"merchant of player_{seat}") + merchant_disc(x, y, seat)
+    body = el("title", f"merchant of P{seat}") + merchant_disc(x, y, seat)
     return el("g", body, class_="merchant", data_seat=seat, data_archway=archway)
 
 
 def start_disk(x: float, y: float, seat: int, archway: int) -> str:
-    body = el("title", f"start disk of player_{seat}") + start_ring(x, y, seat)
+    body = el("title", f"start disk of P{seat}") + start_ring(x, y, seat)
     return el("g", body, class_="start-disk", data_seat=seat, data_archway=archway)
 
 

@@ -5,7 +5,7 @@ one line that say so.
 `require(what, modules)` raises `MissingExtraError` before any work when a module is not
 installed; `missing_extra(error)` turns a `ModuleNotFoundError` caught later into one. A
 console script prints either as one line on stderr and exits with status 2
-(`apps/scripts.py`, `apps/command.py`'s `run_main`).
+(`apps/scripts.py`, `commandline/command.py`'s `run_main`).
 """
 
 from __future__ import annotations

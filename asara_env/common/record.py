@@ -19,6 +19,12 @@ from typing import Any, TypeVar
 
 from asara_env.common.files import atomic_write_text
 
+
+def a_or_an(word: str) -> str:
+    """`word` after its indefinite article: "an ASARA", "an 'asara'", "a BASARI"."""
+    return ("an " if word.lstrip("'\"").lower()[:1] in tuple("aeiou") else "a ") + word
+
+
 State = TypeVar("State")
 Action = TypeVar("Action")
 
@@ -77,7 +83,7 @@ def saved_game_from_dict(data: object, game: str) -> SavedGame:
     if set(data) != set(SAVE_KEYS) or data["version"] != SAVE_VERSION:
         raise ValueError(f"a saved game (version {SAVE_VERSION}) has the keys {list(SAVE_KEYS)}")
     if data["game"] != game:
-        raise ValueError(f"it is a saved {data['game']!r} game, not a {game!r} one")
+        raise ValueError(f"it is a saved {data['game']!r} game, not {a_or_an(repr(game))} one")
     seats = data["seats"]
     if seats is not None and not (
         isinstance(seats, list) and all(s is None or isinstance(s, str) for s in seats)

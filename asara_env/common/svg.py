@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
@@ -105,12 +105,28 @@ def animated_svg(frames: Sequence[str], seconds: float = 1.0) -> SVG:
     """The frames as one SVG that shows each for `seconds`, looping (SMIL animation)."""
     if not frames:
         raise ValueError("animated_svg needs at least one frame")
-    n, total = len(frames), seconds * len(frames)
     width = max(_size(f, "width") for f in frames)
     height = max(_size(f, "height") for f in frames)
-    groups = []
+    return SVG("".join(animated_svg_parts(frames, len(frames), seconds, (width, height))))
+
+
+def animated_svg_parts(
+    frames: Iterable[str], count: int, seconds: float = 1.0, size: tuple[int, int] | None = None
+) -> Iterator[str]:
+    """`animated_svg` of `count` frames as text in pieces, drawing one frame at a time (so a
+    server can send a long game without holding every frame): the opening tag, one
+    group per frame, the closing tag. The picture is `size` (width, height), by default
+    the first frame's; ValueError if `frames` does not give `count` frames."""
+    if count < 1:
+        raise ValueError("animated_svg needs at least one frame")
+    total, given = seconds * count, 0
     for i, frame in enumerate(frames):
-        times = f"0;{i / n:.6f};{(i + 1) / n:.6f}"
+        if i >= count:
+            raise ValueError(f"more than the {count} frames announced")
+        if i == 0:
+            width, height = size or (_size(frame, "width"), _size(frame, "height"))
+            yield f'<svg xmlns={quoteattr(SVG_NS)} width="{width}" height="{height}">'
+        times = f"0;{i / count:.6f};{(i + 1) / count:.6f}"
         anim = el(
             "animate",
             attributeName="visibility",
@@ -120,8 +136,11 @@ def animated_svg(frames: Sequence[str], seconds: float = 1.0) -> SVG:
             dur=f"{total:g}s",
             repeatCount="indefinite",
         )
-        groups.append(el("g", anim + frame, visibility="hidden", class_="frame"))
-    return SVG(el("svg", "".join(groups), xmlns=SVG_NS, width=width, height=height))
+        yield el("g", anim + frame, visibility="hidden", class_="frame")
+        given += 1
+    if given != count:
+        raise ValueError(f"{given} frames given, {count} announced")
+    yield "</svg>"
 
 
 def _size(svg: str, name: str) -> int:

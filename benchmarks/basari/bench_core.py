@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from types import ModuleType
 
 import numpy as np
 from tqdm import tqdm
@@ -45,7 +44,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.phases import Phase
 from asara_env.common.backend import BACKENDS
 from asara_env.common.sampling import random_legal
-from asara_env.games import load_core
+from asara_env.games import CoreVerbs, load_core
 from benchmarks.basari.bench_env import basari_game, rates
 
 BATCHES = (1, 64, 1024, 4096)
@@ -54,8 +53,8 @@ FIRST_CALL = """
 import time, numpy as np
 t = time.perf_counter()
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import compiled
-state = compiled.init(BasariConfig(num_players=4), 1, seeds=0)
+from asara_env.basari.core import compiled, init
+state = init(BasariConfig(num_players=4), 1, seeds=0)
 start, cpu = time.perf_counter(), time.process_time()
 compiled.step(state, np.ones((1, 4), np.int64))
 compiled.observe(state)
@@ -69,7 +68,7 @@ def sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def bench_core(
-    core: ModuleType,
+    core: CoreVerbs,
     config: BasariConfig,
     batch: int,
     steps: int,

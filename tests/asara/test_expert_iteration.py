@@ -76,13 +76,53 @@ def test_command_writes_its_outputs_and_refuses_to_overwrite(targets, tmp_path: 
     out = tmp_path / "run"
     argv = ["--targets", str(saved), "--epochs", "1", "--holdout", "0.5", "--out", str(out)]
     report = xit.main(argv)
-    assert {p.name for p in out.iterdir()} == {xit.TARGETS, xit.DISTILLED, xit.REPORT}
+    assert {p.name for p in out.iterdir()} == {xit.TARGETS, xit.DISTILLED, xit.REPORT, "run.json"}
     assert json.loads((out / xit.REPORT).read_text())["history"] == report["history"]
     assert report["train_positions"] + report["held_positions"] == len(targets)
     assert report["held_positions"] > 0
     reloaded = xit.Targets.load(out / xit.TARGETS)
     assert np.array_equal(reloaded.visits, targets.visits)
-    with pytest.raises(SystemExit):
-        xit.main(argv)
-    xit.main([*argv, "--force"])
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert xit.main(argv) == report  # the same command: the finished run, nothing redone
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    with pytest.raises(SystemExit) as exc:
+        xit.main([*argv[:3], "2", *argv[4:]])  # other settings
+    assert exc.value.code == 2
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    xit.main([*argv[:3], "2", *argv[4:], "--force"])
     assert (tmp_path / "run.old-1" / xit.DISTILLED).is_file()
+
+
+def test_an_interrupted_self_play_keeps_its_batches_and_the_same_command_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    argv = ["--expert", TINY, "--games", "2", "--batch", "1", "--seed", str(SEED)]
+    argv += ["--epochs", "1", "--holdout", "0", "--out", str(out)]
+    played: list[int] = []
+    real = xit._play
+
+    def play_once(*args: object) -> xit.Targets:
+        if played:
+            raise KeyboardInterrupt  # Ctrl-C during the second game
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(xit, "_play", play_once)
+    with pytest.raises(SystemExit) as exc:
+        xit.main(argv)
+    assert exc.value.code == 130
+    err = capsys.readouterr().err
+    assert f"1 of 2 self-play games are kept in {out / xit.SELF_PLAY}" in err
+    assert [p.name for p in (out / xit.SELF_PLAY).iterdir()] == ["games-0-0.npz"]
+    resumed_games = []
+
+    def count(game: object, agent: object, index: np.ndarray, seeds: np.ndarray) -> xit.Targets:
+        resumed_games.extend(index.tolist())
+        return real(game, agent, index, seeds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(xit, "_play", count)
+    xit.main(argv)
+    assert resumed_games == [1]  # only the game not kept
+    whole = xit.self_play(GameConfig(num_players=2), TINY, 2, SEED, batch=1)
+    assert np.array_equal(xit.Targets.load(out / xit.TARGETS).visits, whole.visits)

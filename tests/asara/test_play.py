@@ -155,7 +155,9 @@ def test_quitting_asks_first_and_end_of_input_quits():
     record = play(
         2, opponents=["random"], seed=1, input_fn=lambda _: next(answers), print_fn=screen
     )
-    assert record.actions == [] and "You quit after 0 decision(s), seed 1." in screen.text
+    assert record.actions == []
+    quit_line = "You quit: the game stopped after 0 decisions of all seats, seed 1; it is not saved"
+    assert quit_line + " (--save FILE keeps a game)." in " ".join(screen.text.split())
     assert sum(text.startswith("== ASARA") for text in screen) == 2  # drawn, then b
     assert "Game over" not in screen.text
 

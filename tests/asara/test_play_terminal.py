@@ -8,7 +8,6 @@ import pytest
 
 from apps.asara import cli
 from apps.asara.play import play
-from apps.command import Interrupted
 from apps.console import EVENTS_TITLE
 from asara_env.asara.actions import Group, decode, public_description
 from asara_env.asara.config import GameConfig
@@ -18,6 +17,7 @@ from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
 from asara_env.common.record import SavedGame, read_saved_game
+from commandline.command import Interrupted
 from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
 SEAT = 1
@@ -149,9 +149,14 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
         raise KeyboardInterrupt
 
     term = Terminal(interrupt)
-    with pytest.raises(Interrupted, match="saved"):
+    with pytest.raises(Interrupted) as stopped:
         play(2, opponents=["random"], seed=3, input_fn=term.input, print_fn=term.print,
              record_path=str(path))  # fmt: skip
+    assert str(stopped.value) == (  # the one message, shared with BASARI
+        f"the game stopped after 0 decisions of all seats, seed 3; it is saved in {path}: "
+        f"continue it with --resume {path}"
+    )
+    assert not any("Game saved" in line for line in term.lines)  # said once, not twice
     saved = read_saved_game(path, "asara")
     assert saved.seats == [None, "random"]
     assert GameRecord.from_dict(saved.record).seed == 3

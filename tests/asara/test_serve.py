@@ -23,12 +23,14 @@ from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
 from asara_env.asara.reference.rules import legal_actions  # noqa: E402
 from asara_env.asara.reference.scoring import year_end_points  # noqa: E402
 
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
+
 BASIC_2P = {"players": 2, "variant": "basic", "opponents": ["random"], "seed": 5}
 
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url=LOCAL)
 
 
 def start(client: TestClient, **request) -> dict[str, Any]:

@@ -141,7 +141,11 @@ def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_pa
     rows = evaluate.evaluate(model, 2, "basic", 4, ["random"], seed=0)
     assert rows[0]["games"] == 4 and 0.0 <= rows[0]["win_rate"] <= 1.0
     curve = (out / "eval.csv").read_text().splitlines()[0].split(",")
-    assert curve == [*rows[0], "steps"]  # the evaluation's rows, one format for every game
+    assert curve == [
+        *rows[0],
+        "steps",
+        "settings",
+    ]  # the evaluation's rows, one format for every game
     resumed = out / "resumed"
     train.main(
         [

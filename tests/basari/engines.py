@@ -29,11 +29,11 @@ from asara_env.basari.core.tables import bundle_key
 from asara_env.basari.reference import State
 from asara_env.basari.reference.scoring import end_round as _reference_end_round
 from asara_env.common import outcome
-from asara_env.games import load_core
+from asara_env.games import CoreVerbs, load_core
 
 ENGINES = ("reference", "core", "core-numba")
 BACKEND_OF = {"core": "numpy", "core-numba": "numba"}
-_core: ModuleType = load_core("basari", "numpy")  # the core `use_core` routes through
+_core: CoreVerbs = load_core("basari", "numpy")  # the core `use_core` routes through
 _reference_step = reference.step
 _reference_new_game = reference.new_game
 _reference_legal_actions = reference.legal_actions

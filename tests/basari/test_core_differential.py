@@ -7,8 +7,6 @@ the reference game seeded derived_seed(s, i). Every test runs on both backends o
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 import pytest
 
@@ -19,18 +17,18 @@ from asara_env.basari.core import ARRAY_FIELDS, is_terminal, scores, states_equa
 from asara_env.basari.phases import Phase
 from asara_env.common.backend import BACKENDS
 from asara_env.common.seeding import derived_seed
-from asara_env.games import load_core
+from asara_env.games import CoreVerbs, load_core
 from tests.basari.games import CONFIGS, IDS, SMALL_BOARD, closing_weights, sample
 
 
 @pytest.fixture(params=BACKENDS)
-def engine(request: pytest.FixtureRequest) -> ModuleType:
+def engine(request: pytest.FixtureRequest) -> CoreVerbs:
     """The core on each backend."""
     return load_core("basari", request.param)
 
 
 def play_lockstep(
-    engine: ModuleType, config: BasariConfig, games: int, seed: int, obs_every: int
+    engine: CoreVerbs, config: BasariConfig, games: int, seed: int, obs_every: int
 ) -> int:
     """Play `games` random games in both engines at once (the core on `engine`'s backend),
     checking everything after each step (observations every `obs_every` steps and at the

@@ -162,7 +162,7 @@ def test_the_header_shows_round_turn_phase_and_the_decision(config):
     pending = {
         Phase.SETUP: "every player picks a start archway",
         Phase.SELECT: "every player picks an action card",
-        Phase.BARTER: "player_",
+        Phase.BARTER: "P",
         Phase.OVER: "the game is over",
     }
     for state in some_states(config):
@@ -225,12 +225,12 @@ def test_the_barter_shows_its_card_parties_and_standing_offer(config):
         assert panel.get("data-to-act") == str(state.to_act)
         text = words(panel)
         assert f"barter for {CARDS[state.barter_card]}" in text
-        assert f"player_{state.opener} (opener) against player_{state.responder}" in text
+        assert f"P{state.opener} (opener) against P{state.responder}" in text
         if state.offer_by < 0:
             assert "no offer yet" in text and not by_class(root, "offer")
             continue
         offer = one(root, "offer", seat=state.offer_by)
-        assert f"standing offer by player_{state.offer_by}: {bundle(state.offer)}" in text
+        assert f"standing offer by P{state.offer_by}: {bundle(state.offer)}" in text
         chips = [e.get("data-colour") for e in by_class(offer, "gem")]
         assert [chips.count(name) for name in COLOURS] == state.offer.tolist()
     for state in some_states(config):
@@ -255,7 +255,7 @@ def test_the_final_standings_appear_at_the_end_only(config):
     for row in rows:
         s = int(row.attrib["data-seat"])
         line = "".join(words(row))
-        assert f"player_{s}: score {end.score[s]}, {end.gems[s].sum()} gems" in line
+        assert f"P{s}: score {end.score[s]}, {end.gems[s].sum()} gems" in line
         assert line.endswith(" · wins") == (key[s] == best)
         assert row.get("data-place") == str(1 + sum(k > key[s] for k in key))
 
@@ -283,7 +283,7 @@ def test_b11_only_the_builder_and_the_full_picture_show_the_bundle_being_built(c
             if seat == state.to_act:
                 drawn = one(root, "pending-bundle")
                 assert drawn.get("data-gems") == ",".join(map(str, state.pending))
-                assert f"player_{seat} (you) is building: {bundle(state.pending)}" in words(root)
+                assert f"P{seat} (you) is building: {bundle(state.pending)}" in words(root)
             else:
                 assert svg_of(other, seat) == svg_of(state, seat)
                 assert not by_class(root, "pending-bundle")

@@ -19,12 +19,14 @@ from asara_env.basari.phases import Phase  # noqa: E402
 from asara_env.basari.reference.engine import new_game, step  # noqa: E402
 from asara_env.basari.reference.rules import legal_actions  # noqa: E402
 
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
+
 NEW = {"game": "basari", "players": 3, "opponents": ["random", "random"], "seed": 4}
 
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url=LOCAL)
 
 
 def post_move(client: TestClient, g: dict[str, Any], token: str, action: int) -> dict[str, Any]:

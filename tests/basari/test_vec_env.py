@@ -12,6 +12,8 @@ pytest.importorskip("stable_baselines3")
 
 from agents.basari.view import View  # noqa: E402
 from asara_env.basari.phases import Phase  # noqa: E402
+from asara_env.common.backend import numba_available  # noqa: E402
+from asara_env.games import load_core  # noqa: E402
 from training.basari.vec_env import BasariVecEnv  # noqa: E402
 
 
@@ -62,3 +64,15 @@ def test_bad_settings_are_refused() -> None:
         BasariVecEnv(2, 3, ())
     with pytest.raises(ValueError):
         BasariVecEnv(2, 3, ("value",), reward="nonsense")
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+def test_the_backend_chosen_once_plays_the_same_games() -> None:
+    runs = [
+        run(BasariVecEnv(4, 3, ("value", "random"), seed=5, backend=backend), 60, 2)
+        for backend in ("numpy", load_core("basari", "numba"))
+    ]
+    (obs_a, rewards_a, _), (obs_b, rewards_b, _) = runs
+    assert all(np.array_equal(a, b) for a, b in zip(obs_a, obs_b))
+    assert all(np.array_equal(a, b) for a, b in zip(rewards_a, rewards_b))
+    assert BasariVecEnv(2, backend="numba").engine.backend == "numba"

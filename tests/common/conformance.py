@@ -83,7 +83,7 @@ class Subject:
     game: str
     config: Any
     card: games.GameCard
-    core: ModuleType
+    core: games.CoreVerbs
     extra: ModuleType | None
     backend: str = "numpy"
 

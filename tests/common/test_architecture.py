@@ -1,12 +1,13 @@
 """The layered house of docs/architecture.md, checked for every game at once: the layers
 are patterns over the game folders (the games are the subpackages asara_env/<g>/ that
 hold a core/), so a new game is checked without a line added here. On every import
-statement of asara_env/, agents/, apps/, training/ (and tests/ for the game folders):
-nothing imports upward, the two engines of a game never import each other, there is no
-circle, no game folder imports another game's, and nothing outside a game folder imports
-a game (but the lazy registries). In subprocesses: what importing each game's core,
+statement of asara_env/, agents/, commandline/, apps/, training/ (and tests/ for the game
+folders): nothing imports upward, training/ and apps/ never import each other, the two
+engines of a game never import each other, there is no circle, no game folder imports
+another game's, and nothing outside a game folder imports a game (but the lazy
+registries). In subprocesses: what importing each game's core,
 reference engine and env loads (numpy, nothing of the other engine, nothing of another
-game), and that the library loads neither agents, training nor apps."""
+game), and that the library loads neither agents, the command line, training nor apps."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LIBRARY = ("asara_env", "agents", "apps", "training")  # layered; tests/ is checked apart
+# layered; tests/ is checked apart
+LIBRARY = ("asara_env", "agents", "commandline", "apps", "training")
 GAMES = tuple(sorted(p.parents[1].name for p in (ROOT / "asara_env").glob("*/core/__init__.py")))
 G = "<g>"  # stands for any game in the patterns below
 
@@ -59,8 +61,12 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     5: ("agents", ("agents*",)),
-    6: ("applications", ("training*", "apps*")),
+    6: ("command line", ("commandline*",)),
+    7: ("applications", ("training*", "apps*")),
 }
+# the two halves of the applications layer never import each other: what they share sits
+# in the command-line layer below them
+APPLICATIONS = ("training", "apps")
 # the modules that may import games outside a game folder: they load them lazily, by name
 REGISTRIES = ("asara_env", "asara_env.games")
 # modules that still sit outside their game's folder (agents/, training/ and apps/ are
@@ -151,6 +157,16 @@ def test_the_two_engines_of_a_game_never_import_each_other(game):
     assert not crossing, "\n".join(crossing)
 
 
+def test_training_and_apps_never_import_each_other():
+    crossing = [
+        f"{m} imports {d}"
+        for m, deps in LAYERED.items()
+        for d in deps
+        if {m.split(".")[0], d.split(".")[0]} == set(APPLICATIONS)
+    ]
+    assert not crossing, "\n".join(crossing)
+
+
 def test_no_import_circles():
     graphlib.TopologicalSorter(LAYERED).prepare()  # raises CycleError naming the circle
 
@@ -187,7 +203,14 @@ def third_party(modules: list[str]) -> set[str]:
 
 
 def of_other_games(loaded: list[str], game: str) -> list[str]:
-    return [m for m in loaded if m.startswith("asara_env.") and game_of(m) not in (None, game)]
+    """The modules of another game in `loaded`, but its card (the registry's names only,
+    which the gymnasium ids are read from) and the package docstring above it."""
+    cards = {f"asara_env.{g}{tail}" for g in GAMES for tail in ("", ".card")}
+    return [
+        m
+        for m in loaded
+        if m.startswith("asara_env.") and game_of(m) not in (None, game) and m not in cards
+    ]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -217,13 +240,13 @@ def test_importing_a_games_env_loads_nothing_of_another_game(game):
     assert not of_other_games(loaded, game)
 
 
-def test_the_library_loads_neither_agents_nor_training_nor_apps():
+def test_the_library_loads_neither_agents_nor_the_command_line_nor_training_nor_apps():
     loaded = loaded_after(
         "import asara_env, asara_env.asara_v0, asara_env.asara.gym_env, asara_env.asara.bridge,"
         " asara_env.asara.render, asara_env.basari_v0; asara_env.env(); asara_env.make('basari')"
     )
     assert {"asara_env.asara.env", "asara_env.basari.env"} <= set(loaded)
-    assert not [m for m in loaded if m.split(".")[0] in ("agents", "training", "apps")]
+    assert not [m for m in loaded if m.split(".")[0] in LIBRARY[1:]]
 
 
 def test_the_layer_table_is_the_documented_one():

@@ -1,5 +1,8 @@
 """The backend switch (asara_env.common.backend) and the registry's load_core(backend)."""
 
+import copy
+import pickle
+
 import pytest
 
 from asara_env import games
@@ -43,3 +46,21 @@ def test_every_game_loads_a_core_on_every_backend(name, backend):
     card = games.game_card(name)
     expected = card.compiled_core if backend == "numba" and card.compiled_core else card.core
     assert core.__name__ == expected
+
+
+@pytest.mark.parametrize("name", games.available_games())
+def test_load_core_binds_the_verbs_once_and_travels_as_its_game_and_backend(name):
+    core = games.load_core(name, "numpy")
+    assert (core.game, core.backend) == (name, "numpy")
+    assert all(getattr(core, verb) is getattr(core.module, verb) for verb in games.CORE_VERBS)
+    assert copy.deepcopy(core) is core
+    again = pickle.loads(pickle.dumps(core))
+    assert (again.game, again.backend, again.module) == (name, "numpy", core.module)
+
+
+def test_bind_core_passes_bound_verbs_through_and_refuses_another_games():
+    core = games.load_core("basari", "numpy")
+    assert games.bind_core("basari", core) is core
+    assert games.bind_core("basari", "numpy").module is core.module
+    with pytest.raises(ValueError, match="asara's verbs, got basari's"):
+        games.bind_core("asara", core)

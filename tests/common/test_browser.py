@@ -1,7 +1,9 @@
 """The web page in a real browser: Playwright driving the operating system's Chromium.
 
-Skipped (with the reason) only when Chromium is not installed (`apt-get install -y
-chromium`; `.ci/run` installs it). Nothing here downloads a browser.
+Each test is skipped only when Chromium is not installed, and the run then ends with a
+section saying so and how to install it (`apt-get install chromium fonts-dejavu-core`;
+`.ci/run` installs it and sets ASARA_REQUIRE_BROWSER, which turns its absence into an
+error). Nothing here downloads a browser.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ import numpy as np
 import pytest
 
 from apps.browser import LAUNCH_ARGS, find_chromium
+from tests.progress import CHROMIUM as CHROMIUM_PART
+from tests.progress import needs
 
 CHROMIUM = find_chromium()
 if CHROMIUM is None and os.environ.get("ASARA_REQUIRE_BROWSER"):
-    raise RuntimeError("ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing")
-if CHROMIUM is None:
-    pytest.skip(
-        "Chromium is not installed (apt-get install -y chromium): no browser tests",
-        allow_module_level=True,
+    raise RuntimeError(
+        "ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing"
+        f" ({CHROMIUM_PART.install})"
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
@@ -30,7 +32,7 @@ from apps.serve import running  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs(CHROMIUM_PART)]
 MAX_CLICKS = 600
 SEED = 5  # the uploaded records' games  # a 2-player game asks the person for far fewer decisions
 
@@ -328,7 +330,7 @@ def test_a_whole_basari_game_is_played_by_clicking_with_barters(page):
 
     start(page, seed="3", game="basari")
     page.wait_for_selector("#board svg")
-    assert "as seen by player_0 (you)" in page.inner_text("#board")
+    assert "as seen by P0 (you)" in page.inner_text("#board")
     assert page.locator("#board .clickable").count() == 28  # every archway is a start
     counts: dict[str, int] = {}
     adds = [0]
@@ -425,7 +427,7 @@ def test_an_uploaded_half_played_record_is_continued_and_finished(page, tmp_path
     upload(page, tmp_path, game, players, record)
     page.wait_for_selector("#loaded:not([hidden])")
     text = page.inner_text("#loaded-text")
-    assert f"unfinished {players}-player {game.upper()} record" in text
+    assert f": an unfinished {players}-player {game.upper()} record" in text
     assert f"{len(record['actions'])} decisions" in text
     page.click("#continue")
     page.wait_for_selector("#game:not([hidden])")
@@ -561,3 +563,30 @@ def test_a_stale_or_illegal_basari_move_gets_409_and_changes_nothing(page):
     page.reload()
     page.wait_for_selector("#board svg")
     assert decisions(page) == before
+
+
+SMALLEST_PRINT_PX = 9  # the least height of the board's print on screen
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_the_boards_small_print_is_legible_on_an_800_px_screen(browser, server, game):
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    start(page, game=game)
+    page.wait_for_selector("#board svg text")
+    smallest = page.evaluate(
+        """() => {
+            const svg = document.querySelector('#board svg');
+            const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+            const sizes = [...svg.querySelectorAll('text')].map(
+                t => parseFloat(getComputedStyle(t).fontSize) * scale);
+            return Math.min(...sizes);
+        }"""
+    )
+    assert smallest >= SMALLEST_PRINT_PX, smallest
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 800  # the board scrolls in its own frame, not the page
+    context.close()

@@ -10,6 +10,7 @@ subprocesses to show that no traceback reaches stderr.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import importlib
 import json
@@ -65,6 +66,7 @@ TOURNAMENT_BAD = (
 LADDER_BAD = [b for b in TOURNAMENT_BAD if b[1] != "--chunk-size"] + [
     (["--agents", "a=random", "a=greedy"], "--agents"),
     (["--agents", "a=random,a=greedy"], "--agents"),
+    (["--agents", "random"], "--agents"),  # one agent: nothing to place it against
 ]
 TRAIN_BAD = (
     _seeds()
@@ -103,6 +105,8 @@ RANDOM_BAD = (
     + [(["--variant", "expert"], "--variant"), (["--expansions", "dragons"], "--expansions")]
     + [([f"--save-{w}", f"{MISSING}.json"], f"--save-{w}") for w in ("record", "state")]
     + [(["--save-record", str(REPO)], "--save-record")]
+    + [([f"--save-{w}", "marker"], f"--save-{w}") for w in ("record", "state")]  # it exists
+    + [(["--save-record", "r.json", "--save-state", "r.json"], "--save-state")]
 )
 SERVE_BAD = [(["--port", v], "--port") for v in ("-1", "70000", "http")]
 
@@ -194,7 +198,7 @@ def test_no_traceback_reaches_stderr_of_a_real_process(argv: list[str], tmp_path
 def test_a_failure_is_one_line_and_ctrl_c_exits_130(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from apps.command import run_main
+    from commandline.command import run_main
 
     def boom(argv: list[str]) -> None:
         raise RuntimeError("shape '[1, 39]' is invalid\nfor input of size 7")
@@ -265,6 +269,73 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
     assert original != continued
 
 
+BASARI_TINY = [*TINY_TRAIN, "--players", "2", "--final-games", "2", "--final-players", "2"]
+OTHER_SETTINGS = {  # a resume's other settings, and the difference each must name
+    "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "margin"], '"margin"')]
+    + [(["--opponents", "towers"], '"towers:1"'), (["--learning-rate", "0.001"], "0.001")],
+    "basari-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
+    + [(["--opponents", "value"], '"value:1"'), (["--seed", "5"], "seed 0 -> 5")],
+}
+
+
+@pytest.fixture(scope="module")
+def finished_runs(finished_run: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("train") / "basari"
+    assert script("basari-train")([*BASARI_TINY, "--out", str(out)]) == 0
+    return {"asara-train": finished_run, "basari-train": out}
+
+
+@pytest.mark.parametrize(
+    "name, other, named",
+    [(n, a, d) for n, cases in OTHER_SETTINGS.items() for a, d in cases],
+    ids=[f"{n} {' '.join(a)}" for n, cases in OTHER_SETTINGS.items() for a, _ in cases],
+)
+def test_a_resume_with_other_settings_is_refused_naming_each_difference(
+    name: str,
+    other: list[str],
+    named: str,
+    finished_runs: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run = finished_runs[name]
+    before = tree(run)
+    code, err = run_in_process(name, ["--resume", str(run), "--steps", "32", *other], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert named in err and "--change-settings" in err and other[0] in err
+    assert tree(run) == before
+
+
+def test_a_resume_keeps_the_recorded_settings_and_a_wanted_change_is_recorded_beside_them(
+    finished_runs: dict[str, Path], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    subprocess.run(["cp", "-r", str(finished_runs["basari-train"]), str(run)], check=True)
+    first = json.loads((run / "run.json").read_text())["settings"]
+    assert first["opponents"] == "random:1" and first["players"] == 2
+    argv = ["--resume", str(run), "--steps", "32", "--no-progress"]  # every setting recorded
+    assert script("basari-train")(argv) == 0
+    info = json.loads((run / "run.json").read_text())
+    assert info["settings"] == first and info["changes"] == [] and info["args"]["players"] == 2
+    assert script("basari-train")([*argv, "--reward", "margin", "--change-settings"]) == 0
+    info = json.loads((run / "run.json").read_text())
+    assert info["settings"] == first and info["args"]["reward"] == "margin"
+    [change] = info["changes"]
+    assert change["changed"] == {"reward": ["rank", "margin"]} and change["at"] >= 64 + 32
+    rows = list(csv.DictReader((run / "eval.csv").open()))
+    marks = [(int(r["steps"]), r["settings"]) for r in rows]
+    assert [m for _, m in marks] == ["0"] * 4 + ["1"] * 2  # two points per session
+    assert all(s >= change["at"] for s, m in marks if m == "1")
+
+
+def test_change_settings_without_resume_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*TINY_TRAIN, "--out", str(tmp_path / "r"), "--change-settings"]
+    code, err = run_in_process("asara-train", argv, capsys)
+    assert code == 2 and "--change-settings" in err and "--resume" in err
+    assert not (tmp_path / "r").exists()
+
+
 def test_tournament_and_ladder_folders_of_other_settings_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -312,3 +383,158 @@ def test_evaluate_refuses_to_replace_its_files_without_force(
     code, err = run_in_process("basari-evaluate", [*argv, "--seed", "3"], capsys)
     assert code == 2 and "--force" in err and tree(tmp_path) == before
     assert script("basari-evaluate")([*argv, "--seed", "3", "--force"]) == 0
+
+
+@pytest.mark.parametrize("name", ["asara-tournament", "basari-tournament"])
+def test_an_interrupted_tournament_keeps_its_finished_chunks_and_the_same_command_resumes(
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from training import tournament
+
+    argv = ["--agents", "random,greedy" if name.startswith("asara") else "random,value"]
+    argv += ["--players", "2", "--games", "4", "--chunk-size", "2", "--no-progress"]
+    whole = tmp_path / "whole"
+    assert script(name)([*argv, "--out", str(whole)]) == 0
+    real = tournament.play_chunk
+    played: list[int] = []
+
+    def once(*args: Any, **kw: Any) -> Any:
+        if played:
+            raise KeyboardInterrupt  # Ctrl-C in the second chunk
+        played.append(args[4])
+        return real(*args, **kw)
+
+    out = tmp_path / "t"
+    monkeypatch.setattr(tournament, "play_chunk", once)
+    code, err = run_in_process(name, [*argv, "--out", str(out)], capsys)
+    assert code == 130 and f"2 finished games are kept in {out / 'chunks'}" in err
+    assert sorted(p.name for p in (out / "chunks").glob("*.pkl")) == ["2p-0.pkl"]
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        played.append(args[4])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tournament, "play_chunk", counted)
+    assert script(name)([*argv, "--out", str(out)]) == 0
+    assert played == [0, 1]  # the rerun played only the chunk not kept
+    assert (out / "games.csv").read_bytes() == (whole / "games.csv").read_bytes()
+    assert (out / "results.json").read_bytes() == (whole / "results.json").read_bytes()
+    code, err = run_in_process(name, [*argv, "--seed", "3", "--out", str(out)], capsys)
+    assert code == 2 and "other settings" in err and "--force" in err
+
+
+def _junk_model(folder: Path) -> Path:
+    """A zip archive with a saved model's members whose data is not JSON."""
+    import zipfile
+
+    path = folder / "junk.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("data", "{junk")
+        archive.writestr("policy.pth", b"")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name, argv, flag",
+    [
+        ("asara-tournament", ["--agents", "random,policy:model=JUNK"], "--agents"),
+        ("basari-ladder", ["--agents", "random,policy:model=JUNK"], "--agents"),
+        ("asara", ["play", "--players", "2", "--opponents", "policy:model=JUNK"], "--opponents"),
+        ("basari", ["play", "--players", "2", "--opponents", "policy:model=JUNK"], "--opponents"),
+        ("basari-evaluate", ["--model", BASARI_MODEL, "--opponents", "policy:model=JUNK"], "--opp"),
+    ],
+)
+def test_a_corrupt_model_in_an_agent_spec_is_named_at_parse_time(
+    name: str,
+    argv: list[str],
+    flag: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    junk = _junk_model(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, err = run_in_process(name, [a.replace("JUNK", str(junk)) for a in argv], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{junk} is not a saved MaskablePPO model (its data is not JSON" in err
+    assert flag in err and sorted(p.name for p in tmp_path.iterdir()) == ["junk.zip"]
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--model", "JUNK"], "JUNK is not a saved MaskablePPO model"),
+        (["--model", "nowhere.zip"], "no model at nowhere.zip"),
+        (["--expert", "towers"], "keeps no search trees"),
+        (["--expert", "ismcts:sims=abc"], "--expert"),
+        (["--targets", "JUNK"], "JUNK is not a targets file of expert iteration"),
+    ],
+)
+def test_expert_iteration_checks_its_model_and_expert_before_any_game(
+    argv: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.asara import expert_iteration
+
+    junk = str(_junk_model(tmp_path))
+    argv = [a.replace("JUNK", junk) for a in [*argv, "--out", str(tmp_path / "x")]]
+    with pytest.raises(SystemExit) as exc:
+        expert_iteration.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and named.replace("JUNK", junk) in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_export_refuses_to_replace_a_file_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training import export
+
+    target = tmp_path / "small.zip"
+    target.write_bytes(b"mine")
+    with pytest.raises(SystemExit) as exc:
+        export.main([ASARA_MODEL, str(target)])
+    assert exc.value.code == 2 and "--force" in capsys.readouterr().err
+    assert target.read_bytes() == b"mine"
+    export.main([ASARA_MODEL, str(target), "--force"])
+    assert zipfile_holds_model(target)
+
+
+def zipfile_holds_model(path: Path) -> bool:
+    from agents.registry import saved_model_problem
+
+    return saved_model_problem(path) == ""
+
+
+@pytest.mark.parametrize("name", ["asara", "basari"])
+def test_an_unknown_opponent_is_named_before_the_count_of_opponents(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run_in_process(name, ["play", "--players", "3", "--opponents", "grede"], capsys)
+    assert code == 2 and "unknown agent" in err and "grede" in err and "need" not in err
+
+
+def test_a_one_agent_ladder_is_refused_saying_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run_in_process("asara-ladder", ["--agents", "towers"], capsys)
+    assert code == 2 and "at least 2 agents, got towers" in err
+
+
+def _parsers(name: str) -> list[Any]:
+    """The parser of console script `name` and those of its subcommands."""
+    import argparse
+
+    from apps.cli_reference import parser_of
+
+    top = parser_of(script(name))
+    subs = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
+    return [top, *(p for a in subs for p in a.choices.values())]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_every_option_says_what_it_does_and_no_description_is_cut(name: str) -> None:
+    for parser in _parsers(name):
+        silent = [a.option_strings[-1] for a in parser._actions if a.option_strings and not a.help]
+        assert silent == [], parser.prog
+        assert not parser.description or parser.description.rstrip().endswith("."), parser.prog

@@ -15,9 +15,9 @@ import pytest
 
 import apps.scripts
 from agents.models import MODELS, WEIGHTS, make_model_agent, weights_dir
-from apps.command import run_main
 from apps.scripts import SCRIPTS, Script
 from asara_env.common.extras import EXTRAS, MissingExtraError, missing_extra, require
+from commandline.command import run_main
 
 if sys.version_info >= (3, 11):
     import tomllib

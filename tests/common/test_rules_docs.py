@@ -25,7 +25,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED_DIRS = ("asara_env", "agents", "training", "apps", "tests", "docs", "examples", "notebooks")
+SCANNED_DIRS = (
+    "asara_env",
+    "agents",
+    "commandline",
+    "training",
+    "apps",
+    "tests",
+    "docs",
+    "examples",
+    "notebooks",
+)
 SCANNED_FILES = ("README.md",)
 SUFFIXES = (".py", ".md", ".ipynb")
 PAGES = {"asara": ROOT / "docs/asara/rules.md", "basari": ROOT / "docs/basari/rules.md"}

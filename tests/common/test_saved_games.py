@@ -24,7 +24,19 @@ def test_a_save_of_one_game_is_refused_by_the_other_naming_both(
     with pytest.raises(SystemExit) as stop:
         command(["play", "--resume", str(path)])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and f"saved '{game}' game, not a '{other}' one" in err
+    article = "an" if other == "asara" else "a"
+    assert stop.value.code == 2 and f"saved '{game}' game, not {article} '{other}' one" in err
+
+
+@pytest.mark.parametrize("game, words", [("asara", "an ASARA"), ("basari", "a BASARI")])
+def test_the_web_pages_refusal_of_an_upload_names_the_game_with_its_article(game, words):
+    from types import SimpleNamespace
+
+    from apps.webrecord import saved_origin
+    from asara_env.common.errors import CorruptStateError
+
+    with pytest.raises(CorruptStateError, match=f"neither {words} game record"):
+        saved_origin(SimpleNamespace(game=game), [])  # type: ignore[arg-type]
 
 
 def test_saves_round_trip_and_bare_records_are_read(tmp_path):

@@ -25,6 +25,8 @@ from asara_env.basari.config import BasariConfig  # noqa: E402
 from asara_env.basari.reference.engine import new_game as basari_new  # noqa: E402
 from asara_env.basari.reference.serialize import state_to_dict as basari_save  # noqa: E402
 
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
+
 NEW_GAME: dict[str, dict[str, Any]] = {
     "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
     "basari": {"game": "basari", "players": 3, "opponents": ["random", "value"]},
@@ -39,7 +41,7 @@ def game(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url=LOCAL)
 
 
 def auth(thing: dict[str, Any]) -> dict[str, str]:

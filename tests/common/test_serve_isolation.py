@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import apps.asara.web  # noqa: E402
+import apps.basari.web  # noqa: E402
 import apps.serve  # noqa: E402
 from apps.asara.cli import asara_parser  # noqa: E402
 from apps.serve import MAX_BODY, TOKEN_HEADER, Store, create_app, is_local, main  # noqa: E402
@@ -28,6 +29,8 @@ from asara_env.asara.reference.record import GameRecord as AsaraRecord  # noqa: 
 from asara_env.asara.reference.record import replay as asara_replay  # noqa: E402
 from asara_env.basari.reference.record import GameRecord as BasariRecord  # noqa: E402
 from asara_env.basari.reference.record import replay as basari_replay  # noqa: E402
+
+LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
 
 NEW_GAME = {  # a small game of each, the first legal move always ends it
     "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
@@ -101,7 +104,7 @@ def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_another
     game_name,
 ):
     app = create_app()
-    alice, mallory = TestClient(app), TestClient(app)
+    alice, mallory = TestClient(app, base_url=LOCAL), TestClient(app, base_url=LOCAL)
     finished = play_out(alice, start(alice, game_name, seed=4))
     live = start(alice, game_name, seed=6)
     record = alice.get(f"/api/games/{finished['id']}/record", headers=auth(finished)).json()
@@ -157,7 +160,7 @@ def test_a_second_client_without_the_token_gets_404_on_every_endpoint_of_another
 
 def test_no_endpoint_lists_games_or_tells_their_ids(game_name):
     app = create_app()
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     game = start(client, game_name)
     assert client.get("/api/games").status_code == 405
     routes = [r for r in app.routes if isinstance(r, APIRoute)]
@@ -170,7 +173,7 @@ def test_no_endpoint_lists_games_or_tells_their_ids(game_name):
 
 
 def test_the_seed_stays_hidden_until_the_end_for_the_owner_too(game_name):
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url=LOCAL)
     game = start(client, game_name, seed=123)
     assert game["seed"] is None and "123" not in json.dumps(game["config"])
     url = f"/api/games/{game['id']}/record"
@@ -193,12 +196,13 @@ def project_memory() -> int:
 
 
 def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monkeypatch, game_name):
-    # ASARA's board picture is drawn for each answer and never held: a stub keeps
+    # each game's board picture is drawn for each answer and never held: a stub keeps
     # tracemalloc (which slows the drawing's many small allocations ~7x) to seconds
     monkeypatch.setattr(apps.asara.web, "svg_view", lambda view: "<svg/>")
+    monkeypatch.setattr(apps.basari.web, "svg_of", lambda state, seat: "<svg/>")
     clock = Clock()
-    app = create_app(max_games=40, idle_seconds=30, clock=clock)
-    client = TestClient(app)
+    app = create_app(max_games=40, max_client_games=40, idle_seconds=30, clock=clock)
+    client = TestClient(app, base_url=LOCAL)
     held = app.state.games
     for _ in range(50):  # warm up: imports, caches, the agents' first game
         start(client, game_name, seed=None)
@@ -232,7 +236,7 @@ def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monk
 def test_the_least_recently_used_game_is_evicted_first_and_a_used_one_stays(game_name):
     clock = Clock()
     app = create_app(max_games=3, idle_seconds=100, clock=clock)
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     first, second, third = (start(client, game_name) for _ in range(3))
     clock.now += 10
     assert client.get(f"/api/games/{first['id']}", headers=auth(first)).status_code == 200
@@ -250,7 +254,7 @@ def test_finished_games_are_saved_atomically_when_evicted_and_unfinished_ones_dr
     clock = Clock()
     records = tmp_path / "records"
     app = create_app(max_games=2, idle_seconds=60, records_dir=records, clock=clock)
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     done = play_out(client, start(client, game_name, seed=8))
     unfinished = start(client, game_name, seed=9)
     start(client, game_name, seed=10)  # full: `done`, the least recently used, is saved
@@ -273,7 +277,7 @@ def test_finished_games_are_saved_atomically_when_evicted_and_unfinished_ones_dr
 def test_uploads_are_bounded_too(game_name):
     clock = Clock()
     app = create_app(max_games=2, idle_seconds=60, clock=clock)
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     game = play_out(client, start(client, game_name))
     record = client.get(f"/api/games/{game['id']}/record", headers=auth(game)).json()
     for _ in range(5):
@@ -308,7 +312,7 @@ BAD_NUMBERS = {
 @pytest.mark.parametrize("where", ["new game", "move"])
 def test_nan_infinity_and_coerced_ints_get_422_naming_the_field(value, where, game_name):
     app = create_app()
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     game = start(client, game_name)
     fields: tuple[str, ...]
     if where == "new game":
@@ -332,7 +336,7 @@ def test_nan_infinity_and_coerced_ints_get_422_naming_the_field(value, where, ga
 
 
 def test_nan_deep_in_a_request_names_its_place():
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url=LOCAL)
     body = '{"config": {"num_players": 2}, "seed": 1, "actions": [3, 4, NaN]}'
     answer = client.post("/api/uploads", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 422
@@ -349,7 +353,7 @@ def test_nan_deep_in_a_request_names_its_place():
 
 
 def test_malformed_json_gets_422_not_500():
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url=LOCAL)
     headers = {"content-type": "application/json"}
     bodies = [
         b"{",
@@ -366,7 +370,7 @@ def test_malformed_json_gets_422_not_500():
 # ------------------------------------------------------------------------ body size
 def test_an_oversized_body_gets_413_before_it_is_read():
     app = create_app()
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     big = json.dumps({"config": {"num_players": 2}, "seed": 1, "pad": "x" * MAX_BODY})
     answer = client.post("/api/uploads", content=big, headers={"content-type": "application/json"})
     assert answer.status_code == 413 and str(MAX_BODY) in answer.json()["detail"]
@@ -377,7 +381,7 @@ def test_an_oversized_body_gets_413_before_it_is_read():
 
     answer = client.post("/api/uploads", content=chunks())
     assert answer.status_code == 413
-    small = TestClient(create_app(max_body=100))
+    small = TestClient(create_app(max_body=100), base_url=LOCAL)
     basic = NEW_GAME["asara"] | {"seed": 5}
     assert small.post("/api/games", json=basic | {"expansions": ["x" * 100]}).status_code == 413
     assert small.post("/api/games", json=basic).status_code == 201
@@ -389,16 +393,22 @@ def test_it_listens_on_localhost_by_default_and_warns_otherwise(monkeypatch, tmp
     import uvicorn
 
     served = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: served.append((app, host)))
-    monkeypatch.setattr(apps.serve, "preload", lambda: None)  # the models: not needed here
-    main(["--port", "1"])
+
+    def run(server, sockets):
+        served.append((server.config.app, sockets[0].getsockname()[0]))
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(apps.serve, "preload", lambda say=print: None)  # the models: not needed
+    main(["--port", "0"])
     app, host = served[-1]
     assert host == "127.0.0.1" and is_local(host)
     assert app.state.games.limit == 200 and app.state.games.idle == 3600
+    assert app.state.games.per_owner == 20
     with pytest.warns(UserWarning, match="listening on 0.0.0.0, not only on this machine"):
-        main(["--host", "0.0.0.0", "--max-games", "7", "--idle-minutes", "0.5"])
+        main(["--host", "0.0.0.0", "--port", "0", "--max-games", "7", "--idle-minutes", "0.5"])
     assert served[-1][0].state.games.limit == 7 and served[-1][0].state.games.idle == 30
-    args = asara_parser().parse_args(["serve", "--records", str(tmp_path / "r")])
+    args = asara_parser().parse_args(["serve", "--port", "0", "--records", str(tmp_path / "r")])
     args.run(args)  # `asara serve` too
     assert served[-1][1] == "127.0.0.1" and (tmp_path / "r").is_dir()
     assert [is_local(h) for h in ("localhost", "::1", "127.0.0.2", "0.0.0.0", "example.org")] == [

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-PACKAGES = ("asara_env", "agents", "apps", "training")
+PACKAGES = ("asara_env", "agents", "commandline", "apps", "training")
 GAMES = {"asara": 2, "basari": 4}  # a game -> the players of its check game
 SEED = 3
 

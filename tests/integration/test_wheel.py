@@ -28,8 +28,17 @@ pytestmark = [pytest.mark.integration, pytest.mark.wheel]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = Path(__file__).with_name("installed_check.py")
-BUILD_INPUTS = ("pyproject.toml", "README.md", "LICENSE", "asara_env", "agents", "apps", "training")
-PACKAGES = ("asara_env", "agents", "apps", "training")
+BUILD_INPUTS = (
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    "asara_env",
+    "agents",
+    "commandline",
+    "apps",
+    "training",
+)
+PACKAGES = ("asara_env", "agents", "commandline", "apps", "training")
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")  # pyproject's classifiers
 TRAIN_PYTHON = "3.11"  # the Python whose torch CPU wheel (the train extra's pin) is at hand
 BASE_ONLY = tuple(v for v in SUPPORTED if v != TRAIN_PYTHON)

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from apps.command import run_main
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core.observation import OBS_DIM
 from asara_env.common.seeding import derived_seeds
+from commandline.command import run_main
 from training import evaluate as shared
 from training.tournament import Rows
 

@@ -6,7 +6,8 @@ search plays itself, and a copy of its network is distilled towards what the sea
 
 1. Self-play (`self_play`): `--games` games of the expert against itself through the core
    (basic rules, `--players` seats, game g seeded derived_seed(seed, g), `--batch` games
-   searched together). At every decision the mover's observation and legal mask are
+   searched together by a fresh agent, the batch from game b seeded sub_seed(seed, 1, b), so
+   a batch depends on nothing else). At every decision the mover's observation and legal mask are
    recorded with the search's target: the root's visit distribution over the legal
    actions (the searching seat's edges are keyed by action id), or the only legal action
    where there was no search; and, when the game ends, the mover's outcome (its win
@@ -17,11 +18,18 @@ search plays itself, and a copy of its network is distilled towards what the sea
    times the squared error of its value head to the outcome. The last `--holdout` share of
    the games is held out: its positions are only scored, before and after.
 
-Outputs in `--out` (refused if it holds another run, unless `--force` moves it aside):
-`targets.npz` (the self-play targets; `--targets FILE` reuses a saved one instead of
-playing), `distilled.zip` (the distilled model, a MaskablePPO usable as
-`policy:model=<out>/distilled.zip`) and `report.json` (the settings and per-epoch losses,
-train and held out). Every file is written atomically.
+Outputs in `--out`: `run.json` (the settings, recorded once: training/runfolder.py),
+`self_play/` (each batch's targets, kept as it finishes), `targets.npz` (all the self-play
+targets; `--targets FILE` reuses a saved one instead of playing), `distilled.zip` (the
+distilled model, a MaskablePPO usable as `policy:model=<out>/distilled.zip`) and
+`report.json` (the settings and per-epoch losses, train and held out). Every file is
+written atomically.
+
+Resuming: the same command run again continues the run in `--out`: kept batches are read
+back instead of played, finished targets are not played again, and a finished run only
+prints its report. Ctrl-C says how many self-play games are kept. A folder of a run with
+other settings (each difference named), or holding anything else, is refused before any
+work, unless `--force` moves it aside to `<out>.old-<n>`.
 """
 
 from __future__ import annotations
@@ -37,25 +45,32 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from apps import command as cli
 from asara_env.asara.config import GameConfig
 from asara_env.common.batch import concatenate
 from asara_env.common.seeding import derived_seeds
-from training.outputs import (
+from commandline import command as cli
+from commandline.outputs import (
+    aside_path,
     atomic_open,
     atomic_save,
     atomic_write_text,
+    holds_run,
     out_problem,
     prepare_out_dir,
 )
+from training import runfolder
+from training.game_agents import saved_model_problem
+from training.tournament import sub_seed
 
-from . import make_agent, shipped_model
+from . import check, make_agent, shipped_model
 from .imitation import AsaraSelfPlay
 
 EXPERT = "ismcts:128:prior=ppo_2p:value=net:wave=128"  # the search that plays itself
 MODEL = "ppo_2p"  # the network distilled (a copy of it)
 REWARD = "win"  # the outcome recorded: the reward the shipped models are trained for
 TARGETS, DISTILLED, REPORT = "targets.npz", "distilled.zip", "report.json"
+SELF_PLAY = "self_play"  # the folder of the finished batches' targets
+SESSION = frozenset({"out", "force"})  # the options that are not the run's settings
 
 
 @dataclass
@@ -116,20 +131,43 @@ def visit_distribution(visits: np.ndarray, prune: bool = False) -> np.ndarray:
     return result
 
 
-def self_play(config: GameConfig, expert: str, games: int, seed: int, batch: int = 16) -> Targets:
+def self_play(
+    config: GameConfig,
+    expert: str,
+    games: int,
+    seed: int,
+    batch: int = 16,
+    keep: Path | None = None,
+) -> Targets:
     """The targets of `games` self-play games of the searching agent `expert` (game g
-    seeded derived_seed(seed, g)), in batches of `batch` games searched together."""
-    agent = make_agent(expert, seed)
-    if not hasattr(agent, "last_roots"):
-        raise ValueError(f"{expert!r} keeps no search trees (use an ismcts spec)")
+    seeded derived_seed(seed, g)), in batches of `batch` games searched together by a
+    fresh agent (seeded sub_seed(seed, 1, first game)). With `keep` (a folder), each
+    batch's targets are written there as it finishes and a batch found there is read back
+    instead of played."""
     parts = []
     bar = tqdm(total=games, desc=f"{expert} self-play", unit="game")
     for start in range(0, games, batch):
         index = np.arange(start, min(start + batch, games))
-        parts.append(_play(AsaraSelfPlay(config), agent, index, derived_seeds(seed, index)))
+        path = None if keep is None else keep / f"games-{start}-{index[-1]}.npz"
+        if path is not None and path.is_file():
+            part = Targets.load(path)
+        else:
+            agent = make_agent(expert, sub_seed(seed, 1, start))
+            if not hasattr(agent, "last_roots"):
+                raise ValueError(f"{expert!r} keeps no search trees (use an ismcts spec)")
+            part = _play(AsaraSelfPlay(config), agent, index, derived_seeds(seed, index))
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                part.save(path)
+        parts.append(part)
         bar.update(len(index))
     bar.close()
     return concatenate(parts)
+
+
+def kept_games(keep: Path) -> int:
+    """How many self-play games the batches kept in `keep` hold."""
+    return sum(len(np.unique(Targets.load(p).games)) for p in keep.glob("games-*.npz"))
 
 
 def _play(game: AsaraSelfPlay, agent: Any, index: np.ndarray, seeds: np.ndarray) -> Targets:
@@ -228,16 +266,59 @@ def load_model(name: str) -> Any:
     return MaskablePPO.load(shipped_model(name) or Path(name), device="cpu")
 
 
+def _spec(text: str) -> str:
+    """An argparse type: an agent spec of ASARA that searches (`ismcts...`)."""
+    try:
+        spec = check(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if not spec.startswith("ismcts"):
+        raise argparse.ArgumentTypeError(f"{text!r} keeps no search trees (use an ismcts spec)")
+    return spec
+
+
+def _targets(text: str) -> Path:
+    """An argparse type: a readable targets file (targets.npz of an earlier run)."""
+    path = cli.existing_file(text)
+    try:
+        Targets.load(path)
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a targets file of expert iteration ({e})"
+        ) from None
+    return path
+
+
+def _model(text: str) -> str:
+    """An argparse type: a shipped model's name or the path of a saved model."""
+    path = shipped_model(text) or Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(
+            f"no model at {text} (a shipped model's name or a .zip file)"
+        )
+    problem = saved_model_problem(path)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{text} is not a saved MaskablePPO model ({problem})")
+    return text
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `python -m training.asara.expert_iteration`."""
     p = cli.parser("python -m training.asara.expert_iteration", __doc__.splitlines()[0])
-    p.add_argument("--expert", default=EXPERT, help="the searching agent (an ismcts spec)")
-    p.add_argument("--model", default=MODEL, help="the network copied and distilled")
+    p.add_argument(
+        "--expert", type=_spec, default=EXPERT, help="the searching agent (an ismcts spec)"
+    )
+    p.add_argument(
+        "--model",
+        type=_model,
+        default=MODEL,
+        help="the network copied and distilled (a shipped model's name or a .zip path)",
+    )
     p.add_argument("--players", type=cli.bounded_int(2, 4), default=2)
     p.add_argument("--games", type=cli.positive_int, default=200, help="self-play games")
     p.add_argument("--batch", type=cli.positive_int, default=16, help="games searched together")
     p.add_argument("--seed", type=cli.seed, default=17)
-    p.add_argument("--targets", type=cli.existing_file, help="reuse these targets: no self-play")
+    p.add_argument("--targets", type=_targets, help="reuse these targets: no self-play")
     p.add_argument("--epochs", type=cli.positive_int, default=4)
     p.add_argument("--lr", type=cli.positive_float, default=1e-5)
     p.add_argument("--value-weight", type=cli.bounded_float(0.0), default=0.5)
@@ -245,41 +326,93 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--prune", action="store_true", help="targets without the root's tries")
     p.add_argument("--holdout", type=cli.bounded_float(0.0, 0.9), default=0.1)
     p.add_argument("--out", type=Path, required=True, help="folder of the outputs")
-    p.add_argument("--force", action="store_true", help="move an --out of another run aside")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="move an --out of another run aside (the same command resumes its own run)",
+    )
     args = p.parse_args(argv)
-    problem = out_problem(args.out, "another expert-iteration run")
+    args.settings = runfolder.settings_of(vars(args), SESSION)
+    problem = folder_problem(args.out, args.settings)
     if problem and not args.force:
         p.error(problem)
     return args
 
 
+def folder_problem(out: Path, settings: runfolder.Settings) -> str:
+    """'' if a run with `settings` may write into `out` (new, or resuming its own run);
+    else one line naming the differences and the ways on."""
+    if out.exists() and not out.is_dir():
+        return f"argument --out: {out} is a file, not a folder"
+    if not holds_run(out):
+        return ""
+    try:
+        recorded = runfolder.recorded_settings(out, SESSION)
+    except ValueError:
+        recorded = None
+    if recorded is None:
+        return out_problem(out, "something other than an expert-iteration run")
+    found = runfolder.differences(recorded, settings)
+    if not found:
+        return ""
+    return (
+        f"argument --out: {out} holds an expert-iteration run of other settings "
+        f"({runfolder.describe(found)}); run it with its own settings to resume it, move it "
+        f"aside with --force (to {aside_path(out)}), or name a new --out"
+    )
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Self-play (or `--targets`), distillation and the outputs; the report."""
+    """Self-play (or `--targets`), distillation and the outputs; the report. Resumes the
+    run of the same settings in `--out` (see the module docstring)."""
     began = time.perf_counter()
     cpu = time.process_time()
+    settings = runfolder.settings_of(vars(args), SESSION | {"settings"})
+    moved = prepare_out_dir(args.out, args.force and bool(folder_problem(args.out, settings)))
+    if moved is not None:
+        print(f"--force: the old {args.out} is now {moved}", flush=True)
+    resuming = runfolder.read_record(args.out) is not None
+    runfolder.start(args.out, settings, resuming=resuming, force=False, at=0)
+    if (args.out / REPORT).is_file() and (args.out / DISTILLED).is_file():
+        print(f"this run is finished: its outputs are in {args.out}", flush=True)
+        finished: dict[str, Any] = json.loads((args.out / REPORT).read_text())
+        return finished
     if args.targets is not None:
         targets = Targets.load(args.targets)
+    elif (args.out / TARGETS).is_file():
+        targets = Targets.load(args.out / TARGETS)  # the self-play of an earlier session
     else:
         config = GameConfig(num_players=args.players)
-        targets = self_play(config, args.expert, args.games, args.seed, args.batch)
+        keep = args.out / SELF_PLAY
+        try:
+            targets = self_play(config, args.expert, args.games, args.seed, args.batch, keep)
+        except KeyboardInterrupt:
+            raise cli.Interrupted(
+                f"{kept_games(keep)} of {args.games} self-play games are kept in {keep}; run "
+                "the same command again to play only the rest"
+            ) from None
     play_cpu = time.process_time() - cpu
-    prepare_out_dir(args.out, args.force)
     targets.save(args.out / TARGETS)
     model = load_model(args.model)
     train, held = split(targets, args.holdout)
-    history = distil(
-        model,
-        train,
-        held,
-        args.epochs,
-        args.lr,
-        args.value_weight,
-        args.batch_size,
-        args.seed,
-        args.prune,
-    )
+    try:
+        history = distil(
+            model,
+            train,
+            held,
+            args.epochs,
+            args.lr,
+            args.value_weight,
+            args.batch_size,
+            args.seed,
+            args.prune,
+        )
+    except KeyboardInterrupt:
+        raise cli.Interrupted(
+            f"the self-play targets are kept in {args.out / TARGETS}; run the same command "
+            "again to distil them"
+        ) from None
     atomic_save(model, args.out / DISTILLED)
-    settings = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}
     report = {
         "settings": settings,
         "positions": len(targets),

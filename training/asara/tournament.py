@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from apps.asara.options import add_expansions_argument, check_rules
 from asara_env.asara.config import VARIANTS, GameConfig
+from commandline.asara.options import add_expansions_argument, check_rules
 from training import ladder as ladder_command
 from training.games import command_main
 from training.tournament import TournamentGame
@@ -69,7 +69,12 @@ def game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGa
 
 
 def _rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="basic")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(parser)
 
 

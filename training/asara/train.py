@@ -33,9 +33,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from apps.asara.options import add_expansions_argument, check_rules
-from apps.command import run_main
 from asara_env.asara.config import GameConfig
+from commandline.asara.options import add_expansions_argument, check_rules
+from commandline.command import run_main
 from training import run
 
 from . import baselines, policy_agent
@@ -96,7 +96,12 @@ def _policy_kwargs() -> dict[str, Any]:
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="basic", choices=("basic", "pro"))
+    p.add_argument(
+        "--variant",
+        default="basic",
+        choices=("basic", "pro"),
+        help="the rules: basic or the professional variant (R7)",
+    )
     add_expansions_argument(p)
 
 

@@ -15,6 +15,9 @@ Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in
 games start; seats and opponents come from `default_rng(seed)`; `reset()` reseeds opponent
 i with seed + i; a reset without a seed continues the sequence of games. Same seed, same
 actions, same games.
+Backend: `backend` ("numpy" unless told; "numba"; None, the library's default; or verbs
+bound by `asara_env.games.load_core`) is the core the games run on, chosen once; both
+play the same games.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ import numpy as np
 
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import TURNS, CoreState, init, is_terminal, reset_games, step
-from asara_env.asara.core.observation import OBS_DIM, observe
+from asara_env.asara.core import CoreState, reset_games
+from asara_env.asara.core.observation import OBS_DIM
 from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import win_shares
+from asara_env.games import CoreVerbs, bind_core
 from training.sb3_vec_env import BatchedVecEnv, Opponent
 
 
@@ -52,7 +56,9 @@ class AsaraVecEnv(BatchedVecEnv):
         reward: str = "win",
         seed: int = 0,
         expansions: Sequence[str] = (),
+        backend: CoreVerbs | str | None = "numpy",
     ) -> None:
+        self.engine = bind_core("asara", backend)  # the core's verbs, bound once
         self.config = GameConfig(
             num_players=num_players, variant=variant, expansions=tuple(expansions)
         )
@@ -73,7 +79,7 @@ class AsaraVecEnv(BatchedVecEnv):
         if seed is not None:
             self._restart(seed)
         b = self.num_envs
-        self.core = init(self.config, b, seeds=self._next_seeds(b))
+        self.core = self.engine.init(self.config, b, seeds=self._next_seeds(b))
         self.learner_seat[:] = 0
         self.seat_agent[:] = 0
         self.episode_steps[:] = 0  # learner decisions in the current game
@@ -82,11 +88,11 @@ class AsaraVecEnv(BatchedVecEnv):
         return self._observe()
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        step(self.core, self._actions)
+        self.engine.step(self.core, self._actions)
         self.episode_steps += 1
         self.decisions += self.num_envs
         self._play_opponents()
-        done = is_terminal(self.core).copy()
+        done = self.engine.is_terminal(self.core).copy()
         rows = np.flatnonzero(done)
         rewards = np.zeros(self.num_envs, np.float32)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -105,7 +111,7 @@ class AsaraVecEnv(BatchedVecEnv):
     def _play_opponents(self) -> None:
         """Opponents move until every unfinished game waits for the learner."""
         self.decisions += play_opponents(
-            TURNS, self.core, self.learner_seat, self.seat_agent, self.opponents
+            self.engine.TURNS, self.core, self.learner_seat, self.seat_agent, self.opponents
         )
 
     def _finish(self, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
@@ -114,7 +120,7 @@ class AsaraVecEnv(BatchedVecEnv):
         seat = self.learner_seat[rows]
         rewards = terminal_rewards(prestige, self.reward)[np.arange(len(rows)), seat]
         share = win_shares(prestige)[np.arange(len(rows)), seat]
-        last_obs = observe(self.core, self.learner_seat)[rows]
+        last_obs = self.engine.observe(self.core, self.learner_seat)[rows]
         for j, i in enumerate(rows):
             infos[i].update(
                 terminal_observation=last_obs[j],
@@ -127,4 +133,4 @@ class AsaraVecEnv(BatchedVecEnv):
         return rewards
 
     def _observe(self) -> np.ndarray:
-        return observe(self.core, self.learner_seat)
+        return self.engine.observe(self.core, self.learner_seat)

@@ -20,6 +20,7 @@ from agents.basari.arena import play_batch as _play_batch
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import BasariState
 from asara_env.common.opponents import Actor
+from asara_env.games import CoreVerbs
 
 from ..game_agents import TrainingAgents
 from ..game_agents import policy_agent as policy_agent
@@ -47,9 +48,15 @@ def play_batch(
     return _play_batch(config, agents, seating, seeds, batch_size, progress, stats)
 
 
-def choose_actions(state: BasariState, agents: Sequence[Actor], seating: np.ndarray) -> np.ndarray:
-    """int64[B, P]: every deciding seat's action from its agent, NOOP elsewhere."""
-    return choose(state, agents, seating)
+def choose_actions(
+    state: BasariState,
+    agents: Sequence[Actor],
+    seating: np.ndarray,
+    core: CoreVerbs | str | None = None,
+) -> np.ndarray:
+    """int64[B, P]: every deciding seat's action from its agent, NOOP elsewhere (observed
+    by `core`: BASARI's verbs or a backend's name)."""
+    return choose(state, agents, seating, core)
 
 
 def new_stats(num_agents: int) -> NegotiationStats:

@@ -16,9 +16,9 @@ import argparse
 import sys
 from typing import Any
 
-from apps.command import run_main
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
+from commandline.command import run_main
 from training import evaluate as shared
 from training.tournament import game_seeds
 

@@ -163,7 +163,12 @@ def tournament(
 
 
 def _start_mode_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--start-mode", choices=START_MODES, default="choose")
+    parser.add_argument(
+        "--start-mode",
+        choices=START_MODES,
+        default="choose",
+        help="choose: every player picks a start archway (B3.4); random: each one drawn at random",
+    )
 
 
 COMMAND = TournamentCommand(

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from apps.command import bounded_int, run_main
 from asara_env.basari.config import BasariConfig
+from commandline.command import bounded_int, run_main
+from commandline.outputs import atomic_write_text
 from training import run
-from training.outputs import atomic_write_text
 
 from . import baselines, policy_agent
 from .evaluate import evaluate
@@ -113,7 +113,14 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     games = bounded_int(1, run.MAX_GAMES, "a positive int")
     p.add_argument("--final-games", type=games, default=400, help="games per final table")
-    p.add_argument("--final-players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4])
+    p.add_argument(
+        "--final-players",
+        type=int,
+        nargs="+",
+        choices=(2, 3, 4),
+        default=[2, 3, 4],
+        help="the player counts of the final evaluation",
+    )
 
 
 def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -16,6 +16,9 @@ learner's share of the win) in their info. `action_masks()` is for MaskablePPO.
 Seeding: game seeds are `derived_seed(seed, 0)`, `derived_seed(seed, 1)`, ... in the order
 games start; seats and opponents from `default_rng(seed)`; `reset()` reseeds opponent i
 with seed + i.
+Backend: `backend` ("numpy" unless told; "numba"; None, the library's default; or verbs
+bound by `asara_env.games.load_core`) is the core the games run on, chosen once; both
+play the same games.
 """
 
 from __future__ import annotations
@@ -30,17 +33,14 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import (
     ARRAY_FIELDS,
     BasariState,
-    init,
     obs_size,
-    observe,
     reset_games,
-    scores,
-    step,
     take,
     terminal_rewards,
 )
 from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
+from asara_env.games import CoreVerbs, bind_core
 from training.sb3_vec_env import BatchedVecEnv, Opponent
 
 from . import choose_actions
@@ -63,9 +63,12 @@ class BasariVecEnv(BatchedVecEnv):
         reward: str = "win",
         seed: int = 0,
         opponent_weights: Sequence[float] | None = None,
+        backend: CoreVerbs | str | None = "numpy",
     ) -> None:
         self.config = BasariConfig(num_players=num_players)
-        terminal_rewards(scores(init(self.config, 1, seeds=0)), reward)  # validates the scheme
+        self.engine = bind_core("basari", backend)  # the core's verbs, bound once
+        engine = self.engine
+        terminal_rewards(engine.scores(engine.init(self.config, 1, seeds=0)), reward)
         self.reward = reward
         self.set_opponents(opponents, opponent_weights, seed)
         n = obs_size(self.config.n_archways)
@@ -79,7 +82,7 @@ class BasariVecEnv(BatchedVecEnv):
         """Start B new games: the sequence of games starts over from the seed."""
         self._restart(self._base_seed)
         b = self.num_envs
-        self.core = init(self.config, b, seeds=self._next_seeds(b))
+        self.core = self.engine.init(self.config, b, seeds=self._next_seeds(b))
         self.learner_seat[:] = 0
         self.seat_agent[:] = 0
         self.episode_steps[:] = 0
@@ -92,7 +95,7 @@ class BasariVecEnv(BatchedVecEnv):
         rows = np.arange(self.num_envs)
         joint[rows, self.learner_seat] = self._actions
         self.decisions += self.num_envs
-        step(self.core, joint)
+        self.engine.step(self.core, joint)
         self.episode_steps += 1
         self._advance()
         done = self.core.phase == Phase.OVER
@@ -117,7 +120,7 @@ class BasariVecEnv(BatchedVecEnv):
 
     def _opponent_actions(self, state: BasariState, rows: np.ndarray | None = None) -> np.ndarray:
         seating = self.seat_agent if rows is None else self.seat_agent[rows]
-        actions = choose_actions(state, self.opponents, seating)  # the learner's seat: NOOP
+        actions = choose_actions(state, self.opponents, seating, self.engine)  # learner: NOOP
         self.decisions += int(state.legal[:, :, 1:].any(axis=2).sum())
         return actions
 
@@ -131,7 +134,7 @@ class BasariVecEnv(BatchedVecEnv):
         rows = self._waiting()
         while rows.size:
             sub = take(self.core, rows)
-            step(sub, self._opponent_actions(sub, rows))
+            self.engine.step(sub, self._opponent_actions(sub, rows))
             for name in ARRAY_FIELDS:
                 getattr(self.core, name)[rows] = getattr(sub, name)
             rows = self._waiting()
@@ -140,10 +143,10 @@ class BasariVecEnv(BatchedVecEnv):
         seat = self.learner_seat[rows]
         state = take(self.core, rows)
         pick = np.arange(len(rows)), seat
-        score = scores(state)
+        score = self.engine.scores(state)
         rewards = terminal_rewards(score, self.reward)[pick]
         share = win_shares(score)[pick]
-        last = observe(state)[pick]
+        last = self.engine.observe(state)[pick]
         for j, i in enumerate(rows):
             infos[i].update(
                 terminal_observation=last[j],
@@ -156,4 +159,4 @@ class BasariVecEnv(BatchedVecEnv):
         return rewards
 
     def _observe(self) -> np.ndarray:
-        return observe(self.core)[np.arange(self.num_envs), self.learner_seat]
+        return self.engine.observe(self.core)[np.arange(self.num_envs), self.learner_seat]

@@ -1,6 +1,7 @@
 """ASARA's core with numba kernels: the verbs of `asara_env.asara.core` over the same
 `CoreState` arrays, `step`, the legal mask it keeps and `observe` compiled (the kernels in
-`asara_env.asara.core.kernels`), every other name the numpy core's own.
+`asara_env.asara.core.kernels`); `load_core("asara", "numba")` takes every other name
+from the numpy core.
 
     from asara_env import games
     core = games.load_core("asara", backend="numba")   # this module
@@ -28,25 +29,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import (
-    ARRAY_FIELDS,
-    FIELD_SPECS,
-    REWARD_SCHEMES,
     CoreState,
-    autoreset,
-    check_actions,
-    copy_state,
     current_seat,
-    derived_seed,
     init,
     is_terminal,
-    legal_action_mask,
-    reset_games,
-    scores,
-    seeds_for,
-    states_equal,
-    take,
-    terminal_rewards,
-    winners,
 )
 from asara_env.asara.core.kernels import mask as mask_kernels
 from asara_env.asara.core.kernels import observe as observe_kernels
@@ -59,32 +45,7 @@ from asara_env.asara.core.step import _chest_of_space, illegal_error, step_argum
 from asara_env.asara.core.year import end_year
 from asara_env.common.opponents import TurnBased
 
-__all__ = [
-    "ARRAY_FIELDS",
-    "FIELD_SPECS",
-    "REWARD_SCHEMES",
-    "CoreState",
-    "init",
-    "step",
-    "legal_action_mask",
-    "observe",
-    "current_seat",
-    "is_terminal",
-    "scores",
-    "winners",
-    "terminal_rewards",
-    "check_actions",
-    "reset_games",
-    "autoreset",
-    "seeds_for",
-    "derived_seed",
-    "copy_state",
-    "states_equal",
-    "take",
-    "TURNS",
-    "observe_games",
-    "warm_up",
-]
+__all__ = ["TURNS", "observe", "observe_games", "step", "warm_up"]  # the rest: the numpy core's
 
 
 class _Tables:

@@ -1,6 +1,7 @@
 """BASARI's core on the numba backend: the verbs of `asara_env.basari.core` with `step`
 (and the legal masks it leaves in the state) and `observe` compiled by numba
-(`core/kernels/`), over the same `BasariState` arrays.
+(`core/kernels/`), over the same `BasariState` arrays; `load_core("basari", "numba")`
+takes every other name from the numpy core.
 
     from asara_env.games import load_core
     core = load_core("basari", backend="numba")     # or "numpy"; None: $ASARA_ENV_BACKEND
@@ -25,28 +26,11 @@ import numpy as np
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import (
-    ARRAY_FIELDS,
-    FIELD_SPECS,
-    REWARD_SCHEMES,
     BasariState,
-    autoreset,
     check_actions,
-    copy_state,
-    illegal_seats,
     init,
-    is_terminal,
-    legal_action_mask,
     obs_index,
     obs_size,
-    points,
-    ranking_score,
-    reset_games,
-    scores,
-    seeds_for,
-    states_equal,
-    take,
-    terminal_rewards,
-    winners,
 )
 from asara_env.basari.core.kernels import observe as observe_kernels
 from asara_env.basari.core.kernels import step as step_kernels
@@ -56,34 +40,13 @@ from asara_env.basari.core.kernels.step_observe import step_observe_games
 from asara_env.basari.core.observation import GEM_SCALE
 from asara_env.basari.core.tables import tables
 
-__all__ = [
-    "ARRAY_FIELDS",
-    "FIELD_SPECS",
-    "REWARD_SCHEMES",
-    "BasariState",
-    "autoreset",
-    "check_actions",
-    "copy_state",
+__all__ = [  # the rest: the numpy core's, through `load_core("basari", "numba")`
     "global_state",
-    "illegal_seats",
-    "init",
-    "is_terminal",
-    "legal_action_mask",
-    "obs_index",
-    "obs_size",
     "observe",
-    "points",
-    "ranking_score",
-    "reset_games",
     "score_round",
-    "scores",
-    "seeds_for",
-    "states_equal",
     "step",
     "step_observe",
-    "take",
-    "terminal_rewards",
-    "winners",
+    "warm_up",
 ]
 
 
@@ -168,3 +131,12 @@ def score_round(state: BasariState, rows: np.ndarray) -> None:
     """B9's round-end scoring of games `rows` (`asara_env.basari.core.rules.score_round`)."""
     kernel_rules = rules_of(tables(state.config))
     step_kernels.score_rounds(arrays(state), kernel_rules, np.asarray(rows, np.int64))
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now rather than at first use."""
+    state = init(BasariConfig(num_players=2), 1, seeds=0)
+    step_observe(state, state.legal.argmax(axis=2))  # every seat's first legal action
+    step(state, state.legal.argmax(axis=2))
+    observe(state)
+    global_state(state)

@@ -48,11 +48,15 @@ def seat_slices(n: int) -> tuple[ObsSlice, ...]:
     return (
         _S("present", (1,), "1 = a player sits in this ego seat"),
         _S("score", (1,), "points / 100", high=SCORE_HIGH, scale=SCORE_TYPICAL),
-        _S("gems", (N_COLOURS,), "gems held per colour R, Y, G, B / 25"),
+        _S("gems", (N_COLOURS,), "gems held per colour (red, yellow, green, blue) / 25"),
         _S("position", (n,), "one-hot archway of the merchant (all 0 during SETUP)"),
         _S("lap_left", (1,), "archways left to complete the lap / N (0 once completed)"),
         _S("lap_done", (1,), "1 = the merchant has completed its lap this round"),
-        _S("archway", (1 + N_COLOURS,), "its archway's points / 7 and gems R, Y, G, B / 25"),
+        _S(
+            "archway",
+            (1 + N_COLOURS,),
+            "its archway's points / 7 and gems (red, yellow, green, blue) / 25",
+        ),
         _S("card", (1 + N_CARDS,), "card revealed this turn, one-hot none / Die / Points / Gems"),
         _S("barter_role", (3,), "is a party of the running barter, is its opener, is to act"),
     )
@@ -66,7 +70,11 @@ def top_slices(n: int) -> tuple[ObsSlice, ...]:
         _S("round", (ROUNDS,), "one-hot round"),
         _S("turn_in_round", (1,), "turns played this round / N"),
         _S("carpets", (N_COLOURS,), "gems left per colour / 25"),
-        _S("board", (n, 1 + N_COLOURS), "[archway] points / 7, gems R, Y, G, B / 25 (static)"),
+        _S(
+            "board",
+            (n, 1 + N_COLOURS),
+            "[archway] points / 7, gems (red, yellow, green, blue) / 25 (static)",
+        ),
         _S("seats", (MAX_PLAYERS, seat), "[ego seat] the per-seat block below", high=SCORE_HIGH),
         _S("barter_card", (N_CARDS,), "one-hot card being bartered"),
         _S("offer", (N_COLOURS,), "standing offer, gems per colour / 25"),

@@ -182,6 +182,25 @@ def check_save_path(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     parser.error(f"argument --save: {path} exists: --force to replace it, or name another file")
 
 
+def check_new_files(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, names: tuple[str, ...]
+) -> None:
+    """A usage error (before any work) if an output option of `names` (dests, e.g.
+    "save_record") names an existing file and `args.force` is not set, or two of them name
+    the same file."""
+    given = [(n, getattr(args, n)) for n in names if getattr(args, n) is not None]
+    for name, path in given:
+        option = "--" + name.replace("_", "-")
+        if path.exists() and not args.force:
+            parser.error(
+                f"argument {option}: {path} exists: --force to replace it, or name another file"
+            )
+    paths = [Path(path).resolve() for _, path in given]
+    if len(set(paths)) < len(paths):
+        options = ", ".join("--" + n.replace("_", "-") for n, _ in given)
+        parser.error(f"argument {options.split(', ')[-1]}: {options} name the same file")
+
+
 def lineup_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """A usage error of a play command's lineup (`--players`, `--seat`, `--opponents`),
     the argument named from the message."""
@@ -259,15 +278,37 @@ def positive_float(text: str) -> float:
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The web page's address and limits (`asara serve`, `asara-serve`, `basari-serve`)."""
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (checked before anything loads)",
+    )
     port = bounded_int(0, 65535, "a port number")
-    parser.add_argument("--port", type=port, default=8000, help="port to listen on (0: any)")
+    parser.add_argument(
+        "--port", type=port, default=8000, help="port to listen on (0: any free one, printed)"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests whose Host header names NAME (repeatable; '*': any). "
+        "By default only localhost, 127.0.0.1, ::1 and --host itself: a page on another "
+        "site cannot reach the server through its own name (DNS rebinding)",
+    )
     parser.add_argument(
         "--max-games",
         type=positive_int,
         default=200,
-        help="games held at once (and as many replays); a new one evicts the least recently "
-        "used (default 200)",
+        help="games held at once (and as many uploads); a new one evicts its client's least "
+        "recently used when that client holds --max-client-games, else, when full, the least "
+        "recently used of the client holding the most (default 200)",
+    )
+    parser.add_argument(
+        "--max-client-games",
+        type=positive_int,
+        default=20,
+        help="games (and uploads) held for one client address (default 20)",
     )
     parser.add_argument(
         "--idle-minutes",
@@ -276,15 +317,34 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="a game unused this long is evicted (default 60)",
     )
     parser.add_argument(
+        "--game-threads",
+        type=positive_int,
+        default=4,
+        help="threads playing the games' moves and the opponents' replies; other requests "
+        "never wait for them (default 4)",
+    )
+    parser.add_argument(
+        "--game-queue",
+        type=bounded_int(0, None, "a non-negative int"),
+        default=32,
+        help="moves waiting for a game thread; more are refused at once with 503 (default 32)",
+    )
+    parser.add_argument(
         "--records",
         type=Path,
         default=None,
         metavar="DIR",
-        help="write each finished game evicted here first (default: nowhere)",
+        help="write each finished game evicted here first (default: nowhere; a folder, made "
+        "if missing, checked before anything loads)",
     )
     parser.add_argument(
         "--max-body-kib",
         type=positive_int,
         default=256,
         help="largest request body in KiB; larger ones get 413 (default 256)",
+    )
+    parser.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve the API's own pages (/docs, /redoc, /openapi.json); off by default",
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from apps.command import add_serve_arguments, positive_float, positive_int
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import KNOWN_EXPANSIONS
+from commandline.command import add_serve_arguments, positive_float, positive_int
 
 __all__ = [
     "add_expansions_argument",

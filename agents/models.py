@@ -38,6 +38,21 @@ MODELS: dict[str, dict[str, str]] = {
     },
 }
 
+TRAINED_FOR: dict[str, dict[str, int]] = {  # the player count each model was trained for
+    "asara": {"ppo_2p": 2, "ppo_4p": 4},
+    "basari": {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4},
+}
+assert all(TRAINED_FOR[game].keys() == MODELS[game].keys() for game in MODELS)
+
+
+def trained_players(game: str, name: str) -> int:
+    """The player count `game`'s shipped model `name` was trained for (it plays the others
+    too, less well); a clear error for an unknown name."""
+    shipped = TRAINED_FOR.get(game, {})
+    if name not in shipped:
+        raise ValueError(f"unknown {game} model {name!r}; shipped models: {sorted(shipped)}")
+    return shipped[name]
+
 
 def weights_dir() -> Path:
     """The folder of the installed shipped models (FileNotFoundError where the package is

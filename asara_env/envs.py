@@ -24,13 +24,17 @@
 - `OpponentsEnv`: one seat of a game's AEC env as a single-agent gymnasium env, the other
   seats played by opponents (agent objects with `act_batch`, default `UniformRandom`)
   through the shared opponents' loop (`asara_env.common.opponents`).
+- The normalised observation (`normalize_obs=True` of every env; `normalizer`,
+  `normalized_high`): every entry mapped into [0, 1] by the game's `ObsNormalizer`
+  (`asara_env.common.layout`, built from its observation's slice tables), the observation
+  space (and the state space) a [0, 1] box.
 """
 
 from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -44,6 +48,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from asara_env.common.errors import CorruptStateError
+from asara_env.common.layout import ObsNormalizer
 from asara_env.common.opponents import Actor, TurnBased, play_opponents
 from asara_env.common.sampling import uniform_legal
 from asara_env.common.seeding import derived_seed
@@ -86,6 +91,34 @@ def masked_spaces(
     observations = {a: copy.deepcopy(observation) for a in agents}
     actions: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n_actions) for a in agents}
     return cast(dict[str, spaces.Space[Any]], observations), actions
+
+
+def normalizer(
+    normalize: ObsNormalizer, on: bool
+) -> Callable[[NDArray[np.float32]], NDArray[np.float32]]:
+    """What an env applies to its observations: `normalize` with `normalize_obs=True`, else
+    nothing (the raw observation)."""
+    return normalize if on else _unchanged
+
+
+def _unchanged(obs: NDArray[np.float32]) -> NDArray[np.float32]:
+    return obs
+
+
+def normalized_high(high: NDArray[np.float32], on: bool) -> NDArray[np.float32]:
+    """The observation's bounds: `high`, or ones with `normalize_obs=True`."""
+    return np.ones_like(high) if on else high
+
+
+def learner_observations(
+    raw: spaces.Space[Any], normalize: ObsNormalizer, on: object
+) -> tuple[spaces.Space[Any], ObsNormalizer | None]:
+    """A gymnasium env's observation space and what its learner's observations go through:
+    the game's `raw` space and nothing, or with `normalize_obs=True` (`on`) a [0, 1] box
+    and `normalize`; a ValueError naming normalize_obs if `on` is not a bool."""
+    if not check_type("normalize_obs", on, bool):
+        return raw, None
+    return observation_box(np.ones(normalize.size, np.float32)), normalize
 
 
 def observation_box(high: NDArray[np.float32]) -> spaces.Box:
@@ -420,7 +453,9 @@ class OpponentsEnv(gym.Env):
 
     `pass_action`: an id the learner is never asked for: where it is the learner's only
     legal action, it is played for it (BASARI's NOOP; None: the learner plays every one of
-    its steps).
+    its steps). `normalize`: what the learner's observations go through (the game's
+    `ObsNormalizer` with `normalize_obs=True`; `observation_space` is then its [0, 1] box);
+    the opponents see the game's own observations.
     """
 
     metadata = {"render_modes": ["ansi", "human", "svg", *pixel_render_modes()], "render_fps": 1}
@@ -433,8 +468,10 @@ class OpponentsEnv(gym.Env):
         render_mode: str | None,
         observation_space: spaces.Space[Any],
         pass_action: int | None = None,
+        normalize: Callable[[NDArray[np.float32]], NDArray[np.float32]] | None = None,
     ) -> None:
         self.game = game
+        self._normalize = _unchanged if normalize is None else normalize
         players = len(game.possible_agents)
         self.opponents = opponents_for(opponents, players)
         if seat is not None:
@@ -545,7 +582,8 @@ class OpponentsEnv(gym.Env):
         return legal.tolist() == [self.pass_action]
 
     def _observation(self) -> NDArray[np.float32]:
-        return np.array(self.game.observe(self.learner)["observation"], np.float32)
+        raw = np.array(self.game.observe(self.learner)["observation"], np.float32)
+        return self._normalize(raw)
 
     def _info(self, reward: float) -> dict[str, Any]:
         own = self.game.infos[self.learner]

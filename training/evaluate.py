@@ -6,7 +6,10 @@
 
 `--model` is a shipped model's name (ASARA: ppo_2p, ppo_4p; BASARI: ppo_2p, ppo_3p, ppo_4p)
 or the path of a saved MaskablePPO .zip; a file that is not one, or a model of another game
-(its observation or action space), is refused before any game is played. For each opponent
+(its observation or action space), is refused before any game is played, and so is a
+model trained for another player count than `--players` unless `--any-players` is given
+(the count a model was trained for: a shipped model's, the one `*-train` saves in the
+model, else the `run.json` of the run it lies in; unknown for other files). For each opponent
 the model (its most probable legal action at each decision) plays one seat and copies of
 the opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
 `training.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
@@ -39,6 +42,7 @@ from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
 
 BATCH = 256  # games stepped together: the agents draw their numbers in this order
+TRAINED_PLAYERS = "trained_players"  # the model attribute a training run saves its count in
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class EvaluateCommand:
     default_players: int
     default_games: int
     shipped_model: Callable[[str], Path | None]  # a shipped model's file by name, else None
+    shipped_players: Callable[[str], int | None]  # the count a shipped model was trained for
     policy_agent: Callable[[Any, int], Any]  # (model, seed) -> an agent playing it
     spaces: Callable[[int], tuple[int, int]]  # players -> (observation entries, actions)
     game_seeds: Callable[[int, int, int], np.ndarray]  # (seed, players, games) -> uint64[G]
@@ -214,6 +219,11 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
         "--out", type=cli.writable_dir, help="folder for evaluation_<P>p.json and the plot"
     )
     p.add_argument("--force", action="store_true", help="replace the files of an earlier --out")
+    p.add_argument(
+        "--any-players",
+        action="store_true",
+        help="evaluate a model trained for another player count than --players",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     args.game = command.tournament.make_game(p, args)
@@ -224,10 +234,45 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
             "--force, or name a new --out"
         )
     try:
-        args.model, args.model_path = load_model(command, args.model, args.players)
+        name = args.model
+        args.model, args.model_path = load_model(command, name, args.players)
+        if not args.any_players:
+            check_players(command, name, args.model, args.model_path, args.players)
     except ValueError as e:
         p.error(f"argument --model: {e}")
     return args
+
+
+def trained_players(command: EvaluateCommand, text: str, model: Any, path: Path) -> int | None:
+    """The player count the model of `--model text` was trained for: a shipped model's,
+    the one the training run saved in the model (`trained_players`), else the `run.json`
+    of the run whose folder (or checkpoints/ folder) holds it; None where unknown."""
+    shipped = command.shipped_players(text)
+    if shipped is not None:
+        return shipped
+    saved = getattr(model, TRAINED_PLAYERS, None)
+    if isinstance(saved, int):
+        return saved
+    folder = path.resolve().parent
+    run = (folder.parent if folder.name == "checkpoints" else folder) / "run.json"
+    try:
+        players = json.loads(run.read_text())["args"]["players"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return players if isinstance(players, int) else None
+
+
+def check_players(
+    command: EvaluateCommand, text: str, model: Any, path: Path, players: int
+) -> None:
+    """A ValueError naming both counts if the model was trained for another player count
+    than `players`."""
+    trained = trained_players(command, text, model, path)
+    if trained is not None and trained != players:
+        raise ValueError(
+            f"{text} was trained for {trained} players, not {players} (--players); "
+            f"--any-players evaluates it at {players} all the same"
+        )
 
 
 def run_command(command: EvaluateCommand, argv: list[str] | None = None) -> int:

@@ -62,6 +62,13 @@ class TrainingAgents:
 
         return model_path(self.game, name) if name in MODELS[self.game] else None
 
+    def shipped_players(self, name: str) -> int | None:
+        """The player count the shipped model `name` was trained for, None for a name the
+        game does not ship."""
+        from agents.models import MODELS, trained_players
+
+        return trained_players(self.game, name) if name in MODELS[self.game] else None
+
 
 def saved_model_problem(path: Path) -> str:
     """'' if `path` reads as a saved model, else what is wrong (agents/registry.py's check,

@@ -10,12 +10,13 @@ A run trains MaskablePPO with one learner seat against opponents drawn by weight
   of the policy (the game's `policy_agent`) joins the opponents with weight `--snapshot-weight`;
   only the newest `--max-snapshots` keep a weight.
 - Warm start: `--bc-expert NAME` first clones that baseline's play from `--bc-games`
-  self-play games (`--bc-epochs`; training/imitation.py), history in `bc.json`.
-- Evaluation curve (`WinRateCallback`): at the start and every `--eval-every` steps the
-  policy (most probable legal action) plays `--eval-games` seat-rotated games against
-  copies of each of `--eval-opponents` (training/evaluate.py's rows: win rate, Wilson
-  interval, mean points); rows in `eval.csv` and TensorBoard (`tb/`), and at the end
-  `learning_curve.png`.
+  self-play games (`--bc-epochs`; training/imitation.py), history in `bc.json`; the
+  game's default may name one (ASARA: towers), `--bc-expert none` starts from scratch.
+- Evaluation curve (`WinRateCallback`): every `--eval-every` steps the policy (most
+  probable legal action) plays `--eval-games` seat-rotated games against copies of each of
+  `--eval-opponents` (training/evaluate.py's rows: win rate, Wilson interval, mean
+  points), from the start where the run spans at least one interval, and always at the
+  end; rows in `eval.csv` and TensorBoard (`tb/`), and at the end `learning_curve.png`.
 - Checkpoints every `--checkpoint-every` steps in `checkpoints/`; the final model in
   `final.zip`; `--resume PATH` (a checkpoint .zip, or a run folder: its newest model)
   continues it for `--steps` MORE learner steps (additional, not total), on new games
@@ -43,28 +44,26 @@ A run trains MaskablePPO with one learner seat against opponents drawn by weight
 from __future__ import annotations
 
 import argparse
-import copy
-import csv
 import json
 import sys
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
-
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+from typing import TYPE_CHECKING, Any
 
 from asara_env.common.seeding import derived_seed
 from commandline import command
-from commandline.outputs import atomic_open, atomic_save, atomic_write_text, fresh_dir
+from commandline.outputs import atomic_save, atomic_write_text, fresh_dir
 
 from . import runfolder
-from .imitation import Samples, clone
-from .policy import MaskedPolicy
-from .sb3_vec_env import BatchedVecEnv, Opponent
+from .evaluate import TRAINED_PLAYERS
+
+if TYPE_CHECKING:  # torch and stable-baselines3 are imported once the arguments are checked
+    from sb3_contrib import MaskablePPO
+
+    from .imitation import Samples
+    from .sb3_vec_env import BatchedVecEnv, Opponent
 
 MAX_STEPS = 10**12  # learner steps of one run
 MAX_ENVS = 4096  # games stepped at once
@@ -121,131 +120,6 @@ class GameSpec:
     finish: Callable[[Any, argparse.Namespace, Row], Row] | None = None
 
 
-# ------------------------------------------------------------------------------ evaluation
-class WinRateCallback(BaseCallback):
-    """Every `every` steps (and at the start): win rates against the opponents, to eval.csv
-    and TensorBoard. `win_rate(model, opponent)` plays the games and returns one row."""
-
-    def __init__(
-        self,
-        win_rate: Callable[[Any, str], Row],
-        opponents: list[str],
-        every: int,
-        out: Path,
-        segment: int = 0,
-    ) -> None:
-        super().__init__()
-        self.win_rate, self.opponents, self.every = win_rate, opponents, every
-        self.path, self.next_at, self.segment = out / "eval.csv", 0, segment
-
-    def _on_training_start(self) -> None:
-        self.next_at = self.num_timesteps
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_at:
-            self.next_at = self.num_timesteps + self.every
-            self.evaluate()
-        return True
-
-    def evaluate(self) -> list[Row]:
-        """One row per opponent at the current step count, appended to eval.csv (with
-        the run's settings segment: 0 until the first recorded change of settings)."""
-        rows = []
-        for name in self.opponents:
-            r = self.win_rate(self.model, name)
-            r["steps"] = self.num_timesteps
-            r["settings"] = self.segment
-            self.logger.record(f"eval/win_rate_vs_{name}", r["win_rate"])
-            rows.append(r)
-        before = list(csv.DictReader(self.path.open())) if self.path.exists() else []
-        names = list(dict.fromkeys([*(before[0] if before else {}), *rows[0]]))
-        with atomic_open(self.path, "w", newline="") as f:  # the old rows and the new ones
-            writer = csv.DictWriter(f, fieldnames=names, restval=0)  # older rows: segment 0
-            writer.writeheader()
-            writer.writerows([*before, *rows])
-        summary = ", ".join(f"{r['opponent']} {r['win_rate']:.3f}" for r in rows)
-        print(f"[eval @ {self.num_timesteps} steps] win rate vs {summary}", flush=True)
-        return rows
-
-
-class LeagueCallback(BaseCallback):
-    """Every `every` steps a frozen copy of the policy (`snapshot(holder, seed)`, the game's
-    policy agent) joins the opponents with weight `weight`; only the newest `most` keep a
-    weight (older ones stay in the list with weight 0, so games under way keep their
-    opponents)."""
-
-    def __init__(
-        self,
-        env: BatchedVecEnv,
-        every: int,
-        weight: float,
-        most: int,
-        seed: int,
-        snapshot: Callable[[Any, int], Opponent],
-    ) -> None:
-        super().__init__()
-        self.env, self.every, self.weight, self.most, self.seed = env, every, weight, most, seed
-        self.snapshot = snapshot
-        self.base: list[Opponent] = list(env.opponents)
-        self.base_weights = list(env.opponent_weights)
-        self.snapshots: list[Opponent] = []
-        self.next_at = 0
-
-    def _on_training_start(self) -> None:
-        self.next_at = self.num_timesteps + self.every
-
-    def _on_step(self) -> bool:
-        if self.every and self.num_timesteps >= self.next_at:
-            self.next_at = self.num_timesteps + self.every
-            frozen = SimpleNamespace(policy=copy.deepcopy(self.model.policy))
-            self.snapshots.append(self.snapshot(frozen, self.seed + len(self.snapshots)))
-            live = [
-                self.weight if i >= len(self.snapshots) - self.most else 0.0
-                for i in range(len(self.snapshots))
-            ]
-            self.env.set_opponents(self.base + self.snapshots, self.base_weights + live)
-        return True
-
-
-class AtomicCheckpoints(CheckpointCallback):
-    """SB3's `CheckpointCallback`, each model written atomically."""
-
-    def _on_step(self) -> bool:
-        if self.n_calls % self.save_freq == 0:
-            atomic_save(self.model, Path(self._checkpoint_path(extension="zip")))
-        return True
-
-
-def plot_learning_curve(csv_path: Path, png: Path, marks: Sequence[tuple[int, str]] = ()) -> None:
-    """Win rate (with 95% interval) against each evaluation opponent over training steps;
-    a dashed line at each (step, change of settings) of `marks`."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = list(csv.DictReader(csv_path.open()))
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for name in dict.fromkeys(r["opponent"] for r in rows):
-        mine = [r for r in rows if r["opponent"] == name]
-        steps = [int(r["steps"]) for r in mine]
-        rate = [float(r["win_rate"]) for r in mine]
-        ax.plot(steps, rate, marker="o", label=f"vs {name}")
-        low, high = ([float(r[k]) for r in mine] for k in ("ci_low", "ci_high"))
-        ax.fill_between(steps, low, high, alpha=0.2)
-    for at, text in marks:
-        ax.axvline(at, color="grey", linestyle="--", linewidth=1)
-        ax.annotate(text, (at, 0.98), rotation=90, va="top", ha="right", fontsize=7)
-    ax.set_xlabel("learner steps")
-    ax.set_ylabel("win rate (95% Wilson)")
-    ax.set_ylim(0, 1)
-    ax.legend()
-    fig.tight_layout()
-    with atomic_open(png, "wb") as f:
-        fig.savefig(f, dpi=100, format="png")
-    plt.close(fig)
-
-
 # ------------------------------------------------------------------------------ the run
 def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str], list[float]]]:
     """A parser of 'a:0.6,b:0.4' -> (names, weights) (weight 1 where omitted), names
@@ -272,6 +146,8 @@ def resumed(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO | None:
     checkpoint's own unless given, see `parse_args`)."""
     if not args.resume:
         return None
+    from sb3_contrib import MaskablePPO
+
     hyper = {k: getattr(args, k) for k in spec.hyper}
     model = MaskablePPO.load(args.resume, device="cpu", **hyper)
     model.tensorboard_log = str(args.out / "tb")
@@ -282,6 +158,11 @@ def build_model(
     spec: GameSpec, args: argparse.Namespace, env: BatchedVecEnv, model: MaskablePPO | None
 ) -> MaskablePPO:
     """The resumed model on `env`, or a new one (behaviour-cloned first with --bc-expert)."""
+    from sb3_contrib import MaskablePPO
+
+    from .imitation import clone
+    from .policy import MaskedPolicy
+
     if model is not None:
         model.set_env(env)
         return model
@@ -310,6 +191,10 @@ def build_model(
 
 def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     """One training run (see the module docstring); returns the trained model."""
+    from stable_baselines3.common.callbacks import CallbackList
+
+    from .callbacks import AtomicCheckpoints, LeagueCallback, WinRateCallback, plot_learning_curve
+
     began = time.perf_counter()
     previous = resumed(spec, args)
     done = previous.num_timesteps if previous is not None else 0
@@ -322,6 +207,7 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     names, weights = args.opponents
     env = spec.make_env(args, names, weights, derived_seed(args.seed, done))  # new games
     model = build_model(spec, args, env, previous)
+    setattr(model, TRAINED_PLAYERS, args.players)  # saved with the model: evaluate checks it
     setup_seconds = time.perf_counter() - began  # with the behaviour cloning
     eval_seed = args.seed + 7
 
@@ -329,7 +215,10 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
         return spec.win_rate(m, args, opponent, args.eval_games, eval_seed)
 
     segment = runfolder.segment(args.out)
-    evaluator = WinRateCallback(win_rate, args.eval_opponents, args.eval_every, args.out, segment)
+    curve = args.steps >= args.eval_every  # a run shorter than an interval: the end only
+    evaluator = WinRateCallback(
+        win_rate, args.eval_opponents, args.eval_every, args.out, segment, at_start=curve
+    )
     league = LeagueCallback(
         env,
         args.snapshot_every,
@@ -405,6 +294,21 @@ def eval_opponents_parser(agents: Collection[str]) -> Callable[[str], list[str]]
         if unknown or not names:
             raise argparse.ArgumentTypeError(f"unknown agents {unknown}; known: {sorted(agents)}")
         return names
+
+    return parse
+
+
+def bc_expert_parser(agents: Collection[str]) -> Callable[[str], str | None]:
+    """A parser of --bc-expert: one of `agents`, or "none" (None: no cloning)."""
+
+    def parse(text: str) -> str | None:
+        if text == "none":
+            return None
+        if text not in agents:
+            raise argparse.ArgumentTypeError(
+                f"unknown agent {text!r}; known: {sorted(agents)} or none"
+            )
+        return text
 
     return parse
 
@@ -487,12 +391,22 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     )
     runfolder.add_change_argument(p)
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
-    p.add_argument("--bc-expert", choices=sorted(spec.opponents), help="clone this agent first")
-    p.add_argument("--bc-games", type=games, default=2000, help="games of --bc-expert cloned")
+    p.add_argument(
+        "--bc-expert",
+        type=bc_expert_parser(spec.opponents),
+        default=d.get("bc_expert"),
+        help="clone this agent's play first; none: start from scratch",
+    )
+    p.add_argument(
+        "--bc-games",
+        type=games,
+        default=d.get("bc_games", 2000),
+        help="games of --bc-expert cloned",
+    )
     p.add_argument(
         "--bc-epochs",
         type=command.bounded_int(1, 10**6, "a positive int"),
-        default=10,
+        default=d.get("bc_epochs", 10),
         help="passes over the cloned decisions",
     )
     p.add_argument(
@@ -518,7 +432,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         help="learner steps between points of the evaluation curve (one at the start and "
         "one at the end too)",
     )
-    p.add_argument("--eval-games", type=games, default=200, help="games per curve point")
+    p.add_argument(
+        "--eval-games", type=games, default=d.get("eval_games", 200), help="games per curve point"
+    )
     p.add_argument(
         "--eval-opponents",
         type=eval_opponents_parser(spec.opponents),
@@ -593,6 +509,8 @@ def _check_out(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
 
 def load_checkpoint(parser: argparse.ArgumentParser, path: Path) -> MaskablePPO:
     """The MaskablePPO model saved at `path`, or a usage error naming the file."""
+    from sb3_contrib import MaskablePPO
+
     try:
         return MaskablePPO.load(path, device="cpu")
     except Exception as e:  # any failure to read it: the file is not a checkpoint

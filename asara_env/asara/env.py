@@ -70,13 +70,14 @@ from asara_env.asara.card import CARD
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, MAX_PLAYERS
 from asara_env.asara.core import is_terminal
-from asara_env.asara.core.observation import OBS_DIM, OBS_HIGH
+from asara_env.asara.core.observation import OBS_DIM, OBS_HIGH, OBS_NORMALIZER
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
 from asara_env.common.svg import pixel_render_modes
+from asara_env.common.validate import check_type
 from asara_env.envs import (
     DeepCopyable,
     EpisodeSeeds,
@@ -85,6 +86,8 @@ from asara_env.envs import (
     check_env_choices,
     game_to_load,
     masked_spaces,
+    normalized_high,
+    normalizer,
     observation_box,
     penalty_rewards,
     raise_or_warn,
@@ -123,6 +126,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         illegal_action: str = "penalize",
         shaping: float = 0.0,
         backend: str | None = None,
+        normalize_obs: bool = False,
     ):
         EzPickle.__init__(
             self,
@@ -134,6 +138,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
             illegal_action,
             shaping,
             backend,
+            normalize_obs,
         )
         super().__init__()
         self.backend = resolve_backend(backend)
@@ -149,10 +154,13 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.normalize_obs = check_type("normalize_obs", normalize_obs, bool)
+        self._normalize = normalizer(OBS_NORMALIZER, normalize_obs)
+        high = normalized_high(OBS_HIGH, normalize_obs)
         self.observation_spaces, self.action_spaces = masked_spaces(
-            self.possible_agents, OBS_HIGH, NUM_ACTIONS
+            self.possible_agents, high, NUM_ACTIONS
         )
-        self.state_space = observation_box(np.tile(OBS_HIGH, MAX_PLAYERS))
+        self.state_space = observation_box(np.tile(high, MAX_PLAYERS))
         self._no_moves = np.zeros(NUM_ACTIONS, np.int8)
         # read-only zeros shared by the infos of agents not to move (nothing can alter them)
         self._no_moves_info = np.zeros(NUM_ACTIONS, np.int8)
@@ -304,7 +312,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         seat = self._seat[agent]
         obs = self._obs_cache.get(seat)
         if obs is None:
-            obs = self._obs_cache[seat] = self._observe(self._core, seat)[0]
+            obs = self._obs_cache[seat] = self._normalize(self._observe(self._core, seat)[0])
         moving = agent == self.agent_selection and not self._over
         mask = self._core.legal[0].astype(np.int8) if moving else self._no_moves.copy()
         return {"observation": obs.copy(), "action_mask": mask}
@@ -334,7 +342,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         included, zeros for absent seats (the global state a centralised critic wants)."""
         out = np.zeros((MAX_PLAYERS, OBS_DIM), np.float32)
         for seat in range(self.config.num_players):
-            out[seat] = self._observe(self._core, seat)[0]
+            out[seat] = self._normalize(self._observe(self._core, seat)[0])
         return out.reshape(-1)
 
     @property

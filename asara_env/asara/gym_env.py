@@ -29,6 +29,8 @@ others (through the AEC env).
   `learner_seat`.
 - `backend`: the core that plays the game ("numpy", "numba" or None for the default), as
   the AEC env's.
+- `normalize_obs=True`: the learner's observation normalised into [0, 1] (as the AEC env's
+  option), its space a [0, 1] box; the opponents see the raw observations they expect.
 - Saved games: `save_game()` is the game's saved-game dict (docs/asara/state.md);
   `load_game(saved, seat=None)` (or `reset(options={"state": saved, "seat": k})`)
   continues it with the learner in seat k (the fixed seat, else drawn). `copy.deepcopy(env)`
@@ -42,9 +44,10 @@ from typing import cast
 
 import gymnasium as gym
 
+from asara_env.asara.core.observation import OBS_NORMALIZER
 from asara_env.asara.env import raw_env
 from asara_env.common.opponents import Actor
-from asara_env.envs import OpponentsEnv
+from asara_env.envs import OpponentsEnv, learner_observations
 
 
 class AsaraGymEnv(OpponentsEnv):
@@ -64,6 +67,7 @@ class AsaraGymEnv(OpponentsEnv):
         illegal_action: str = "penalize",
         shaping: float = 0.0,
         backend: str | None = None,
+        normalize_obs: bool = False,
     ):
         game = raw_env(
             num_players,
@@ -76,4 +80,7 @@ class AsaraGymEnv(OpponentsEnv):
             backend=backend,
         )
         spaces = cast(gym.spaces.Dict, game.observation_space(game.possible_agents[0]))
-        super().__init__(game, opponents, seat, render_mode, spaces["observation"])
+        observations, normalize = learner_observations(
+            spaces["observation"], OBS_NORMALIZER, normalize_obs
+        )
+        super().__init__(game, opponents, seat, render_mode, observations, normalize=normalize)

@@ -76,7 +76,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import BOARD, CARD_NAMES
 from asara_env.basari.core import ranking_score, scores, terminal_rewards
 from asara_env.basari.core import winners as core_winners
-from asara_env.basari.core.observation import obs_high
+from asara_env.basari.core.observation import config_obs_high, obs_normalizer
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.phases import Phase
@@ -87,6 +87,7 @@ from asara_env.basari.render import bundle_text, render_state
 from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
 from asara_env.common.svg import pixel_render_modes
+from asara_env.common.validate import check_type
 from asara_env.envs import (
     DeepCopyable,
     EpisodeSeeds,
@@ -97,6 +98,8 @@ from asara_env.envs import (
     check_env_choices,
     game_to_load,
     masked_spaces,
+    normalized_high,
+    normalizer,
     observation_box,
     penalty_rewards,
     raise_or_warn,
@@ -145,9 +148,18 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         backend: str | None = None,
+        normalize_obs: bool = False,
     ) -> None:
         EzPickle.__init__(
-            self, num_players, start_mode, reward, board, render_mode, illegal_action, backend
+            self,
+            num_players,
+            start_mode,
+            reward,
+            board,
+            render_mode,
+            illegal_action,
+            backend,
+            normalize_obs,
         )
         self.config = BasariConfig(num_players, start_mode, BOARD if board is None else board)
         self.backend = resolve_backend(backend)
@@ -162,7 +174,9 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         self._layout, self._n_actions = lay, lay.n_actions
         self._deciding = np.ones(lay.n_actions, bool)  # the ids that are decisions
         self._deciding[lay.noop] = False
-        high = obs_high(self.config.n_archways)
+        self.normalize_obs = check_type("normalize_obs", normalize_obs, bool)
+        self._normalize = normalizer(obs_normalizer(self.config), normalize_obs)
+        high = normalized_high(config_obs_high(self.config), normalize_obs)
         self.observation_spaces, self.action_spaces = masked_spaces(
             self.possible_agents, high, lay.n_actions
         )
@@ -236,7 +250,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
                 return self.refuse(illegal)
         core = self.core
         before = to_reference(core, 0) if self.render_mode else None
-        obs = self._engine.step_observe(core, joint)[0]
+        obs = self._normalize(self._engine.step_observe(core, joint)[0])
         if before is not None:
             self._record(before, joint[0])
         over = int(core.phase[0]) == OVER
@@ -349,7 +363,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         core, agents = self.core, self.possible_agents
         p = len(agents)
         if obs is None:
-            obs = self._engine.observe(core)[0]
+            obs = self._normalize(self._engine.observe(core)[0])
         phase = int(core.phase[0])
         if phase == OVER or self._offenders:  # nobody acts any more
             masks = np.zeros((p, self._n_actions), np.int8)
@@ -400,7 +414,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
     def state(self) -> np.ndarray:
         """float32[OBS_SIZE]: the global state (see the module docstring)."""
         self._require_reset()
-        return self._engine.global_state(self.core)[0]
+        return self._normalize(self._engine.global_state(self.core)[0])
 
     def render(self) -> str | np.ndarray | None:
         """The game as text, returned ("ansi") or printed ("human"), or as a picture: an

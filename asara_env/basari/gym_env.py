@@ -32,6 +32,9 @@ others (through the AEC form of the parallel env).
   continues it with the learner in seat k. `copy.deepcopy(env)` is an independent env
   that continues identically (opponents included).
 - `backend`: the core's implementation, "numpy" or "numba" (see asara_env/basari/env.py).
+- `normalize_obs=True`: the learner's observation normalised into [0, 1] (as the
+  PettingZoo envs' option), its space a [0, 1] box; the opponents see the raw observations
+  they expect.
 
 Everything but BASARI's arguments is `asara_env.envs.OpponentsEnv`, shared with ASARA's
 gymnasium env.
@@ -45,9 +48,10 @@ from typing import Any, cast
 import gymnasium as gym
 
 from asara_env.basari.actions import NOOP
-from asara_env.basari.env import raw_env
+from asara_env.basari.core.observation import obs_normalizer
+from asara_env.basari.env import parallel_env
 from asara_env.common.opponents import Actor
-from asara_env.envs import OpponentsEnv
+from asara_env.envs import OpponentsEnv, SimultaneousAEC, learner_observations
 
 
 class BasariGymEnv(OpponentsEnv):
@@ -64,8 +68,9 @@ class BasariGymEnv(OpponentsEnv):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         backend: str | None = None,
+        normalize_obs: bool = False,
     ):
-        game = raw_env(
+        parallel = parallel_env(
             num_players=num_players,
             start_mode=start_mode,
             reward=reward,
@@ -74,6 +79,11 @@ class BasariGymEnv(OpponentsEnv):
             illegal_action=illegal_action,
             backend=backend,
         )
+        game = SimultaneousAEC(parallel)  # the AEC form (`basari_v0.raw_env`)
         spaces = cast(gym.spaces.Dict, game.observation_space(game.possible_agents[0]))
-        observations = spaces["observation"]
-        super().__init__(game, opponents, seat, render_mode, observations, pass_action=NOOP)
+        observations, normalize = learner_observations(
+            spaces["observation"], obs_normalizer(parallel.config), normalize_obs
+        )
+        super().__init__(
+            game, opponents, seat, render_mode, observations, NOOP, normalize=normalize
+        )

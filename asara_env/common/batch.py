@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 else:
     S = TypeVar("S")
 
+MAX_BATCH = 2**31 - 1  # the most games a core's `init` sets up at once (int32 row indices)
+
 __all__ = [
+    "MAX_BATCH",
     "FieldSpec",
     "array_fields",
     "blank_arrays",

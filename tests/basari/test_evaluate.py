@@ -24,10 +24,11 @@ MODEL = model_path("basari", "ppo_4p")
 
 
 def test_a_shipped_model_by_name_against_named_opponents(capsys):
-    argv = ["--model", "ppo_4p", "--players", "2", "--games", "4", "--opponents", "random,value"]
+    argv = ["--model", "ppo_2p", "--players", "2", "--games", "4", "--opponents", "random,value"]
     assert evaluate.main([*argv, "--seed", "3"]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith(f"{MODEL}: 2 players, BASARI, choose start, 4 games each\n")
+    model = model_path("basari", "ppo_2p")
+    assert out.startswith(f"{model}: 2 players, BASARI, choose start, 4 games each\n")
     assert "1 x random" in out and "1 x value" in out and "95% Wilson" in out
     assert "evaluate" in err and "8/8" in err  # the progress bar: every game of both
 

@@ -22,8 +22,9 @@ from training.basari import policy_agent  # noqa: E402
 from training.basari import train as basari_train  # noqa: E402
 from training.basari.imitation import collect  # noqa: E402
 from training.basari.vec_env import BasariVecEnv  # noqa: E402
+from training.callbacks import LeagueCallback  # noqa: E402
+from training.evaluate import TRAINED_PLAYERS  # noqa: E402
 from training.imitation import clone  # noqa: E402
-from training.run import LeagueCallback  # noqa: E402
 
 TINY = [
     "--players",
@@ -148,6 +149,9 @@ def test_resume_continues_the_step_count(run_dir: Path) -> None:
     assert model.num_timesteps == 512 + 256
     assert model.n_steps == 32  # the checkpoint's hyper-parameters, not the defaults
     assert json.loads((out / "run.json").read_text())["num_timesteps"] == 768
+    rows = list(csv.DictReader((out / "eval.csv").open()))
+    assert [r["steps"] for r in rows] == ["768"]  # shorter than --eval-every: the end only
+    assert getattr(model, TRAINED_PLAYERS) == 4  # the player count of the run that saved it
 
 
 def test_the_same_seed_gives_the_same_run(tmp_path: Path) -> None:

@@ -238,6 +238,7 @@ def test_a_failure_is_one_line_and_ctrl_c_exits_130(
 TINY_TRAIN = ["--steps", "64", "--envs", "4", "--n-steps", "16", "--batch-size", "64"]
 TINY_TRAIN += ["--eval-every", "100000", "--eval-games", "2", "--eval-opponents", "random"]
 TINY_TRAIN += ["--checkpoint-every", "100000", "--no-progress", "--opponents", "random"]
+TINY_TRAIN += ["--bc-expert", "none"]  # ASARA clones towers first by default
 
 
 @pytest.fixture(scope="module")
@@ -384,7 +385,7 @@ def test_evaluate_refuses_to_replace_its_files_without_force(
 ) -> None:
     argv = [
         "--model",
-        "ppo_4p",
+        "ppo_2p",
         "--players",
         "2",
         "--games",

@@ -171,3 +171,21 @@ def test_a_shipped_model_without_train_names_the_extra(monkeypatch):
     uninstall(monkeypatch, "torch")
     with pytest.raises(MissingExtraError, match=r"the shipped model 'ppo_4p' needs the 'train'"):
         make_model_agent("basari", "ppo_4p", 0)
+
+
+def test_the_description_names_both_games_and_their_cores():
+    description = PROJECT["description"]
+    assert "ASARA" in description and "BASARI" in description
+    assert "numba" in description and "gymnasium" in description
+
+
+def test_the_readme_builds_the_wheel_it_installs():
+    """A path under dist/ that the README installs from is written by a build command
+    before it, in the same block: a clone has no dist/ folder."""
+    readme = (ROOT / "README.md").read_text()
+    for block in re.findall(r"^```bash\n(.*?)^```", readme, re.S | re.M):
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if "dist/" in line and line.startswith("pip install"):
+                built = [b for b in lines[:i] if b.startswith("python -m build --outdir dist")]
+                assert built, f"{line!r} installs from dist/ before anything builds it"

@@ -25,7 +25,7 @@ from commandline.command import run_main
 from training import evaluate as shared
 from training.tournament import Rows
 
-from . import policy_agent, shipped_model
+from . import policy_agent, shipped_model, shipped_players
 from .tournament import COMMAND as TOURNAMENT
 from .tournament import game
 
@@ -43,6 +43,7 @@ COMMAND = shared.EvaluateCommand(
     default_players=2,
     default_games=2000,
     shipped_model=shipped_model,
+    shipped_players=shipped_players,
     policy_agent=policy_agent,
     spaces=lambda players: (OBS_DIM, NUM_ACTIONS),
     game_seeds=_game_seeds,

@@ -13,7 +13,12 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).
 - Warm start: `--bc-expert NAME` clones that baseline's play first (`--bc-games`,
-  `--bc-epochs`; see training/asara/imitation.py and training/imitation.py).
+  `--bc-epochs`; see training/asara/imitation.py and training/imitation.py); by default
+  200 games of towers (`--bc-expert none`: from scratch).
+- Defaults for a first run that learns from its first step: opponents towers and random
+  half and half (the clone beats random at once, towers not yet), reward `margin` (the
+  points behind or ahead of the best opponent, never the same for every game as `win`
+  against an opponent never beaten is). The shipped models' commands name their own.
 - Network and hyper-parameters: `training.policy.policy_kwargs()` (log1p features, 512-256
   ReLU MLPs for policy and value) and the defaults of `HYPER` below (overridable).
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
@@ -26,21 +31,22 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from sb3_contrib import MaskablePPO
+from typing import TYPE_CHECKING, Any
 
 from asara_env.asara.config import GameConfig
 from commandline.asara.options import add_expansions_argument, check_rules
 from commandline.command import run_main
 from training import run
-from training.imitation import Samples
-from training.policy import policy_kwargs
 
 from . import baselines, policy_agent
 from .evaluate import win_rate
-from .imitation import collect
-from .vec_env import AsaraVecEnv
+
+if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
+    from sb3_contrib import MaskablePPO
+
+    from training.imitation import Samples
+
+    from .vec_env import AsaraVecEnv
 
 HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 1e-4,
@@ -58,6 +64,8 @@ HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --he
 def _make_env(
     args: argparse.Namespace, names: list[str], weights: list[float], seed: int
 ) -> AsaraVecEnv:
+    from .vec_env import AsaraVecEnv
+
     return AsaraVecEnv(
         args.envs, args.players, args.variant, names, weights, args.reward, seed, args.expansions
     )
@@ -76,7 +84,15 @@ def _win_rate(
 
 
 def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+    from .imitation import collect
+
     return collect(_config(args), expert, games, seed, args.reward)
+
+
+def _policy_kwargs() -> dict[str, Any]:
+    from training.policy import policy_kwargs
+
+    return policy_kwargs()
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -96,18 +112,24 @@ SPEC = run.GameSpec(
     hyper=HYPER,
     defaults={
         "players": 2,
-        "opponents": "towers:0.6,tall:0.2,greedy:0.2",
-        "reward": "win",
+        # a beatable opponent beside the strong ones, the score margin as the reward and a
+        # clone of towers to start from: a learning signal from the first step
+        "opponents": "towers:0.5,random:0.5",
+        "reward": "margin",
+        "bc_expert": "towers",
+        "bc_games": 200,
+        "bc_epochs": 5,
         "steps": 1_000_000,
         "envs": 64,
         "eval_every": 100_000,
-        "eval_opponents": ["towers", "greedy"],
+        "eval_games": 100,
+        "eval_opponents": ["towers", "random"],
         "checkpoint_every": 200_000,
     },
     make_env=_make_env,
     win_rate=_win_rate,
     collect=_collect,
-    policy_kwargs=policy_kwargs,
+    policy_kwargs=_policy_kwargs,
     policy_agent=policy_agent,
     add_arguments=_add_arguments,
     check=check_rules,

@@ -32,6 +32,7 @@ baselines = _AGENTS.baselines
 check = _AGENTS.check
 make_agent = _AGENTS.make_agent
 shipped_model = _AGENTS.shipped_model
+shipped_players = _AGENTS.shipped_players
 
 
 def play_batch(

@@ -22,7 +22,7 @@ from commandline.command import run_main
 from training import evaluate as shared
 from training.tournament import game_seeds
 
-from . import baselines, policy_agent, shipped_model
+from . import baselines, policy_agent, shipped_model, shipped_players
 from .tournament import COMMAND as TOURNAMENT
 from .tournament import game
 
@@ -39,6 +39,7 @@ COMMAND = shared.EvaluateCommand(
     default_players=4,
     default_games=400,
     shipped_model=shipped_model,
+    shipped_players=shipped_players,
     policy_agent=policy_agent,
     spaces=_spaces,
     game_seeds=game_seeds,

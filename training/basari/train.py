@@ -23,22 +23,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
 from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
 from commandline.command import bounded_int, run_main
 from commandline.outputs import atomic_write_text
 from training import run
-from training.imitation import Samples
-from training.policy import Log1pFeatures
 
 from . import baselines, policy_agent
 from .evaluate import evaluate
-from .imitation import collect
-from .vec_env import BasariVecEnv
+
+if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
+    from training.imitation import Samples
+
+    from .vec_env import BasariVecEnv
 
 HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --help)
     "learning_rate": 3e-4,
@@ -56,6 +56,10 @@ NET_ARCH = [256, 256]  # shared policy and value MLP (ReLU after log1p features)
 
 def policy_kwargs() -> dict[str, Any]:
     """log1p of the observation (counts >= 0), then a shared 256-256 ReLU MLP."""
+    import torch
+
+    from training.policy import Log1pFeatures
+
     return {
         "features_extractor_class": Log1pFeatures,
         "net_arch": NET_ARCH,
@@ -66,6 +70,8 @@ def policy_kwargs() -> dict[str, Any]:
 def _make_env(
     args: argparse.Namespace, names: list[str], weights: list[float], seed: int
 ) -> BasariVecEnv:
+    from .vec_env import BasariVecEnv
+
     return BasariVecEnv(args.envs, args.players, names, args.reward, seed, weights)
 
 
@@ -76,6 +82,8 @@ def _win_rate(
 
 
 def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+    from .imitation import collect
+
     return collect(BasariConfig(num_players=args.players), expert, games, seed, args.reward)
 
 

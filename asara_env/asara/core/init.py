@@ -19,10 +19,9 @@ from asara_env.asara.core.state import FIELD_SPECS, CoreState, blank
 from asara_env.asara.core.tables import PHASE
 from asara_env.asara.core.year import deal_and_refill
 from asara_env.asara.phases import full_tile_counts
+from asara_env.common.batch import MAX_BATCH
 from asara_env.common.seeding import derived_seeds
 from asara_env.common.validate import check_int, check_seed, check_seeds, check_type
-
-MAX_BATCH = 2**31 - 1
 
 
 def seeds_for(seed: int | np.integer | ArrayLike | None, batch: int) -> NDArray[np.uint64]:

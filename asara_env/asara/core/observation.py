@@ -45,7 +45,7 @@ from asara_env.asara.constants import (
 )
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE, SPACES, CoreState
 from asara_env.asara.phases import N_PHASES, Phase
-from asara_env.common.layout import ObsSlice, slice_highs, slice_index
+from asara_env.common.layout import ObsNormalizer, ObsSlice, slice_highs, slice_index, slice_scales
 from asara_env.common.markdown import page, slice_table, table
 
 N_PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
@@ -57,6 +57,9 @@ P4, C, B = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
 TILES = (N_PARTS, C, N_GOLD)
 COUNT_HIGH = float(N_CARDS)  # the largest count the state holds (state.COUNT: -1..45)
 INT32_HIGH = float(np.iinfo(np.int32).max)  # money and prestige: no limit in the rules
+# their typical sizes, which the normalised observation maps to 0.5 (common.layout)
+MONEY_SCALE = 20.0  # Asari: a year's income is about this
+PRESTIGE_SCALE = 50.0  # a final score is about this to twice this
 _S = ObsSlice
 OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("num_players", (N_PLAYER_COUNTS,), "one-hot: 2, 3, 4 players"),
@@ -68,12 +71,13 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
     _S("seat_to_move", (P4,), "one-hot relative seat to decide"),
     _S("caliph", (P4,), "one-hot relative seat holding the Caliph tile"),
     _S("present", (P4,), "[relative seat] 1 = a player sits there"),
-    _S("money", (P4,), "[relative seat] Asari", high=INT32_HIGH),
+    _S("money", (P4,), "[relative seat] Asari", high=INT32_HIGH, scale=MONEY_SCALE),
     _S(
         "prestige",
         (P4,),
         "[relative seat] prestige (final scoring added at the end)",
         high=INT32_HIGH,
+        scale=PRESTIGE_SCALE,
     ),
     _S("hand_sizes", (P4,), "[relative seat] cards in hand", high=COUNT_HIGH),
     _S("hand", (B,), "[card colour] the viewer's hand", high=COUNT_HIGH),
@@ -156,6 +160,8 @@ OBS_SLICES: tuple[ObsSlice, ...] = (
 OBS_INDEX: dict[str, slice] = slice_index(OBS_SLICES)
 OBS_DIM: int = sum(s.size for s in OBS_SLICES)
 OBS_HIGH: NDArray[np.float32] = slice_highs(OBS_SLICES)  # float32[OBS_DIM]: each entry's bound
+# the normalised observation (`normalize_obs=True` of the envs): every entry in [0, 1]
+OBS_NORMALIZER = ObsNormalizer(OBS_HIGH, slice_scales(OBS_SLICES))
 
 
 def observation_markdown() -> str:

@@ -14,7 +14,9 @@ from asara_env.basari.core import rules
 from asara_env.basari.core.state import FIELD_SPECS, BasariState, blank
 from asara_env.basari.core.tables import tables
 from asara_env.basari.phases import Phase
+from asara_env.common.batch import MAX_BATCH
 from asara_env.common.seeding import derived_seeds
+from asara_env.common.validate import check_int
 
 OVER = int(Phase.OVER)
 
@@ -37,12 +39,12 @@ def seeds_for(seed: object, batch: int) -> np.ndarray:
 def init(config: BasariConfig, batch: int, seeds: object = None) -> BasariState:
     """B games set up; game i is the reference game `new_game(config, seeds_i)` (with an
     int seed s: `derived_seed(s, i)`). A `config` that is not a BasariConfig is a
-    TypeError naming it."""
+    TypeError naming it; a `batch` that is not an int from 1 to MAX_BATCH a ValueError
+    naming it and the limit."""
     config = BasariConfig.check(config)
-    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise ValueError(f"batch must be an int >= 1, got {batch!r}")
-    state = blank(config, int(batch))
-    reset_games(state, np.arange(batch), seeds_for(seeds, int(batch)))
+    batch = check_int("batch", batch, 1, MAX_BATCH)
+    state = blank(config, batch)
+    reset_games(state, np.arange(batch), seeds_for(seeds, batch))
     return state
 
 

@@ -7,7 +7,8 @@ block repeated for each of the 4 ego seats). `obs_index(n)` gives every named sl
 position, `observation_markdown()` writes docs/basari/observation.md from the same tables.
 
 Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises / 10;
-one-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros. The only
+one-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros. The
+bounds (`obs_high`) follow the board: archway points / 7 up to its richest archway / 7. The only
 information private to one seat is the bundle it is building (E2): it appears in the
 acting seat's observation only. `observe` is the vectorised encoder; `bridge.encode_view`
 encodes a reference state with plain loops and must agree with it.
@@ -19,11 +20,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import GEMS_PER_COLOUR, MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.core.tables import Tables, tables
 from asara_env.basari.phases import N_PHASES
-from asara_env.common.layout import ObsSlice, slice_highs, slice_index
+from asara_env.common.layout import ObsNormalizer, ObsSlice, slice_highs, slice_index, slice_scales
 from asara_env.common.markdown import page, slice_table
 
 GEM_SCALE = float(GEMS_PER_COLOUR)
@@ -33,6 +35,9 @@ RAISES_SCALE = 10.0
 # scores and raises have no limit in the rules: their bound is the int32 fields' largest value
 SCORE_HIGH = float(np.iinfo(np.int32).max) / SCORE_SCALE
 RAISES_HIGH = float(np.iinfo(np.int32).max) / RAISES_SCALE
+# their typical sizes in the observation, which the normalised observation maps to 0.5
+SCORE_TYPICAL = 1.0  # 100 points: a final score is about this
+RAISES_TYPICAL = 0.3  # 3 raises
 
 
 _S = ObsSlice
@@ -42,7 +47,7 @@ def seat_slices(n: int) -> tuple[ObsSlice, ...]:
     """The per-seat block (20 + n values), repeated for ego seats 0..3."""
     return (
         _S("present", (1,), "1 = a player sits in this ego seat"),
-        _S("score", (1,), "points / 100", high=SCORE_HIGH),
+        _S("score", (1,), "points / 100", high=SCORE_HIGH, scale=SCORE_TYPICAL),
         _S("gems", (N_COLOURS,), "gems held per colour (red, yellow, green, blue) / 25"),
         _S("position", (n,), "one-hot archway of the merchant (all 0 during SETUP)"),
         _S("lap_left", (1,), "archways left to complete the lap / N (0 once completed)"),
@@ -75,7 +80,13 @@ def top_slices(n: int) -> tuple[ObsSlice, ...]:
         _S("offer", (N_COLOURS,), "standing offer, gems per colour / 25"),
         _S("offer_by", (MAX_PLAYERS,), "one-hot ego seat that made the standing offer"),
         _S("offer_exists", (1,), "1 = there is a standing offer"),
-        _S("raises", (1,), "raises so far (offers after the opening one) / 10", high=RAISES_HIGH),
+        _S(
+            "raises",
+            (1,),
+            "raises so far (offers after the opening one) / 10",
+            high=RAISES_HIGH,
+            scale=RAISES_TYPICAL,
+        ),
         _S("queued_card", (N_CARDS,), "one-hot card of the second barter still to come"),
         _S("pending", (N_COLOURS,), "bundle being built, per colour / 25 (acting seat only)"),
     )
@@ -94,14 +105,49 @@ def seat_index(n: int) -> dict[str, slice]:
 
 
 @lru_cache(maxsize=16)
-def obs_high(n: int) -> np.ndarray:
-    """float32[OBS_SIZE]: each entry's upper bound for a board of n archways (the seat
-    block's bounds repeated for the 4 ego seats)."""
-    seat = np.tile(slice_highs(seat_slices(n)), MAX_PLAYERS)
-    parts = [seat if s.name == "seats" else slice_highs([s]) for s in top_slices(n)]
+def obs_high(n: int, top_points: int = int(POINTS_SCALE)) -> np.ndarray:
+    """float32[OBS_SIZE]: each entry's upper bound for a board of n archways whose largest
+    archway is worth `top_points` (the seat block's bounds repeated for the 4 ego seats).
+    An archway's points / 7 are bounded by max(top_points, 7) / 7: 1 on the default board,
+    more on a board with richer archways (up to MAX_ARCHWAY_POINTS / 7)."""
+    seat = slice_highs(seat_slices(n))
+    seat[seat_index(n)["archway"].start] = points_high(top_points)
+    parts = [
+        np.tile(seat, MAX_PLAYERS) if s.name == "seats" else slice_highs([s]) for s in top_slices(n)
+    ]
     high = np.concatenate(parts)
+    board = obs_index(n)["board"]
+    high[board.start : board.stop : 1 + N_COLOURS] = points_high(top_points)
     high.flags.writeable = False
     return high
+
+
+@lru_cache(maxsize=16)
+def obs_scale(n: int) -> np.ndarray:
+    """float32[OBS_SIZE]: each entry's squashing scale (`common.layout`; 0 for the entries
+    with a bound), the seat block's repeated for the 4 ego seats."""
+    seat = np.tile(slice_scales(seat_slices(n)), MAX_PLAYERS)
+    parts = [seat if s.name == "seats" else slice_scales([s]) for s in top_slices(n)]
+    scale = np.concatenate(parts)
+    scale.flags.writeable = False
+    return scale
+
+
+def obs_normalizer(config: BasariConfig) -> ObsNormalizer:
+    """The normalised observation of `config`'s games (`normalize_obs=True` of the envs):
+    every entry in [0, 1]."""
+    return ObsNormalizer(config_obs_high(config), obs_scale(config.n_archways))
+
+
+def points_high(top_points: int) -> float:
+    """The bound of an archway's points / 7 on a board whose largest archway is worth
+    `top_points`."""
+    return max(float(top_points), POINTS_SCALE) / POINTS_SCALE
+
+
+def config_obs_high(config: BasariConfig) -> np.ndarray:
+    """float32[OBS_SIZE]: `obs_high` for the board of `config`."""
+    return obs_high(config.n_archways, int(config.board[:, 0].max()))
 
 
 @lru_cache(maxsize=16)
@@ -219,6 +265,8 @@ def observation_markdown(n: int | None = None) -> str:
         "Scales: gem counts / 25, archway points / 7, scores / 100, archways left / N, raises "
         "/ 10.",
         "One-hots and flags are 0 or 1; an absent item (no offer, no barter) is all zeros.",
+        "The max column is the default board's: on a board whose richest archway is worth P > 7",
+        "points, the archway points entries are bounded by P / 7 (`obs_high`).",
         "Only the `pending` bundle is private: it is set in the acting agent's observation alone.",
     ]
     return page(

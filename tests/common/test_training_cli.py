@@ -1,0 +1,98 @@
+"""The training and evaluation commands of both games before any work: their arguments are
+checked (`--help` included) without importing torch or stable-baselines3, and an
+evaluation refuses a model trained for another player count unless told otherwise."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents.models import model_path  # noqa: E402
+from training.asara import evaluate as asara_evaluate  # noqa: E402
+from training.basari import evaluate as basari_evaluate  # noqa: E402
+from training.evaluate import TRAINED_PLAYERS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("torch", "stable_baselines3", "sb3_contrib")
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+@pytest.mark.parametrize("argv", [["--envs", "0"], ["--help"]])
+def test_train_checks_its_arguments_before_importing_torch(game, argv):
+    code = (
+        "import sys\n"
+        f"from training.{game}.train import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit as e:\n"
+        f"    print(e.code, [m for m in {HEAVY!r} if m in sys.modules])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    status, imported = run.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert status == ("2" if argv[0] == "--envs" else "0"), run.stderr
+    assert imported == "[]", f"{game}-train {argv} imported {imported}"
+
+
+def _usage_error(main, argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "main, argv, trained, asked",
+    [
+        (basari_evaluate.main, ["--model", "ppo_2p", "--players", "4"], 2, 4),
+        (asara_evaluate.main, ["--model", "ppo_4p", "--players", "2"], 4, 2),
+        (asara_evaluate.main, ["--model", "ppo_2p", "--players", "3"], 2, 3),
+    ],
+)
+def test_evaluate_refuses_a_model_of_another_player_count(main, argv, trained, asked, capsys):
+    line = _usage_error(main, argv, capsys)
+    assert f"was trained for {trained} players, not {asked}" in line, line
+    assert "--any-players" in line
+
+
+def test_any_players_evaluates_it_all_the_same():
+    args = basari_evaluate.parse_args(["--model", "ppo_2p", "--players", "4", "--any-players"])
+    assert args.players == 4 and args.model_path == model_path("basari", "ppo_2p")
+
+
+def test_the_count_of_a_run_comes_from_the_model_or_its_run_json(tmp_path, capsys):
+    """A model the training saved knows its count; an older one is found by its run.json
+    (beside it, or above its checkpoints/ folder)."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(model_path("basari", "ppo_3p"), device="cpu")
+    setattr(model, TRAINED_PLAYERS, 3)
+    model.save(tmp_path / "final.zip")
+    line = _usage_error(basari_evaluate.main, ["--model", str(tmp_path / "final.zip")], capsys)
+    assert "was trained for 3 players, not 4" in line
+
+    delattr(model, TRAINED_PLAYERS)
+    (tmp_path / "checkpoints").mkdir()
+    model.save(tmp_path / "checkpoints" / "model_64_steps.zip")
+    (tmp_path / "run.json").write_text(json.dumps({"args": {"players": 2}}))
+    argv = ["--model", str(tmp_path / "checkpoints" / "model_64_steps.zip")]
+    assert "was trained for 2 players, not 4" in _usage_error(basari_evaluate.main, argv, capsys)
+    (tmp_path / "run.json").unlink()  # nothing says: evaluated as asked
+    assert basari_evaluate.parse_args(argv).players == 4
+
+
+def test_asaras_defaults_clone_towers_and_reward_the_margin(tmp_path):
+    from training.asara import train
+
+    args = train.parse_args(["--out", str(tmp_path / "run")])
+    assert (args.reward, args.bc_expert, args.bc_games) == ("margin", "towers", 200)
+    assert "random" in args.opponents[0]  # an opponent the first policy can beat
+    none = train.parse_args(["--bc-expert", "none", "--out", str(tmp_path / "run")])
+    assert none.bc_expert is None

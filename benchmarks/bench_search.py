@@ -12,7 +12,8 @@ ask), on the numba backend; per game, player count and phase it prints the simul
 the positions, and the CPU ms per decision. The yardstick, measured in the same run: pgx
 othello at B = 4096 on JAX-CPU (random legal actions, `jax.jit(jax.vmap(...))`, as
 benchmarks/bench_peers.py), its decisions per wall second and per CPU second (every
-thread of the process), and each search's median as a ratio of othello's decisions per
+thread of the process: JAX runs several), and each search's median as a ratio of
+othello's decisions per wall second (the yardstick as bench_peers measures it) and per
 CPU second. Without pgx (the `bench` extra) the yardstick is left out.
 """
 
@@ -43,7 +44,9 @@ OTHELLO_BATCH = 4096
 PERCENTILES = (10, 50, 90)
 
 
-def positions(game: str, players: int, per_phase: int, seed: int) -> dict[str, list[tuple[Any, int]]]:
+def positions(
+    game: str, players: int, per_phase: int, seed: int
+) -> dict[str, list[tuple[Any, int]]]:
     """Per phase, (one-game state, deciding seat) pairs along random games."""
     core = load_core(game, "numba")
     config = load_config(game)(num_players=players)
@@ -83,7 +86,9 @@ def sims_of(agent: Any) -> int:
     return int(getattr(agent, "simulations", 0))
 
 
-def measure_spec(game: str, spec: str, players: int, found: dict[str, list[tuple[Any, int]]]) -> dict[str, Any]:
+def measure_spec(
+    game: str, spec: str, players: int, found: dict[str, list[tuple[Any, int]]]
+) -> dict[str, Any]:
     agent = make_agent(game, spec + ":backend=numba", 0)
     decide(agent, game, *found["early"][0])  # compiles and warms up
     out: dict[str, Any] = {}
@@ -141,8 +146,15 @@ def main() -> None:
             f"pgx othello B={OTHELLO_BATCH}: {yardstick['per_wall_s']:,.0f} decisions per wall s, "
             f"{yardstick['per_cpu_s']:,.0f} per CPU s (after: {after['per_cpu_s']:,.0f})"
         )
-    base = None if yardstick is None or after is None else (yardstick["per_cpu_s"] + after["per_cpu_s"]) / 2
-    print("| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision | median / othello per CPU s |")
+    base = (
+        None
+        if yardstick is None or after is None
+        else (yardstick["per_cpu_s"] + after["per_cpu_s"]) / 2
+    )
+    print(
+        "| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision "
+        "| median / othello per CPU s |"
+    )
     print("|---|---|---|---|---|")
     for key, phases in results["searches"].items():
         for phase, r in phases.items():

@@ -33,6 +33,7 @@ from agents.registry import AgentKind, Option
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
 
+from .game import one_torch_thread
 from .gumbel import search_game
 from .mcts import ROOTS, Decision, Evaluate, Search, Settings
 
@@ -59,6 +60,7 @@ def network_evaluator(game: str, model: str) -> Evaluate:
     from agents.network import load_net
 
     net = load_net(game, model)
+    one_torch_thread()
 
     def evaluate(
         observations: NDArray[np.float32], masks: NDArray[np.bool_]

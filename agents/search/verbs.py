@@ -20,8 +20,8 @@ Every verb is optional; a game whose card names none is searched with the defaul
   `scores` now);
 - `playouts`: playout policies by name, each a factory `(backend, seed) -> Playout`, a
   Playout being `(state, rng) -> actions` in the core's form (int[B], or int[B, P] for a
-  simultaneous game). Besides these, "random" and any baseline of the game's agents table
-  (asked on the observations) are always available.
+  simultaneous game). Besides these, "random", any baseline of the game's agents table and
+  any shipped model of the game (asked on the observations) are always available.
 """
 
 from __future__ import annotations

@@ -263,3 +263,16 @@ def test_search_counts_its_work():
     search.run(state, np.array([0]), np.array([seat]))
     assert search.iterations == 8 and search.searches == 1
     assert isinstance(make_agent("basari", "ismcts:8", 0), GameSearchAgent)
+
+
+def test_the_ladder_times_a_search_agent_in_basaris_arena():
+    from agents.basari.arena import play_batch
+    from training.ladder import TimedAgent
+
+    timed = TimedAgent(make_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0))
+    other = make_agent("basari", "value", 1)
+    seating = np.array([[0, 1], [1, 0]])
+    scores = play_batch(
+        BasariConfig(num_players=2), [timed, other], seating, np.arange(2, dtype=np.uint64)
+    )
+    assert scores.shape == (2, 2) and timed.choices > 0 and timed.cpu_seconds > 0

@@ -12,6 +12,7 @@ TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 .PHONY: setup run test test-slow test-integration test-wheel lint format docs docs-site bench clean
 
 $(STAMP): pyproject.toml
+	@echo "==> setting up $(VENV): the project with its dev and train extras, torch's CPU build first"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --timeout 20 --retries 1 \
@@ -25,14 +26,25 @@ run: $(STAMP)
 	$(BIN)/python -m training.tournament_cli asara --agents random,greedy,towers,tall --players 2 3 4 \
 		--games 200 --seed 0 --out results/
 
+# each step of `make test` announced with its number, what it runs and the time of day;
+# the main pytest run prints a line per test file as the file finishes (tests/progress.py),
+# the notebooks and the slow integration tests name each test as it starts (-v)
+STEP = @printf '\n==> make test, step %s (%s UTC): %s\n' $(1) "$$(date -u +%H:%M:%S)" $(2)
+
 test: $(STAMP)
+	$(call STEP,1/6,"lint (ruff check, ruff format --check)")
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(call STEP,2/6,"types (mypy --strict over the whole tree)")
 	$(BIN)/mypy asara_env agents training apps benchmarks examples tests
-	$(MAKE) docs-site
+	$(call STEP,3/6,"the docs site (mkdocs build --strict into site/)")
+	$(MAKE) --no-print-directory docs-site
+	$(call STEP,4/6,"pytest on 2 workers (the first tests compile the numba kernels)")
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 -q
-	$(BIN)/python -m pytest -q --nbmake notebooks
-	$(MAKE) test-integration
+	$(call STEP,5/6,"the notebooks (nbmake)")
+	$(BIN)/python -m pytest -v --nbmake notebooks
+	$(call STEP,6/6,"the RL-library recipes and the wheel (make test-integration)")
+	$(MAKE) --no-print-directory test-integration
 
 # The RL-library recipes of examples/ (Ray RLlib, Tianshou, AgileRL, SuperSuit, SB3) get a
 # venv of their own: RLlib pins gymnasium==1.2.2 and AgileRL pettingzoo<1.27, older than
@@ -41,6 +53,7 @@ INT_VENV := .venv-integration
 INT_STAMP := $(INT_VENV)/.installed
 
 $(INT_STAMP): pyproject.toml
+	@echo "==> setting up $(INT_VENV): the project with the RL libraries of examples/"
 	$(PYTHON) -m venv $(INT_VENV)
 	$(INT_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(INT_VENV)/bin/python -m pip install --quiet --timeout 20 --retries 1 \
@@ -53,6 +66,7 @@ TRL_VENV := .venv-torchrl
 TRL_STAMP := $(TRL_VENV)/.installed
 
 $(TRL_STAMP): pyproject.toml
+	@echo "==> setting up $(TRL_VENV): the project with TorchRL"
 	$(PYTHON) -m venv $(TRL_VENV)
 	$(TRL_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(TRL_VENV)/bin/python -m pip install --quiet --timeout 20 --retries 1 \
@@ -61,8 +75,8 @@ $(TRL_STAMP): pyproject.toml
 	touch $(TRL_STAMP)
 
 test-integration: $(INT_STAMP) $(TRL_STAMP)
-	OMP_NUM_THREADS=1 $(INT_VENV)/bin/python -m pytest -n 0 -q -m integration tests/integration
-	OMP_NUM_THREADS=1 $(TRL_VENV)/bin/python -m pytest -p no:xdist -q -m integration \
+	OMP_NUM_THREADS=1 $(INT_VENV)/bin/python -m pytest -n 0 -v -m integration tests/integration
+	OMP_NUM_THREADS=1 $(TRL_VENV)/bin/python -m pytest -p no:xdist -v -m integration \
 		tests/integration/test_torchrl.py
 
 # the wheel and sdist built and installed into fresh venvs on every supported Python found

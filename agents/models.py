@@ -19,7 +19,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .policy_agent import PolicyAgent
+from .policy_agent import PolicyAgent, load_model
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -65,9 +65,7 @@ def model_path(game: str, name: str) -> Path:
 
 @cache
 def _load(path: Path) -> MaskablePPO:
-    from sb3_contrib import MaskablePPO
-
-    return MaskablePPO.load(path, device="cpu")
+    return load_model(path)
 
 
 def make_model_agent(game: str, name: str, seed: int | None = None) -> PolicyAgent:

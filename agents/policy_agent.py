@@ -1,7 +1,8 @@
 """A trained MaskablePPO policy as an agent of any game (needs the `train` extra: torch,
 sb3-contrib).
 
-`PolicyAgent(model)` takes a `sb3_contrib.MaskablePPO` (or the path of a saved one) and
+`PolicyAgent(model)` takes a `sb3_contrib.MaskablePPO` (or the path of a saved one, read
+by `load_model`) and
 acts on observations and masks like every agent: `deterministic=True` plays the most
 probable legal action; otherwise it samples from the policy's masked distribution with one
 double of its own generator per decision (inverse CDF), so it stays deterministic given
@@ -15,8 +16,9 @@ models were trained on the first 1,907 (everything before the gifts).
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,9 +42,7 @@ class PolicyAgent(Agent[object]):
     ) -> None:
         super().__init__(seed)
         if isinstance(model, (str, os.PathLike)):
-            from sb3_contrib import MaskablePPO
-
-            model = MaskablePPO.load(Path(model), device="cpu")
+            model = load_model(model)
         self.model, self.deterministic = model, deterministic
 
     def probabilities(self, observations: Observations, masks: Masks) -> NDArray[np.float64]:
@@ -69,6 +69,30 @@ class PolicyAgent(Agent[object]):
         cdf = np.cumsum(probs, axis=1)
         k = np.argmax(cdf > (u * cdf[:, -1])[:, None], axis=1)
         return np.where(masks[np.arange(len(k)), k], k, np.argmax(probs, axis=1)).astype(np.int64)
+
+
+def load_model(path: str | os.PathLike[str]) -> MaskablePPO:
+    """The MaskablePPO saved at `path`, on the CPU: what `MaskablePPO.load(path)` gives,
+    without first giving the network orthogonal initial weights (a QR decomposition per
+    layer) that the saved weights then replace: for an ASARA model a tenth of a second of
+    CPU on a quiet machine, seconds on a busy one where PyTorch's threads contend. The
+    network is built without them; `policy_kwargs` stays as saved. On a terminal, stderr
+    says what is loading while it does (importing PyTorch takes seconds)."""
+    from asara_env.common.status import status  # here: importing agents loads no asara_env
+
+    path = Path(path)
+    with status(f"loading the model {path.name} (PyTorch)"):
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.save_util import json_to_data
+
+        with zipfile.ZipFile(path) as archive:
+            data = json_to_data(archive.read("data").decode())
+        saved: dict[str, Any] = data.get("policy_kwargs", {})
+        quick = {"policy_kwargs": {**saved, "ortho_init": False}}
+        model = MaskablePPO.load(path, device="cpu", custom_objects=quick)
+    model.policy_kwargs = saved
+    model.policy.ortho_init = saved.get("ortho_init", True)
+    return model
 
 
 def _observation_size(shape: tuple[int, ...] | None) -> int:

@@ -7,22 +7,27 @@ modules the command needs, so on an install without the extra it prints one line
 the extra to install (`pip install 'asara-env[train]'`) and exits with status 2, `--help`
 included; a module of an extra found missing later (an agent loading a shipped model) is
 said the same way. A new console script is one `Script` here and one line in
-`pyproject.toml` (tests/common/test_packaging.py checks they agree).
+`pyproject.toml` (tests/common/test_packaging.py checks they agree). A command whose
+import takes seconds (the training commands import PyTorch) says so on a terminal while
+it loads (`loads`).
 """
 
 from __future__ import annotations
 
 import importlib
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from apps.command import exit_missing_extra
 from asara_env.common.extras import missing_extra, require
+from asara_env.common.status import status
 
 TRAIN = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
 EVALUATE = ("torch", "sb3_contrib", "matplotlib")
 TOURNAMENT = ("openskill", "matplotlib")
 LADDER = (*TOURNAMENT, "choix")
+TORCH = "PyTorch and Stable-Baselines3"  # what the training commands import (seconds)
 SERVE = ("fastapi", "uvicorn")
 
 
@@ -34,6 +39,7 @@ class Script:
     name: str
     target: str
     needs: tuple[str, ...] = ()
+    loads: str = ""  # what importing the command loads, said on a terminal while it does
 
     def __call__(self, argv: list[str] | None = None) -> Any:
         """The command's exit status (the console script exits with it) on `argv`
@@ -41,7 +47,8 @@ class Script:
         try:
             require("this command", self.needs)
             module, _, function = self.target.partition(":")
-            main = getattr(importlib.import_module(module), function)
+            with status(f"{self.name}: loading {self.loads}") if self.loads else nullcontext():
+                main = getattr(importlib.import_module(module), function)
         except ImportError as e:
             missing = missing_extra(e, "this command")
             if missing is None:
@@ -58,8 +65,8 @@ SCRIPTS = (
     Script("basari-tournament", "training.basari.tournament:main", TOURNAMENT),
     Script("asara-ladder", "training.asara.tournament:ladder", LADDER),
     Script("basari-ladder", "training.basari.tournament:ladder", LADDER),
-    Script("asara-train", "training.asara.train:main", TRAIN),
-    Script("basari-train", "training.basari.train:main", TRAIN),
+    Script("asara-train", "training.asara.train:main", TRAIN, TORCH),
+    Script("basari-train", "training.basari.train:main", TRAIN, TORCH),
     Script("asara-evaluate", "training.asara.evaluate:main", EVALUATE),
     Script("basari-evaluate", "training.basari.evaluate:main", EVALUATE),
     Script("asara-serve", "apps.serve:main", SERVE),

@@ -169,10 +169,10 @@ def load_model(command: EvaluateCommand, text: str, players: int) -> tuple[Any, 
 
     if not zipfile.is_zipfile(path):
         raise ValueError(f"{text} is not a saved MaskablePPO model (not a .zip file)")
-    from sb3_contrib import MaskablePPO
+    from agents.policy_agent import load_model as load_saved_model
 
     try:
-        model = MaskablePPO.load(path, device="cpu")
+        model = load_saved_model(path)
     except Exception as e:  # any failure to read it: the file is not a model
         raise ValueError(f"{text} is not a saved MaskablePPO model ({e})") from None
     entries, actions = command.spaces(players)

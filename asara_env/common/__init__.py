@@ -9,5 +9,7 @@
   corrupt-record error.
 - `sampling`: a uniformly random legal action per row of a mask (`random_legal`), compiled
   where numba loads, the same draws either way.
-- `files`: files written whole or not at all (`atomic_open`, `atomic_write_text`, ...).
+- `files`: files written whole or not at all (`atomic_open`, `atomic_write_text`, ...),
+  with the permissions `open()` gives.
+- `status`: what a slow step is doing, said on a terminal while it runs (`status`).
 """

@@ -1,7 +1,9 @@
 """The web page in a real browser: Playwright driving the operating system's Chromium.
 
-Skipped (with the reason) only when Chromium is not installed (`apt-get install -y
-chromium`; `.ci/run` installs it). Nothing here downloads a browser.
+Each test is skipped only when Chromium is not installed, and the run then ends with a
+section saying so and how to install it (`apt-get install chromium fonts-dejavu-core`;
+`.ci/run` installs it and sets ASARA_REQUIRE_BROWSER, which turns its absence into an
+error). Nothing here downloads a browser.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ import numpy as np
 import pytest
 
 from apps.browser import LAUNCH_ARGS, find_chromium
+from tests.progress import CHROMIUM as CHROMIUM_PART
+from tests.progress import needs
 
 CHROMIUM = find_chromium()
 if CHROMIUM is None and os.environ.get("ASARA_REQUIRE_BROWSER"):
-    raise RuntimeError("ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing")
-if CHROMIUM is None:
-    pytest.skip(
-        "Chromium is not installed (apt-get install -y chromium): no browser tests",
-        allow_module_level=True,
+    raise RuntimeError(
+        "ASARA_REQUIRE_BROWSER is set (as CI sets it) but Chromium is missing"
+        f" ({CHROMIUM_PART.install})"
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
@@ -30,7 +32,7 @@ from apps.serve import running  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.asara.reference.record import GameRecord, replay  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs(CHROMIUM_PART)]
 MAX_CLICKS = 600
 SEED = 5  # the uploaded records' games  # a 2-player game asks the person for far fewer decisions
 

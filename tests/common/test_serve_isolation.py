@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import apps.asara.web  # noqa: E402
+import apps.basari.web  # noqa: E402
 import apps.serve  # noqa: E402
 from apps.asara.cli import asara_parser  # noqa: E402
 from apps.serve import MAX_BODY, TOKEN_HEADER, Store, create_app, is_local, main  # noqa: E402
@@ -193,9 +194,10 @@ def project_memory() -> int:
 
 
 def test_a_thousand_abandoned_games_leave_the_games_held_and_memory_bounded(monkeypatch, game_name):
-    # ASARA's board picture is drawn for each answer and never held: a stub keeps
+    # each game's board picture is drawn for each answer and never held: a stub keeps
     # tracemalloc (which slows the drawing's many small allocations ~7x) to seconds
     monkeypatch.setattr(apps.asara.web, "svg_view", lambda view: "<svg/>")
+    monkeypatch.setattr(apps.basari.web, "svg_of", lambda state, seat: "<svg/>")
     clock = Clock()
     app = create_app(max_games=40, idle_seconds=30, clock=clock)
     client = TestClient(app)

@@ -141,27 +141,31 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    if yardstick is not None and after is not None:
+    print_table(results)
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """The yardstick's line and the searches' table (markdown)."""
+    both = [o for o in (results["othello"], results["othello_after"]) if o is not None]
+    wall = sum(o["per_wall_s"] for o in both) / len(both) if both else None
+    cpu = sum(o["per_cpu_s"] for o in both) / len(both) if both else None
+    for o, when in zip(both, ("before", "after")):
         print(
-            f"pgx othello B={OTHELLO_BATCH}: {yardstick['per_wall_s']:,.0f} decisions per wall s, "
-            f"{yardstick['per_cpu_s']:,.0f} per CPU s (after: {after['per_cpu_s']:,.0f})"
+            f"pgx othello B={OTHELLO_BATCH} ({when}): {o['per_wall_s']:,.0f} decisions per "
+            f"wall s, {o['per_cpu_s']:,.0f} per CPU s"
         )
-    base = (
-        None
-        if yardstick is None or after is None
-        else (yardstick["per_cpu_s"] + after["per_cpu_s"]) / 2
-    )
     print(
         "| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision "
-        "| median / othello per CPU s |"
+        "| median / othello per wall s | median / othello per CPU s |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for key, phases in results["searches"].items():
         for phase, r in phases.items():
-            ratio = "-" if base is None else f"{r['median'] / base:.3f}"
+            by_wall = "-" if wall is None else f"{r['median'] / wall:.3f}"
+            by_cpu = "-" if cpu is None else f"{r['median'] / cpu:.3f}"
             print(
                 f"| {key} | {phase} | {r['median']:,.0f} [{r['p10']:,.0f}, {r['p90']:,.0f}] | "
-                f"{r['cpu_ms']:.0f} | {ratio} |"
+                f"{r['cpu_ms']:.0f} | {by_wall} | {by_cpu} |"
             )
 
 

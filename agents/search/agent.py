@@ -192,6 +192,21 @@ class GameSearchAgent(Agent[Any]):
         games = np.asarray(games, np.int64)
         return self.act_seats(state, games, self.search_game.to_move(state)[games])
 
+    def act_state(self, state: Any) -> int:
+        """The seat to move's action in one reference game (a turn-based game's; the
+        game's `from_reference` verb makes it a core batch)."""
+        convert = self.search_game.verbs.from_reference
+        if convert is None:
+            raise TypeError(f"{self.game_name}'s search verbs have no from_reference")
+        return int(self.act_games(convert(state), np.zeros(1, np.int64))[0])
+
+    def act_env(self, env: Any) -> int:
+        """The action of the agent to move in a PettingZoo env of a turn-based game."""
+        to_state = self.search_game.verbs.env_state
+        if to_state is None:
+            raise TypeError(f"{self.game_name}'s search verbs have no env_state")
+        return self.act_state(to_state(env))
+
     def act_seats(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Actions:
         """int64[len(games)]: seat seats[i]'s action in game games[i] of `state`."""
         return self.decide(state, games, seats).actions

@@ -276,3 +276,25 @@ def test_the_ladder_times_a_search_agent_in_basaris_arena():
         BasariConfig(num_players=2), [timed, other], seating, np.arange(2, dtype=np.uint64)
     )
     assert scores.shape == (2, 2) and timed.choices > 0 and timed.cpu_seconds > 0
+
+
+def test_the_shared_search_answers_the_applications_of_one_game():
+    """ASARA's terminal game and web page ask `act_state` / `act_env`, BASARI's
+    `choose_reference`: the shared search answers each with a legal action."""
+    from agents.asara.arena import act_in_env
+    from agents.basari.arena import choose_reference
+    from asara_env import asara_v0
+    from asara_env.basari.bridge import to_reference
+
+    ref = late_choices(GameConfig(num_players=2), 43, 1)[0]
+    agent = search_agent("asara", "gumbel:8:horizon=2:backend=numpy", 0)
+    assert agent.act_state(ref) in legal_actions(ref)
+    env = asara_v0.env(num_players=2)
+    env.reset(seed=3)
+    observation = env.last()[0]
+    action = act_in_env(agent, env, observation)
+    assert observation["action_mask"][action]
+    state = next(s for s in basari_states(2, 9) if deciding_seat(s) >= 0)
+    seat = deciding_seat(state)
+    basari_agent = search_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0)
+    assert state.legal[0, seat, choose_reference(basari_agent, to_reference(state, 0), seat)]

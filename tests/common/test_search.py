@@ -298,3 +298,26 @@ def test_the_shared_search_answers_the_applications_of_one_game():
     seat = deciding_seat(state)
     basari_agent = search_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0)
     assert state.legal[0, seat, choose_reference(basari_agent, to_reference(state, 0), seat)]
+
+
+def test_network_values_reach_the_seats_they_belong_to():
+    """A value per row is the observer's (the rest shared out); a row of P values is
+    ego-centric, column j the seat j places clockwise of the observer."""
+    one = Search._seat_values(np.array([0.8]), np.array([2]), 4)
+    assert np.allclose(one, [[0.2 / 3, 0.2 / 3, 0.8, 0.2 / 3]])
+    ego = Search._seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
+    assert np.allclose(ego, [[0.1, 0.3, 0.1, 0.5]])
+
+
+def test_basari_edges_hide_the_colour_of_another_seats_gem():
+    from agents.basari.search_verbs import public_key
+    from asara_env.basari.actions import Group
+
+    config = BasariConfig(num_players=2)
+    add = config.actions.offset(Group.ADD)
+    ids = np.arange(config.n_actions)
+    keys = public_key(config, ids)
+    assert (keys[add : add + 4] == add).all()
+    assert (
+        np.delete(keys, np.arange(add, add + 4)) == np.delete(ids, np.arange(add, add + 4))
+    ).all()

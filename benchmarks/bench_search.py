@@ -12,7 +12,8 @@ ask), on the numba backend; per game, player count and phase it prints the simul
 the positions, and the CPU ms per decision. The yardstick, measured in the same run: pgx
 othello at B = 4096 on JAX-CPU (random legal actions, `jax.jit(jax.vmap(...))`, as
 benchmarks/bench_peers.py), its decisions per wall second and per CPU second (every
-thread of the process), and each search's median as a ratio of othello's decisions per
+thread of the process: JAX runs several), and each search's median as a ratio of
+othello's decisions per wall second (the yardstick as bench_peers measures it) and per
 CPU second. Without pgx (the `bench` extra) the yardstick is left out.
 """
 
@@ -140,26 +141,31 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    if yardstick is not None and after is not None:
+    print_table(results)
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """The yardstick's line and the searches' table (markdown)."""
+    both = [o for o in (results["othello"], results["othello_after"]) if o is not None]
+    wall = sum(o["per_wall_s"] for o in both) / len(both) if both else None
+    cpu = sum(o["per_cpu_s"] for o in both) / len(both) if both else None
+    for o, when in zip(both, ("before", "after")):
         print(
-            f"pgx othello B={OTHELLO_BATCH}: {yardstick['per_wall_s']:,.0f} decisions per wall s, "
-            f"{yardstick['per_cpu_s']:,.0f} per CPU s (after: {after['per_cpu_s']:,.0f})"
+            f"pgx othello B={OTHELLO_BATCH} ({when}): {o['per_wall_s']:,.0f} decisions per "
+            f"wall s, {o['per_cpu_s']:,.0f} per CPU s"
         )
-    base = (
-        None
-        if yardstick is None or after is None
-        else (yardstick["per_cpu_s"] + after["per_cpu_s"]) / 2
-    )
     print(
-        "| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision | median / othello per CPU s |"
+        "| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision "
+        "| median / othello per wall s | median / othello per CPU s |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for key, phases in results["searches"].items():
         for phase, r in phases.items():
-            ratio = "-" if base is None else f"{r['median'] / base:.3f}"
+            by_wall = "-" if wall is None else f"{r['median'] / wall:.3f}"
+            by_cpu = "-" if cpu is None else f"{r['median'] / cpu:.3f}"
             print(
                 f"| {key} | {phase} | {r['median']:,.0f} [{r['p10']:,.0f}, {r['p90']:,.0f}] | "
-                f"{r['cpu_ms']:.0f} | {ratio} |"
+                f"{r['cpu_ms']:.0f} | {by_wall} | {by_cpu} |"
             )
 
 

@@ -25,6 +25,8 @@ from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core import CoreState, is_terminal
 from asara_env.asara.hidden import determinise as determinise_one
+from asara_env.asara.reference.serialize import state_from_dict
+from asara_env.asara.reference.state import State
 
 from .ismcts import PUBLIC_KEY
 from .search import FlatMCAgent, estimate, estimate_compiled, hidden_core
@@ -77,8 +79,22 @@ def heuristic_playout(name: str) -> PlayoutFactory:
 
 
 PLAYOUTS = {name: heuristic_playout(name) for name in HEURISTIC_PLAYOUTS}
+
+
+def one_game(state: State) -> CoreState:
+    """A reference game as a one-game core batch."""
+    return from_reference([state])
+
+
+def env_state(env: Any) -> State:
+    """The reference state of a PettingZoo ASARA env (its saved game)."""
+    return state_from_dict(env.unwrapped.save_game())
+
+
 _COMMON: dict[str, Any] = {
     "to_move": lambda state: state.seat,
+    "from_reference": one_game,
+    "env_state": env_state,
     "public_key": public_key,
     "playouts": PLAYOUTS,
 }

@@ -12,9 +12,12 @@ from numpy.typing import NDArray
 
 from agents.search.verbs import SearchVerbs
 from asara_env.basari.actions import Group
+from asara_env.basari.bridge import from_reference
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import N_COLOURS
+from asara_env.basari.core import BasariState
 from asara_env.basari.hidden import determinise
+from asara_env.basari.reference.state import State
 
 
 def public_key(config: BasariConfig, actions: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -24,4 +27,9 @@ def public_key(config: BasariConfig, actions: NDArray[np.int64]) -> NDArray[np.i
     return np.where(adding, first, actions)
 
 
-VERBS = SearchVerbs(determinise=determinise, public_key=public_key)
+def one_game(state: State) -> BasariState:
+    """A reference game as a one-game core batch."""
+    return from_reference([state])
+
+
+VERBS = SearchVerbs(determinise=determinise, public_key=public_key, from_reference=one_game)

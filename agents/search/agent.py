@@ -33,6 +33,7 @@ from agents.registry import AgentKind, Option
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
 
+from .game import one_torch_thread
 from .gumbel import search_game
 from .mcts import ROOTS, Decision, Evaluate, Search, Settings
 
@@ -59,6 +60,7 @@ def network_evaluator(game: str, model: str) -> Evaluate:
     from agents.network import load_net
 
     net = load_net(game, model)
+    one_torch_thread()
 
     def evaluate(
         observations: NDArray[np.float32], masks: NDArray[np.bool_]
@@ -189,6 +191,21 @@ class GameSearchAgent(Agent[Any]):
         """int64[len(games)]: the seat to move's action in each of `games` (turn-based)."""
         games = np.asarray(games, np.int64)
         return self.act_seats(state, games, self.search_game.to_move(state)[games])
+
+    def act_state(self, state: Any) -> int:
+        """The seat to move's action in one reference game (a turn-based game's; the
+        game's `from_reference` verb makes it a core batch)."""
+        convert = self.search_game.verbs.from_reference
+        if convert is None:
+            raise TypeError(f"{self.game_name}'s search verbs have no from_reference")
+        return int(self.act_games(convert(state), np.zeros(1, np.int64))[0])
+
+    def act_env(self, env: Any) -> int:
+        """The action of the agent to move in a PettingZoo env of a turn-based game."""
+        to_state = self.search_game.verbs.env_state
+        if to_state is None:
+            raise TypeError(f"{self.game_name}'s search verbs have no env_state")
+        return self.act_state(to_state(env))
 
     def act_seats(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Actions:
         """int64[len(games)]: seat seats[i]'s action in game games[i] of `state`."""

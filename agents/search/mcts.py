@@ -14,8 +14,9 @@ legal action, `settings.sims` iterations, each:
    network's priors), all seats' actions are one joint step of the core; a child not seen
    before is added and the descent stops there (or at the end of the game);
 3. the leaf is evaluated: by the network's value for the observer's observation (value
-   net), or by a playout with the playout policy to the end or for `horizon` decisions
-   and the game's `leaf_scores`, turned into one reward per seat by the reward scheme;
+   net; after `horizon` playout steps if it is > 0), or by a playout with the playout
+   policy to the end or for `horizon` decisions and the game's `leaf_scores`, turned
+   into one reward per seat by the reward scheme;
 4. the rewards are backed up along the path, each seat's edge counting its own.
 
 Iterations run in waves of `wave` per decision: the wave's worlds of every decision asked
@@ -466,8 +467,20 @@ class Search:
     def _leaf_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
         """float[n, P]: every seat's reward in each world (see the module docstring)."""
         if self.value_net:
+            if self.settings.horizon:
+                self._advance(worlds, self.settings.horizon)
             return self._net_rewards(worlds, observers)
         return self._playout(worlds)
+
+    def _advance(self, worlds: Any, steps: int) -> None:
+        """Play every unfinished world on for `steps` steps with the playout policy."""
+        for _ in range(steps):
+            live = int((~self.game.is_terminal(worlds)).sum())
+            if not live:
+                return
+            self.playout_steps += live
+            joint = self.game.native(worlds, self.policy(worlds, self.rng))
+            self.game.step(worlds, joint)
 
     def _net_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
         game = self.game

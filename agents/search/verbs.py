@@ -18,10 +18,13 @@ Every verb is optional; a game whose card names none is searched with the defaul
 - `leaf_scores(state) -> float[B, P]`: an estimate of the final `scores` of unfinished
   games, what a playout stopped at its horizon is scored by (default: the core's
   `scores` now);
+- `from_reference(state) -> batch` and `env_state(env) -> state`: one game of the game's
+  reference engine as a one-game core batch, and the reference state of a PettingZoo env
+  (for the applications that hold one game: the terminal games, the web page);
 - `playouts`: playout policies by name, each a factory `(backend, seed) -> Playout`, a
   Playout being `(state, rng) -> actions` in the core's form (int[B], or int[B, P] for a
-  simultaneous game). Besides these, "random" and any baseline of the game's agents table
-  (asked on the observations) are always available.
+  simultaneous game). Besides these, "random", any baseline of the game's agents table and
+  any shipped model of the game (asked on the observations) are always available.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class SearchVerbs:
     public_key: Callable[[Any, NDArray[np.int64]], NDArray[np.int64]] | None = None
     leaf_scores: Callable[[Any], NDArray[np.number[Any]]] | None = None
     playouts: Mapping[str, PlayoutFactory] = field(default_factory=dict)
+    from_reference: Callable[[Any], Any] | None = None
+    env_state: Callable[[Any], Any] | None = None
     # the backend-bound variants, for verbs whose implementation differs per backend:
     # backend name -> the verbs to use there instead of these (their own `by_backend` unread)
     by_backend: Mapping[str, SearchVerbs] = field(default_factory=dict)

@@ -127,3 +127,17 @@ def test_the_budget_plot_reads_each_logged_match(tmp_path):
         plot_main([*map(str, logs), "--out", str(png)])
     assert exc.value.code == 2 and png.read_bytes() == before  # refused, nothing replaced
     plot_main([*map(str, logs), "--out", str(png), "--force"])
+
+
+def test_a_match_at_four_players_rotates_the_agent_against_three_copies(tmp_path):
+    log = tmp_path / "four.jsonl"
+    result = heads_up(
+        "basari", "value", "random", games=4, seed=2, chunk=4, log=log, progress=False, players=4
+    )
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["settings"]["players"] == 4
+    assert json.loads(lines[1])["agent_seat"] == [0, 1, 2, 3]
+    assert len(json.loads(lines[1])["scores"][0]) == 4
+    assert result["fair_share"] == 0.25 and 0 <= result["wins"] <= 4
+    with pytest.raises(ValueError, match="players must be one of"):
+        heads_up("basari", "value", "random", games=1, players=5, progress=False)

@@ -12,6 +12,7 @@ import pytest
 
 from agents.basari import AGENTS
 from agents.models import MODELS
+from agents.registry import is_agent
 from training.basari.tournament import LADDER, PLAYER_COUNTS, game, ladder
 from training.ladder import per_players, planned_games, play_one, run_ladder
 
@@ -30,10 +31,14 @@ def _results(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(r["players"], r["game"], r["seed"], r["seating"], r["scores"]) for r in rows]
 
 
-def test_the_default_lineup_holds_every_baseline_and_a_model_for_every_player_count() -> None:
+def test_the_default_lineup_holds_every_baseline_a_model_for_every_player_count_and_search():
     agents = LADDER.default_agents
     assert agents[0] == "random"
-    assert set(agents) == set(AGENTS) | set(MODELS["basari"])
+    plain = [a for a in agents if "=" not in a]
+    assert set(plain) == set(AGENTS) | set(MODELS["basari"])
+    searches = [a.partition("=")[2] for a in agents if "=" in a]
+    assert {s.partition(":")[0] for s in searches} == {"ismcts", "flatmc"}
+    assert all(is_agent("basari", s) for s in searches)
     assert {f"ppo_{p}p" for p in PLAYER_COUNTS} <= set(MODELS["basari"])
     assert LADDER.default_players == list(PLAYER_COUNTS)
 

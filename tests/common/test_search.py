@@ -263,3 +263,61 @@ def test_search_counts_its_work():
     search.run(state, np.array([0]), np.array([seat]))
     assert search.iterations == 8 and search.searches == 1
     assert isinstance(make_agent("basari", "ismcts:8", 0), GameSearchAgent)
+
+
+def test_the_ladder_times_a_search_agent_in_basaris_arena():
+    from agents.basari.arena import play_batch
+    from training.ladder import TimedAgent
+
+    timed = TimedAgent(make_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0))
+    other = make_agent("basari", "value", 1)
+    seating = np.array([[0, 1], [1, 0]])
+    scores = play_batch(
+        BasariConfig(num_players=2), [timed, other], seating, np.arange(2, dtype=np.uint64)
+    )
+    assert scores.shape == (2, 2) and timed.choices > 0 and timed.cpu_seconds > 0
+
+
+def test_the_shared_search_answers_the_applications_of_one_game():
+    """ASARA's terminal game and web page ask `act_state` / `act_env`, BASARI's
+    `choose_reference`: the shared search answers each with a legal action."""
+    from agents.asara.arena import act_in_env
+    from agents.basari.arena import choose_reference
+    from asara_env import asara_v0
+    from asara_env.basari.bridge import to_reference
+
+    ref = late_choices(GameConfig(num_players=2), 43, 1)[0]
+    agent = search_agent("asara", "gumbel:8:horizon=2:backend=numpy", 0)
+    assert agent.act_state(ref) in legal_actions(ref)
+    env = asara_v0.env(num_players=2)
+    env.reset(seed=3)
+    observation = env.last()[0]
+    action = act_in_env(agent, env, observation)
+    assert observation["action_mask"][action]
+    state = next(s for s in basari_states(2, 9) if deciding_seat(s) >= 0)
+    seat = deciding_seat(state)
+    basari_agent = search_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0)
+    assert state.legal[0, seat, choose_reference(basari_agent, to_reference(state, 0), seat)]
+
+
+def test_network_values_reach_the_seats_they_belong_to():
+    """A value per row is the observer's (the rest shared out); a row of P values is
+    ego-centric, column j the seat j places clockwise of the observer."""
+    one = Search._seat_values(np.array([0.8]), np.array([2]), 4)
+    assert np.allclose(one, [[0.2 / 3, 0.2 / 3, 0.8, 0.2 / 3]])
+    ego = Search._seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
+    assert np.allclose(ego, [[0.1, 0.3, 0.1, 0.5]])
+
+
+def test_basari_edges_hide_the_colour_of_another_seats_gem():
+    from agents.basari.search_verbs import public_key
+    from asara_env.basari.actions import Group
+
+    config = BasariConfig(num_players=2)
+    add = config.actions.offset(Group.ADD)
+    ids = np.arange(config.n_actions)
+    keys = public_key(config, ids)
+    assert (keys[add : add + 4] == add).all()
+    assert (
+        np.delete(keys, np.arange(add, add + 4)) == np.delete(ids, np.arange(add, add + 4))
+    ).all()

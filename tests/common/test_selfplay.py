@@ -189,7 +189,7 @@ def test_a_resumed_run_continues_bit_for_bit(tmp_path: Path):
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypatch):
-    from apps.command import Interrupted
+    from commandline.command import Interrupted
 
     out = tmp_path / "r"
     real = Learner.update

@@ -14,13 +14,13 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-from apps.asara.options import add_expansions_argument, check_rules
-from apps.command import run_main
 
 from asara_env import games
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.core.observation import OBS_DIM
+from commandline.asara.options import add_expansions_argument, check_rules
+from commandline.command import run_main
 from training.imitation import Decisions
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec

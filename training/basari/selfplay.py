@@ -16,12 +16,12 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-from apps.command import run_main
 
 from asara_env import games
 from asara_env.basari.config import START_MODES, BasariConfig
 from asara_env.basari.core import obs_size
 from asara_env.basari.phases import Phase
+from commandline.command import run_main
 from training.imitation import Decisions
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec

@@ -189,7 +189,11 @@ LADDER = ladder_command.LadderCommand(
     tournament=COMMAND,
     prog="basari-ladder",
     description="Place BASARI agents on one strength scale.",
-    default_agents=["random", "points_first", "value", "value_l1", "ppo_2p", "ppo_3p", "ppo_4p"],
+    default_agents=[
+        *["random", "points_first", "value", "value_l1", "ppo_2p", "ppo_3p", "ppo_4p"],
+        "ismcts128=ismcts:128:playout=random:horizon=10",  # the unguided search
+        "flatmc128=flatmc:128:playout=ppo_2p",  # flat Monte Carlo over the model's playouts
+    ],
     default_players=list(PLAYER_COUNTS),
     default_out=Path("results/basari_ladder"),
 )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from apps.command import run_main
-
+from commandline.command import run_main
 from training.games import game_module, split_game
 
 

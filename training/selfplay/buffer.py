@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from training.outputs import atomic_open
+from commandline.outputs import atomic_open
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from apps import command
+from commandline import command
 
 from ..outputs import atomic_open
 

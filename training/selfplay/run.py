@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from apps import command
 from asara_env.games import reward_schemes
+from commandline import command
 
 from .. import runfolder
 from ..outputs import atomic_open, fresh_dir

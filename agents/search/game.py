@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,7 @@ from asara_env.common import batch
 from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import RewardSchemes, check_scheme, terminal_rewards
 from asara_env.common.sampling import uniform_legal
-from asara_env.games import game_card, reward_schemes
+from asara_env.games import CoreVerbs, game_card, reward_schemes
 
 from .verbs import Playout, SearchVerbs, load_verbs
 
@@ -44,7 +43,7 @@ class SearchGame:
     def __post_init__(self) -> None:
         card = game_card(self.name)
         self.backend = resolve_backend(self.backend)
-        self.core: ModuleType = card.load_core(self.backend)
+        self.core: CoreVerbs = card.load_core(self.backend)
         self.simultaneous = card.simultaneous
         self.verbs: SearchVerbs = load_verbs(self.name).on(self.backend)
         self.schemes: RewardSchemes = reward_schemes(self.name)

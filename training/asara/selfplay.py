@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -35,7 +34,7 @@ class AsaraGames:
     `training.imitation.SelfPlay`)."""
 
     config: GameConfig
-    core: ModuleType
+    core: games.CoreVerbs
 
     def init(self, seeds: np.ndarray) -> Any:
         return self.core.init(self.config, len(seeds), seeds=seeds)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,7 @@ class BasariGames:
     `training.imitation.SelfPlay`)."""
 
     config: BasariConfig
-    core: ModuleType
+    core: games.CoreVerbs
 
     def init(self, seeds: np.ndarray) -> Any:
         return self.core.init(self.config, len(seeds), seeds=seeds)

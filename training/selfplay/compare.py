@@ -17,8 +17,7 @@ import csv
 from pathlib import Path
 
 from commandline import command
-
-from ..outputs import atomic_open
+from commandline.outputs import atomic_open
 
 
 def selfplay_points(run: Path, opponent: str) -> list[tuple[float, float, float, float]]:

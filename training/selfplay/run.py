@@ -55,9 +55,9 @@ import torch
 
 from asara_env.games import reward_schemes
 from commandline import command
+from commandline.outputs import atomic_open, fresh_dir
 
 from .. import runfolder
-from ..outputs import atomic_open, fresh_dir
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy

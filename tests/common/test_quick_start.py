@@ -62,16 +62,8 @@ def out_folder(argv: list[str]) -> Path:
     return Path(argv[argv.index("--out") + 1])
 
 
-BASARI_SHORT = (
-    "at 4 players BASARI's quick start wins 0.305 [0.245, 0.372] of 200 games against three "
-    "random (docs/performance.md): above the fair share, not by the Wilson margin"
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "game", ["asara", pytest.param("basari", marks=pytest.mark.xfail(reason=BASARI_SHORT))]
-)
+@pytest.mark.parametrize("game", ["asara", "basari"])
 def test_the_readme_training_command_beats_random_and_an_untrained_network(
     game, tmp_path, monkeypatch
 ):

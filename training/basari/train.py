@@ -136,7 +136,7 @@ SPEC = run.GameSpec(
     hyper=HYPER,
     defaults={
         "players": 4,
-        "opponents": "value",
+        "opponents": "value:0.5,random:0.5",
         "reward": "rank",
         "steps": 200_000,
         "envs": 64,

@@ -318,10 +318,14 @@ def test_asara_random_is_the_main_job(capsys):
 
 
 def test_asara_serve_runs_the_web_page(monkeypatch):
-    served: list[argparse.Namespace] = []
-    monkeypatch.setattr("apps.serve.serve", served.append)
+    served: list[tuple[argparse.Namespace, str]] = []
+
+    def serve(args: argparse.Namespace, prog: str) -> None:
+        served.append((args, prog))
+
+    monkeypatch.setattr("apps.serve.serve", serve)
     cli.main_asara(["serve", "--port", "8123"])
-    assert [(a.host, a.port) for a in served] == [("127.0.0.1", 8123)]
+    assert [(a.host, a.port, prog) for a, prog in served] == [("127.0.0.1", 8123, "asara serve")]
 
 
 # ------------------------------------------------------------------------ year-end (R6.2)

@@ -263,7 +263,7 @@ def test_run_json_holds_typed_arguments_and_their_defaults(finished_run: Path) -
     info = json.loads((finished_run / "run.json").read_text())
     assert info["args"]["players"] == 2 and info["args"]["steps"] == 64
     assert info["args"]["learning_rate"] == 1e-4 and info["args"]["opponents"] == "random:1"
-    assert info["defaults"]["steps"] == 1_000_000 and info["defaults"]["reward"] == "win"
+    assert info["defaults"]["steps"] == 1_000_000 and info["defaults"]["reward"] == "margin"
 
 
 def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
@@ -278,7 +278,8 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
     model = MaskablePPO.load(run / "final.zip", device="cpu")
     assert model.num_timesteps >= 64 + 32  # --steps: more steps (additional)
     rows = (run / "eval.csv").read_text().splitlines()
-    assert len(rows) == 1 + 4  # the first run's two points, then the continuation's two
+    # a run shorter than --eval-every evaluates at its end only: one point per session
+    assert len(rows) == 1 + 2
     continued = tree(run)
     script("asara-train")([*TINY_TRAIN, "--out", str(run), "--force"])
     assert tree(run.with_name("run.old-1")) == continued  # moved aside, byte-identical
@@ -288,7 +289,7 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
 
 BASARI_TINY = [*TINY_TRAIN, "--players", "2", "--final-games", "2", "--final-players", "2"]
 OTHER_SETTINGS = {  # a resume's other settings, and the difference each must name
-    "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "margin"], '"margin"')]
+    "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
     + [(["--opponents", "towers"], '"towers:1"'), (["--learning-rate", "0.001"], "0.001")],
     "basari-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
     + [(["--opponents", "value"], '"value:1"'), (["--seed", "5"], "seed 0 -> 5")],
@@ -340,7 +341,7 @@ def test_a_resume_keeps_the_recorded_settings_and_a_wanted_change_is_recorded_be
     assert change["changed"] == {"reward": ["rank", "margin"]} and change["at"] >= 64 + 32
     rows = list(csv.DictReader((run / "eval.csv").open()))
     marks = [(int(r["steps"]), r["settings"]) for r in rows]
-    assert [m for _, m in marks] == ["0"] * 4 + ["1"] * 2  # two points per session
+    assert [m for _, m in marks] == ["0"] * 2 + ["1"]  # a point at each session's end
     assert all(s >= change["at"] for s, m in marks if m == "1")
 
 

@@ -13,6 +13,7 @@ once). A decision with one legal action is not searched: its target is that acti
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -76,3 +77,18 @@ def play_games(
     return Positions(
         o.astype(np.float32), m.astype(bool), pi.astype(np.float32), outcomes, first_game + g
     )
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """Everything a worker needs to build its game, network and search (picklable)."""
+
+    game: str  # the game's registered name
+    config: Any  # the game's config
+    reward: str
+    simulations: int  # the search's budget per decision
+    search: str  # the searcher's name (training/selfplay/search.py)
+    seed: int
+    architecture: dict[str, Any]  # the network's policy_kwargs (the learner's)
+    backend: str = "numba"
+    threads: int = 1  # torch threads of a worker

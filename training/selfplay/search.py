@@ -15,16 +15,13 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from .play import Searcher
-
-if TYPE_CHECKING:
-    from .workers import WorkerSettings
+from .play import Searcher, WorkerSettings
 
 
 def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:

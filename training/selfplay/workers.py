@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
@@ -24,24 +22,9 @@ from training.distribute import ROOT, import_ray
 
 from .buffer import Positions
 from .network import model_like
-from .play import Searcher, play_games
+from .play import Searcher, WorkerSettings, play_games
 
 Weights = dict[str, np.ndarray]
-
-
-@dataclass(frozen=True)
-class WorkerSettings:
-    """Everything a worker needs to build its game, network and search (picklable)."""
-
-    game: str  # the game's registered name
-    config: Any  # the game's config
-    reward: str
-    simulations: int  # the search's budget per decision
-    search: str  # the searcher's name (training/selfplay/search.py)
-    seed: int
-    architecture: dict[str, Any]  # the network's policy_kwargs (the learner's)
-    backend: str = "numba"
-    threads: int = 1  # torch threads of a worker
 
 
 def weights_of(policy: torch.nn.Module) -> Weights:

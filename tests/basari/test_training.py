@@ -196,7 +196,7 @@ def test_behaviour_cloning_learns_the_experts_choices() -> None:
 
 def test_defaults_and_bad_flags() -> None:
     args = basari_train.parse_args([])
-    assert args.players == 4 and args.opponents == (["value"], [1.0])
+    assert args.players == 4 and args.opponents == (["value", "random"], [0.5, 0.5])
     assert args.final_players == [2, 3, 4] and args.final_games == 400
     assert args.learning_rate == basari_train.HYPER["learning_rate"]
     args = basari_train.parse_args(["--opponents", "value:0.7,points_first:0.3"])

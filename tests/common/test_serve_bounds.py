@@ -11,7 +11,7 @@ import gc
 import json
 import threading
 import tracemalloc
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -123,17 +123,22 @@ def test_slow_opponents_leave_every_other_request_answered(monkeypatch):
                 return own.post(f"{url}/api/games", json=body).status_code
 
         with ThreadPoolExecutor(creates) as pool:
-            answers = pool.map(create, range(creates))
+            answers = [pool.submit(create, i) for i in range(creates)]
             for _ in range(threads):  # every game thread is thinking
                 assert gate.waiting.acquire(timeout=HANG_GUARD)
             try:  # the server's request threads are free: other requests are answered
                 options = http.get(f"{url}/api/options", timeout=HANG_GUARD / 6)
                 page = http.get(f"{url}/", timeout=HANG_GUARD / 6)
+                # the gate stays shut until every create has reached the server: the
+                # accepted ones wait for the gate, so the first answers are the refusals
+                finished = as_completed(answers, timeout=HANG_GUARD)
+                first = [next(finished).result() for _ in range(creates - threads - queue)]
             finally:
                 gate.open.set()
-            statuses = sorted(answers)
+            statuses = sorted(a.result() for a in answers)
     assert options.status_code == 200 and "asara" in options.json()["games"]
     assert page.status_code == 200
+    assert first == [503] * (creates - threads - queue)
     # the queue held the jobs it could; the others were refused at once, naming the limits
     assert statuses.count(201) == threads + queue
     assert statuses.count(503) == creates - threads - queue

@@ -2,10 +2,13 @@
 model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.search`.
 
 - "gumbel": the shared search's Gumbel root (agents/search/) at `settings.simulations`
-  simulations per decision, guided by the network being trained (its policy the prior,
-  its value head the leaf estimate), each decision searched from the deciding seat's
-  information set (determinised), BASARI's simultaneous choices as the shared search
-  treats them. The action is the root's choice, the target its improved policy
+  simulations per decision, guided by the network being trained (its policy the prior;
+  the leaves scored by its value head with `settings.leaf == "net"`, or by playouts of
+  the policy `settings.playout` to the game's end with "playout": a fixed playout policy,
+  e.g. a shipped model, makes a teacher that does not depend on the value head), each
+  decision searched from the deciding seat's information set (determinised), BASARI's
+  simultaneous choices as the shared search treats them, sigma's scale
+  `settings.c_scale`. The action is the root's choice, the target its improved policy
   (completed Q-values), not its visit counts.
 - "prior": no search, a control: the action drawn from the network's policy, the target
   that policy itself (the value head learns from the outcomes, the policy has nothing to
@@ -46,6 +49,8 @@ def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
     return search
 
 
+NET_LEAF, PLAYOUT_LEAF = "net", "playout"  # WorkerSettings.leaf
+LEAVES = (NET_LEAF, PLAYOUT_LEAF)
 SPREAD = 10**11  # scores far apart: every game's points differ, tie-break keys and all
 
 
@@ -99,7 +104,16 @@ def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generat
         masks: NDArray[np.bool_],
     ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
         decision = gumbel_search(
-            game, state, seats, evaluate, settings.simulations, rng, games=games
+            game,
+            state,
+            seats,
+            evaluate,
+            settings.simulations,
+            rng,
+            games=games,
+            c_scale=settings.c_scale,
+            value_net=settings.leaf == NET_LEAF,
+            playout=settings.playout,
         )
         return decision.actions, decision.policies
 

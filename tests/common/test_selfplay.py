@@ -399,3 +399,16 @@ def test_an_iteration_whose_search_scores_leaves_by_playouts(tmp_path: Path):
     check_policies(kept.data.policies, kept.data.masks)
     recorded = json.loads((out / "run.json").read_text())
     assert (recorded["settings"]["leaf"], recorded["settings"]["playout"]) == ("playout", "random")
+
+
+def test_an_iteration_of_flat_monte_carlo_targets_its_chosen_actions(tmp_path: Path):
+    """--search flat: every searched target one-hot (the flat search's choice)."""
+    out = tmp_path / "r"
+    argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
+    train([*argv, "--playout", "random", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    assert searched.sum() > 20
+    check_policies(kept.data.policies, kept.data.masks)
+    assert (kept.data.policies[searched].max(axis=1) == 1.0).all()

@@ -6,7 +6,10 @@ Each iteration:
 
 1. Self-play: `--games` games played to their ends on the game's compiled core, all at
    once, every decision of every seat by the search (`--search gumbel`: the shared
-   search's Gumbel root at `--simulations` simulations, guided by the current network;
+   search's Gumbel root at `--simulations` simulations, guided by the current network,
+   its leaves scored by the network's value head or by playouts of `--playout` with
+   `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
+   Monte Carlo over playouts of `--playout`, its chosen action the target;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -61,7 +64,7 @@ from .. import runfolder
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
-from .search import LEAVES, NET_LEAF, SEARCHERS, share_map
+from .search import FLAT, LEAVES, NET_LEAF, SEARCHERS, share_map
 from .spec import Row, SelfPlaySpec
 from .workers import WorkerSettings, make_pool, weights_of
 
@@ -449,8 +452,8 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p.add_argument(
         "--playout",
         default="random",
-        help="the playout policy of --leaf playout: random, the game's own, a baseline or a "
-        "shipped model's name (ppo_2p)",
+        help="the playout policy of --leaf playout and --search flat: random, the game's "
+        "own, a baseline or a shipped model's name (ppo_2p)",
     )
     p.add_argument(
         "--c-scale",
@@ -562,7 +565,7 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
             f"argument --reward: the search reads values as win shares, and {args.reward!r} at "
             f"{args.players} players is not a function of the win share; use 'win'"
         )
-    if args.leaf != NET_LEAF:
+    if args.leaf != NET_LEAF or args.search == FLAT:
         check_playout(p, spec.game, args.playout)
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:

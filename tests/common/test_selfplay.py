@@ -370,6 +370,12 @@ def test_a_reward_the_search_cannot_read_is_refused(tmp_path: Path, capsys):
     assert e.value.code == 2 and "argument --reward" in capsys.readouterr().err
 
 
+def test_a_reward_the_search_does_not_read_is_allowed_with_playout_leaves(tmp_path: Path):
+    argv = [*SMALL, "--search", "gumbel", "--players", "3", "--reward", "rank"]
+    args = run.parse_args(BASARI, [*argv, "--leaf", "playout", "--out", str(tmp_path / "r")])
+    assert (args.reward, args.leaf) == ("rank", "playout")
+
+
 def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Path):
     """The real search at a tiny budget: every searched target a distribution over its
     mask, and the learner's first loss finite."""

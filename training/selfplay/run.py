@@ -559,6 +559,7 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     spec.check(p, args)
     if (
         args.search == "gumbel"
+        and args.leaf == NET_LEAF
         and share_map(reward_schemes(spec.game)[args.reward], args.players) is None
     ):
         p.error(

@@ -182,15 +182,17 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20_000)
     parser.add_argument("--compile", action="store_true", help="also time a cold compile")
     parser.add_argument("--top", type=int, default=12, help="slowest compiled functions shown")
+    parser.add_argument("--games", nargs="+", default=["asara", "basari"])
+    parser.add_argument("--no-calls", action="store_true", help="skip the call costs")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}; CPU µs per call, median of {REPEATS}")
-    for game in ("asara", "basari"):
+    for game in [] if args.no_calls else args.games:
         for batch in args.batches:
             costs = call_costs(game, batch, max(100, args.calls // max(1, batch // 64)))
             row = "  ".join(f"{form} {us:7.2f}" for form, us in costs.items())
             print(f"{game:6} B={batch:<5} {row}", flush=True)
     if args.compile:
-        for game in ("asara", "basari"):
+        for game in args.games:
             r = cold_compile(game)
             print(f"{game}: cold warm_up {r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU")
             print(f"  {len(r['count'])} functions, {sum(r['count'].values())} compilations")

@@ -1,16 +1,19 @@
 """What ASARA's kernels take: the state's arrays (`Arrays`, the fields of
-`asara_env.asara.core.state.FIELD_SPECS` in order). They cross from Python as one plain
+`asara_env.asara.core.state.FIELD_SPECS` in order) and a configuration's numbers and
+tables (`Rules`). Both cross from Python as one plain
 tuple (`arrays(state)`) and are named again inside the entry points (`Arrays(*state)`);
 `asara_env.common.kernels` says why, and how each kind of kernel is compiled."""
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from asara_env.asara.config import GameConfig
 from asara_env.asara.core.state import ARRAY_FIELDS, CoreState
+from asara_env.asara.core.tables import CHEST_OF_SPACE, min_money
 
 
 class Arrays(NamedTuple):
@@ -69,3 +72,36 @@ def arrays(state: CoreState) -> tuple[np.ndarray, ...]:
     place)."""
     got: tuple[np.ndarray, ...] = _GET_ARRAYS(state)
     return got
+
+
+class Rules(NamedTuple):
+    """One configuration's numbers and tables for the kernels."""
+
+    num_players: int
+    has_gifts: bool
+    chest_of_space: np.ndarray  # int64[space] the chest on each space in play, -1 none
+    min_money: np.ndarray  # int64[target] the money a placement there needs (R3.5)
+    pro: float  # 1.0 in the pro variant, else 0.0 (as the observation writes it)
+    genie: float  # 1.0 with the Genie, else 0.0
+    gifts: float  # 1.0 with the gifts, else 0.0
+
+
+_RULES: dict[GameConfig, tuple[Any, ...]] = {}
+
+
+def rules_of(config: GameConfig) -> tuple[Any, ...]:
+    """The kernels' view of `config`, a `Rules` as a plain tuple (cached per configuration)."""
+    hit = _RULES.get(config)
+    if hit is None:
+        hit = _RULES[config] = tuple(
+            Rules(
+                config.num_players,
+                config.has_gifts,
+                CHEST_OF_SPACE[config.pro],
+                min_money(config.pro, config.has_genie),
+                float(config.pro),
+                float(config.has_genie),
+                float(config.has_gifts),
+            )
+        )
+    return hit

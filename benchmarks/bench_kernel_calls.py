@@ -27,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import namedtuple
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numba
 import numpy as np
@@ -67,7 +68,8 @@ def _work(phase: np.ndarray, legal: np.ndarray, games: np.ndarray) -> int:
 def _kernels(names: list[str]) -> dict[str, Callable[..., Any]]:
     """The four forms' kernels for a state with fields `names` (`phase` and `legal`
     among them)."""
-    bundle = NamedTuple("Bundle", [(n, np.ndarray) for n in names])  # type: ignore[misc]
+    make: Any = namedtuple  # its fields come from `names`, unknown to mypy
+    bundle: Any = make("Bundle", names)
     at_phase, at_legal = names.index("phase"), names.index("legal")
     flags: dict[str, Any] = {"_nrt": False}
 
@@ -75,17 +77,17 @@ def _kernels(names: list[str]) -> dict[str, Callable[..., Any]]:
         return _work(arrays[at_phase], arrays[at_legal], games)
 
     def plain(games: np.ndarray, state: tuple[np.ndarray, ...]) -> int:
-        s = bundle(*state)
+        s: Any = bundle(*state)
         return _work(s.phase, s.legal, games)
 
     def named(games: np.ndarray, s: Any) -> int:
         return _work(s.phase, s.legal, games)
 
     @structref.register
-    class StateType(types.StructRef):  # type: ignore[misc]
+    class StateType(types.StructRef):
         pass
 
-    class StateProxy(structref.StructRefProxy):  # type: ignore[misc]
+    class StateProxy(structref.StructRefProxy):
         pass
 
     structref.define_proxy(StateProxy, StateType, names)

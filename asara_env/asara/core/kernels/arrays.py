@@ -1,8 +1,9 @@
 """What ASARA's kernels take: the state's arrays (`Arrays`, the fields of
 `asara_env.asara.core.state.FIELD_SPECS` in order) and a configuration's numbers and
-tables (`Rules`). Both cross from Python as one plain
-tuple (`arrays(state)`) and are named again inside the entry points (`Arrays(*state)`);
-`asara_env.common.kernels` says why, and how each kind of kernel is compiled."""
+tables (`Rules`). Both cross from Python as plain tuples (`arrays(state)`,
+`rules_of(config)`) and are named again inside the entry points (`Arrays(*state)`,
+`Rules(*rules)`); `asara_env.common.kernels` says why, and how each kind of kernel is
+compiled."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The counter-based draws of E4 (`asara_env.basari.chance`) for one event at a time, in
 uint64 arithmetic that wraps as numpy's does. Small functions that take no state, called
 from many places: compiled on their own (`ENTRY`), not inlined into each caller (inlined,
-they made the step a few per cent slower and its compilation no quicker)."""
+the step measured a few per cent slower at large batches and compiled no quicker)."""
 
 from __future__ import annotations
 

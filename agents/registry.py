@@ -44,6 +44,13 @@ OptionValue = int | float | bool | str
 TRUE, FALSE = ("true", "1"), ("false", "0")  # how a bool option is written (any case)
 
 
+# the bounds of every search agent's budget options (the games' own and the shared ones)
+MAX_SIMS = 1_000_000  # the largest budget a spec may ask: a decision still ends in minutes
+MAX_SECONDS = 3600.0
+MAX_BATCH = 65_536  # games per core batch: a batch's arrays stay well under a GiB
+MAX_WAVE = 4096
+
+
 @dataclass(frozen=True)
 class Option:
     """How the text of one `key=value` option is read, and the values it may take."""

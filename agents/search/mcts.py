@@ -64,7 +64,7 @@ from agents.base import pick_best
 from asara_env.common.outcome import win_shares
 
 from .game import SearchGame
-from .tree import Node, backup, select
+from .tree import Edge, Node, backup, select
 
 # (observations float32[n, N], masks bool[n, A]) -> (logits float[n, A], values): the
 # network, batched. values: float[n], the observing seat's expected win share (0 to 1), or
@@ -407,7 +407,7 @@ class Search:
             masks = game.masks(sub)
             if self.prior:
                 self._fill_priors(sub, active, masks, nodes, obs_list)
-            joint = np.argmax(masks, axis=2).astype(np.int64)
+            joint = np.argmax(masks, axis=2).tolist()  # every seat's action (its only one)
             g_idx, s_idx, a_idx = np.nonzero(masks)
             own = s_idx == observers[active][g_idx]
             keys = np.where(own, a_idx, game.public_key(sub, a_idx))
@@ -423,13 +423,13 @@ class Search:
                 force = forced_list[w] if depth == 0 else NO_FORCE
                 taken = self._choose(node, obs_list[w], force, lists, joint[j])
                 paths[w].append((node, taken))
-                joint_key = tuple(k for _, k in taken)
+                joint_key = tuple([k for _, k in taken])
                 child = node.children.get(joint_key)
                 if child is None:
                     child = node.children[joint_key] = Node(players)
                     stop[j] = True
                 nodes[w] = child
-            game.step(sub, joint)
+            game.step(sub, np.array(joint, np.int64))
             self.tree_steps += len(active)
             if not whole:
                 game.put(worlds, active, sub)
@@ -446,12 +446,13 @@ class Search:
         observer: int,
         force: int,
         lists: tuple[list[int], list[int], list[int], list[list[float]]],
-        joint: NDArray[np.int64],
+        joint: list[int],
     ) -> list[tuple[int, int]]:
-        """Every seat's key at `node` for one world (written into its `joint` row): the
-        observer's `force`d root action, a seat's only key, or its bandit's choice (another
-        seat's action behind the key uniformly among those sharing it). `lists`: the
-        world's per-seat bounds into the legal `ids` and their `keys`, and its doubles."""
+        """Every seat's key at `node` for one world (its action written into `joint`, the
+        world's row): the observer's `force`d root action, a seat's only key, or its
+        bandit's choice (another seat's action behind the key uniformly among those
+        sharing it). `lists`: the world's per-seat bounds into the legal `ids` and their
+        `keys`, and its doubles."""
         bounds, ids, keys, u = lists
         taken: list[tuple[int, int]] = []
         for seat in range(len(bounds) - 1):
@@ -461,8 +462,11 @@ class Search:
             mine = seat == observer
             if mine and force >= 0:
                 key = action = force
+            elif hi - lo == 1:  # one legal action: its key
+                key, action = keys[lo], ids[lo]
             else:
-                choices = keys[lo:hi] if mine else sorted(set(keys[lo:hi]))
+                seat_keys = keys[lo:hi]
+                choices = seat_keys if mine else sorted(set(seat_keys))
                 key = choices[0]
                 if len(choices) > 1:
                     key = select(
@@ -470,9 +474,13 @@ class Search:
                     )
                 action = key
                 if not mine:
-                    behind = [a for a, k in zip(ids[lo:hi], keys[lo:hi]) if k == key]
+                    behind = [a for a, k in zip(ids[lo:hi], seat_keys) if k == key]
                     action = behind[int(u[seat][1] * len(behind))]
-            node.edge(seat, key).visits += 1
+            edges = node.edges[seat]
+            edge = edges.get(key)
+            if edge is None:
+                edge = edges[key] = Edge()
+            edge.visits += 1
             taken.append((seat, key))
             joint[seat] = action
         return taken

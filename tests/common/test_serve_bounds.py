@@ -416,8 +416,6 @@ def test_an_uploaded_lineup_is_checked(game_name):
         "a search over the page's limits": [None, *["flatmc:seconds=99"] * (players - 1)],
     }
     for why, lineup in bad.items():
-        if game_name == "basari" and "flatmc" in why:
-            continue  # BASARI has no search agent: the unknown agent covers it
         answer = client.post(
             f"/api/uploads?game={game_name}", json=download | {"lineup": lineup, "seat": 0}
         )

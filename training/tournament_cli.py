@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from asara_env.games import game_card
 from commandline import command as cli
 from commandline.outputs import aside_path, fresh_dir, prepare_out_dir
 
@@ -54,10 +55,14 @@ class TournamentCommand:
     default_agents: list[str]
     default_games: int
     default_out: Path  # a run's default folder is <default_out>/<game>-<time>, new each run
-    player_counts: tuple[int, ...]
     add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
     # the games of those options (their rules checked: parser.error if they do not go together)
     make_game: Callable[[argparse.ArgumentParser, argparse.Namespace], TournamentGame]
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts the game's card allows (`asara_env.games`)."""
+        return game_card(self.game).player_counts
 
 
 def agent_spec(command: TournamentCommand) -> Callable[[str], str]:

@@ -36,8 +36,9 @@ from asara_env.asara.render import scoring_table
 from asara_env.common.record import SavedGame, read_saved_game
 from commandline import command
 from commandline.asara.options import (
-    add_expansions_argument,
+    add_rules_arguments,
     add_serve_arguments,
+    config_of,
     config_text,
     expansion_list,
 )
@@ -59,14 +60,8 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats")
-    parser.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        default="basic",
-        help="the rules: basic or the professional variant (R7)",
-    )
-    add_expansions_argument(parser)
+    command.add_players_argument(parser, "asara", 4, "seats")
+    add_rules_arguments(parser)
     parser.add_argument("--seed", type=command.seed, default=0, help="the game's seed")
     parser.add_argument(
         "--save-record", type=command.writable_file, help="write the game record (JSON) here"
@@ -85,7 +80,7 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
     from commandline.outputs import atomic_write_text
 
     try:
-        config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
+        config = config_of(args)
     except ValueError as e:
         parser.error(str(e))
     command.check_new_files(parser, args, ("save_record", "save_state"))
@@ -118,9 +113,7 @@ DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by d
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
-    )
+    command.add_players_argument(parser, "asara", None, "(default: 3, or the resumed game's)")
     parser.add_argument(
         "--opponents",
         help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "

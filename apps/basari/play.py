@@ -99,8 +99,9 @@ def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str 
     """The agent name of every seat (None for the person); ValueError says what is wrong."""
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [n.strip() for n in names if n.strip()]
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    counts = command.player_counts("basari")
+    if players not in counts:
+        raise ValueError(f"players must be one of {counts}, got {players}")
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     if len(names) == 1:
@@ -430,9 +431,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
     parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
-    p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
-    )
+    command.add_players_argument(p, "basari", None, "(default: 3, or the resumed game's)")
     p.add_argument(
         "--opponents",
         help=f"comma-separated, one per other seat or one for all; {agent_names('basari')} "

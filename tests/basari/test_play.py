@@ -92,7 +92,7 @@ def test_quitting_ends_the_game() -> None:
     [
         ((3, "value,nobody", 0), r"unknown agent\(s\) \[.nobody.\]"),
         ((3, "value,value,value", 0), "need 2 opponents"),
-        ((5, "value", 0), "players must be 2, 3 or 4"),
+        ((5, "value", 0), "players must be one of (2, 3, 4)"),
         ((3, "value", 3), "seat must be in 0..2"),
     ],
 )

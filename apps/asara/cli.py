@@ -158,10 +158,11 @@ def saved_lineup(saved: SavedGame) -> tuple[int, str] | None:
 
 
 def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> dict[str, Any]:
-    """play()'s keyword arguments for the parsed `asara play` options; with a saved game,
-    what the options leave out comes from it (the opponents too, if the seat is the
-    saved one). ValueError naming both configurations if the options ask for another
-    game than the saved one."""
+    """play()'s keyword arguments for the parsed `asara play` options, the game's config
+    made once, here; with a saved game, what the options leave out comes from it (the
+    opponents too, if the seat is the saved one). ValueError naming both configurations
+    if the options ask for another game than the saved one, or saying which rules do not
+    go together."""
     resume = None if saved is None else GameRecord.from_dict(saved.record)
     chosen = dict(PLAY_DEFAULTS)
     opponents = args.opponents
@@ -175,18 +176,15 @@ def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> di
             if opponents is None and args.seat in (None, seats[0]):
                 opponents = seats[1]
     chosen.update({k: getattr(args, k) for k in PLAY_DEFAULTS if getattr(args, k) is not None})
-    if resume is not None:
-        wanted = GameConfig(chosen["players"], chosen["variant"], tuple(chosen["expansions"]))
-        if wanted != resume.config:
-            raise ValueError(
-                f"the saved game is {config_text(resume.config)}; the options ask for "
-                f"{config_text(wanted)}"
-            )
-    players = chosen["players"]
+    config = GameConfig(chosen["players"], chosen["variant"], tuple(chosen["expansions"]))
+    if resume is not None and config != resume.config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}; the options ask for "
+            f"{config_text(config)}"
+        )
+    players = config.num_players
     return {
-        "players": players,
-        "variant": chosen["variant"],
-        "expansions": tuple(chosen["expansions"]),
+        "config": config,
         "opponents": opponents or ",".join(DEFAULT_OPPONENTS[: max(players - 1, 0)]),
         "seat": chosen["seat"],
         "seed": args.seed,
@@ -202,19 +200,14 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     command.check_save_path(parser, args)
     if args.resume is not None and args.seed is not None:
         parser.error("argument --seed: a resumed game keeps its own seed")
+    flag = "expansions" if args.resume is None else "resume"  # what a ValueError is about
     try:
         saved = None if args.resume is None else read_saved_game(args.resume, "asara")
         options = play_options(args, saved)
-    except ValueError as exc:
-        parser.error(f"argument --resume: {exc}")
+    except ValueError as exc:  # the saved game, or rules that do not go together
+        parser.error(f"argument --{flag}: {exc}")
     try:
-        lineup(
-            options["players"],
-            options["variant"],
-            options["opponents"],
-            options["seat"],
-            options["expansions"],
-        )
+        lineup(options["config"], options["opponents"], options["seat"])
     except ValueError as exc:
         command.lineup_error(parser, str(exc))
     play(**options)  # Ctrl-C: saved if --save; `run_main` ends it with one line

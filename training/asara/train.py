@@ -112,7 +112,6 @@ SPEC = run.GameSpec(
     add_arguments=add_rules_arguments,
     check=check_rules,
 )
-parse_opponents = run.opponents_parser(baselines())
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:

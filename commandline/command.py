@@ -166,11 +166,12 @@ def add_players_argument(
     default: int | list[int] | None,
     help: str = "seats per game",
     many: bool = False,
+    flag: str = "--players",
 ) -> None:
-    """`--players`: one of the player counts of `game`'s card (with `many`, one or more,
-    `default` then a list)."""
+    """`--players` (or `flag`): one of the player counts of `game`'s card (with `many`,
+    one or more, `default` then a list)."""
     parser.add_argument(
-        "--players",
+        flag,
         type=int,
         nargs="+" if many else None,
         choices=player_counts(game),

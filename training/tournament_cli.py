@@ -105,15 +105,8 @@ def parse_command_args(
         help=f"comma-separated agents among {command.agent_names} "
         f"(default: {','.join(command.default_agents)})",
     )
-    counts = command.player_counts
-    parser.add_argument(
-        "--players",
-        type=int,
-        nargs="+",
-        choices=counts,
-        default=list(counts),
-        help="the player counts played",
-    )
+    counts = list(command.player_counts)
+    cli.add_players_argument(parser, command.game, counts, "the player counts played", many=True)
     parser.add_argument(
         "--games",
         type=GAMES,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
-from commandline.command import bounded_int, player_counts, run_main
+from commandline.command import add_players_argument, bounded_int, player_counts, run_main
 from commandline.outputs import atomic_write_text
 from training import run
 
@@ -115,15 +115,9 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     games = bounded_int(1, run.MAX_GAMES, "a positive int")
     p.add_argument("--final-games", type=games, default=400, help="games per final table")
-    counts = player_counts("basari")
-    p.add_argument(
-        "--final-players",
-        type=int,
-        nargs="+",
-        choices=counts,
-        default=list(counts),
-        help="the player counts of the final evaluation",
-    )
+    counts = list(player_counts("basari"))
+    help = "the player counts of the final evaluation"
+    add_players_argument(p, "basari", counts, help, many=True, flag="--final-players")
 
 
 SPEC = run.GameSpec(

@@ -34,9 +34,9 @@ def test_the_trainers_env_gives_the_core_the_config_of_the_command_line(
     args = run.parse_args(spec, [*argv, "--envs", "2", "--out", str(tmp_path / "run")])
     config = spec.config(args)
     assert config == expected
-    env = spec.make_env(config, args, ["random"], [1.0], 0)
+    env: Any = spec.make_env(config, args, ["random"], [1.0], 0)
     env.reset()
-    assert env.config is config and env.core.config is config
+    assert env.config is config and env.core.config is config  # the core's batch
     cloned = import_module(f"training.{game}.imitation").self_play(config)  # --bc-expert's
     assert cloned.init(np.arange(2, dtype=np.uint64)).config is config
 

@@ -35,8 +35,6 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from asara_env.games import available_games, games_with
-
 from .base import Agent
 from .models import MODELS, make_model_agent
 from .policy_agent import PolicyAgent
@@ -229,7 +227,10 @@ def unregister_game(game: str) -> None:
 
 def games() -> list[str]:
     """The registered games (`asara_env.games`, in registration order) with agents: a
-    package `agents/<game>/`, or the table `register_game` gave it."""
+    package `agents/<game>/`, or the table `register_game` gave it. (The registry loads
+    the cards only when asked: importing it loads nothing of `asara_env`.)"""
+    from asara_env.games import available_games, games_with
+
     with_package = games_with("agents.{game}")
     return [name for name in available_games() if name in _REGISTERED or name in with_package]
 

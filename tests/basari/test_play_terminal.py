@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from apps.basari.play import HELP, main, play
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import GameRecord
@@ -26,7 +27,7 @@ LABELS = ["P0", "P1 you", "P2"]
 
 def play_on_terminal(player: Player, **kwargs):
     term = Terminal(player)
-    options = dict(players=3, opponents="value", seat=SEAT, seed=4)
+    options = dict(config=BasariConfig(3), opponents="value", seat=SEAT, seed=4)
     final = play(**{**options, **kwargs}, input_fn=term.input, print_fn=term.print)
     return term, final
 
@@ -87,7 +88,13 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
     term = Terminal(interrupt)
     with pytest.raises(Interrupted) as stopped:
         play(
-            3, "value", SEAT, seed=4, input_fn=term.input, print_fn=term.print, save_path=str(path)
+            BasariConfig(3),
+            "value",
+            SEAT,
+            seed=4,
+            input_fn=term.input,
+            print_fn=term.print,
+            save_path=str(path),
         )
     assert str(stopped.value) == (  # the one message, shared with ASARA
         f"the game stopped after 0 steps of all seats, seed 4; it is saved in {path}: "

@@ -44,7 +44,7 @@ from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
 from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import RECORD_KEYS, GameRecord
+from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.rules import illegal_reason, legal_actions
 from asara_env.asara.reference.scoring import year_end_points
 from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
@@ -93,7 +93,6 @@ ENGINE: Engine[State, int] = Engine(
     state_from_dict=state_from_dict,
     state_to_dict=state_to_dict,
     record=GameRecord,
-    record_keys=RECORD_KEYS,
     is_over=lambda state: state.is_over,
     config_of=lambda state: state.config,
     saved_seed=lambda state: 0,

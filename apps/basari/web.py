@@ -51,7 +51,7 @@ from asara_env.basari.constants import (
 )
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.engine import new_game, step
-from asara_env.basari.reference.record import RECORD_KEYS, GameRecord
+from asara_env.basari.reference.record import GameRecord
 from asara_env.basari.reference.rules import (
     acting_seats,
     bundle_name,
@@ -91,7 +91,6 @@ ENGINE: Engine[State, Joint] = Engine(
     state_from_dict=state_from_dict,
     state_to_dict=state_to_dict,
     record=GameRecord,
-    record_keys=RECORD_KEYS,
     is_over=lambda state: state.phase == Phase.OVER,
     config_of=lambda state: state.config,
     saved_seed=lambda state: state.seed,

@@ -13,10 +13,10 @@ import pytest
 from apps.basari.play import HELP, main, play
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
-from asara_env.basari.reference.record import GameRecord
+from asara_env.basari.reference.record import RULES, GameRecord
 from asara_env.basari.reference.rules import acting_seats
 from asara_env.basari.reference.scoring import end_round
-from asara_env.common.record import read_saved_game
+from asara_env.common.record import read_saved_game, resume
 from commandline.command import Interrupted
 from tests.common.terminal import MOVE, Player, Terminal
 
@@ -178,8 +178,8 @@ def test_quitting_saves_and_resume_ends_where_an_uninterrupted_game_ends(tmp_pat
     assert saved.seats == ["value", None, "value"]
     part = saved.record["actions"]
     assert 0 < len(part) < len(whole["actions"]) and part == whole["actions"][: len(part)]
-    resume = GameRecord.from_dict(saved.record)
-    _, final = play_on_terminal(Player(5, start=9), save_path=str(path), resume=resume)
+    resumed = resume(RULES, saved)
+    _, final = play_on_terminal(Player(5, start=9), save_path=str(path), resume=resumed)
     assert final is not None
     assert json.loads(path.read_text())["record"] == whole
 

@@ -5,16 +5,23 @@ stderr when stderr is a terminal, and erases the line when the block ends, howev
 ends: a start that takes seconds (importing PyTorch, loading a model) never looks hung,
 and what the command prints afterwards (its output, its one-line errors) is unchanged.
 Where stderr is not a terminal (a pipe, a CI log, a test's capture) nothing is written.
+
+`with slow_status("asara: loading the numba kernels from numba's cache"):` does the same
+for a step that is usually quick: the text shows only once the block has run
+`SLOW_SECONDS` (a second), so a fast start prints nothing and a slow one (a loaded
+machine, a cold disk) says what it is waiting for.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 ERASE_LINE = "\r\x1b[K"  # back to the line's start, then clear it (ANSI)
+SLOW_SECONDS = 1.0  # a step running longer than this says what it is doing (`slow_status`)
 
 
 def on_terminal(stream: TextIO) -> bool:
@@ -39,3 +46,41 @@ def status(what: str, stream: TextIO | None = None) -> Iterator[None]:
         if shown:
             out.write(ERASE_LINE)
             out.flush()
+
+
+@contextlib.contextmanager
+def slow_status(
+    what: str,
+    stream: TextIO | None = None,
+    unless: Callable[[], bool] = lambda: False,
+) -> Iterator[None]:
+    """`status(what)` on `stream` (stderr), shown only once the block has run
+    `SLOW_SECONDS` and only if `unless()` is then false (something else has said what is
+    happening); erased when the block ends. Nothing at all where `stream` is not a
+    terminal."""
+    out = sys.stderr if stream is None else stream
+    if not on_terminal(out):
+        yield
+        return
+    lock = threading.Lock()
+    state = {"done": False, "shown": False}
+
+    def show() -> None:
+        with lock:
+            if not state["done"] and not unless():
+                out.write(f"{what}...")
+                out.flush()
+                state["shown"] = True
+
+    timer = threading.Timer(SLOW_SECONDS, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["done"] = True
+            if state["shown"]:
+                out.write(ERASE_LINE)
+                out.flush()

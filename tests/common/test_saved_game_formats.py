@@ -26,6 +26,7 @@ from asara_env.asara.reference.record import RULES as ASARA_RULES
 from asara_env.basari.reference.record import RULES as BASARI_RULES
 from asara_env.common.record import (
     Rules,
+    a_or_an,
     load_game,
     read_saved_game,
     state_schema,
@@ -152,7 +153,7 @@ def test_the_web_page_loads_every_format_at_its_last_position(files):
     for writer, data in made.items():
         loaded = page.load(data)
         origin, decisions = loaded.item
-        assert page.engine.state_to_dict(origin.position(decisions)) == expected, writer
+        assert origin.engine.state_to_dict(origin.position(decisions)) == expected, writer
         has_lineup = writer.startswith(("terminal", "web"))
         assert (loaded.seat == SEAT) if has_lineup else loaded.lineup is None, writer
 
@@ -188,7 +189,7 @@ def foreign_files(name: str, made: dict[str, dict[str, Any]]) -> list[tuple[obje
         ("{not json", "is not JSON"),
         ([1, 2], "a saved game is a JSON object"),
         ({"x": 1}, f"game record nor a saved {name.upper()} game"),
-        (download | {"game": other}, f"this is {'an' if other == 'asara' else 'a'} {other.upper()}"),
+        (download | {"game": other}, f"this is {a_or_an(other.upper())}"),
         (download | {"seat": 7}, "seat 7"),
         ({"schema": state_schema(other), "version": 1}, f"saved {other.upper()} position"),
         (illegal, "cannot be replayed"),

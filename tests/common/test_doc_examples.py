@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+EMPTY = ("{}", "[]", "()", "set()")  # what a print of a result never should be
 
 
 def examples(page: Path) -> list[str]:
@@ -39,4 +40,6 @@ def test_every_example_of_the_page_runs(page: Path, tmp_path: Path, monkeypatch)
         with contextlib.redirect_stdout(io.StringIO()) as out:
             exec(compile(code, f"{page.name} example {i}", "exec"), namespace)
         assert "print(" not in code or out.getvalue(), f"example {i} printed nothing"
+        empty = [line for line in out.getvalue().splitlines() if line.strip() in EMPTY]
+        assert not empty, f"example {i} printed an empty container: {empty}"
     assert os.getcwd() == str(tmp_path)

@@ -232,3 +232,30 @@ def read_saved_game_of(data: dict[str, Any], name: str, tmp_path: Path):
     path = tmp_path / "file.json"
     path.write_text(json.dumps(data))
     return read_saved_game(path, name)
+
+
+PAGE_GAMES = {
+    "asara": {"players": 2, "opponents": ["random"], "seed": 5, "seat": SEAT},
+    "basari": {"players": 3, "opponents": ["random", "value"], "seed": 5, "seat": SEAT},
+}
+FINAL_WORDS = {"asara": "Game over. Final scoring", "basari": "Final scores:"}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_pages_download_of_a_finished_game_opens_on_the_terminal_at_its_end(
+    name, tmp_path, monkeypatch, capsys
+):
+    """The page offers its download once the game is over: `play --resume` shows the
+    final scoring and saves the same game."""
+    session = load_web_game(name).start(PAGE_GAMES[name])
+    while not session.over:
+        session.play(session.view()["moves"][-1]["id"], None)
+    download = session.record()
+    path, out = tmp_path / "download.json", tmp_path / "out.json"
+    path.write_text(json.dumps(download))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 20))  # Enter at every pause
+    GAMES[name].main(["play", "--resume", str(path), "--save", str(out)])
+    said = capsys.readouterr().out
+    assert f"continued after {len(download['record']['actions'])}" in said
+    assert FINAL_WORDS[name] in said
+    assert read_saved_game(out, name).record == download["record"]

@@ -7,9 +7,11 @@ and what the command prints afterwards (its output, its one-line errors) is unch
 Where stderr is not a terminal (a pipe, a CI log, a test's capture) nothing is written.
 
 `with slow_status("asara: loading the numba kernels from numba's cache"):` does the same
-for a step that is usually quick: the text shows only once the block has run
-`SLOW_SECONDS` (a second), so a fast start prints nothing and a slow one (a loaded
-machine, a cold disk) says what it is waiting for.
+for a step of a start that is usually quick: its text shows once the process has run
+`SLOW_SECONDS` (a second), so a start that is fast prints nothing, and one that takes
+longer (a loaded machine, a cold disk) says what it is waiting for from then on, each step
+in turn: a command's imports, then the kernels. Only the main thread's steps are shown (a
+server's requests, running beside its log, say nothing).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
 ERASE_LINE = "\r\x1b[K"  # back to the line's start, then clear it (ANSI)
-SLOW_SECONDS = 1.0  # a step running longer than this says what it is doing (`slow_status`)
+SLOW_SECONDS = 1.0  # a start running longer than this says what it is doing (`slow_status`)
+STARTED = time.monotonic()  # when this module loaded: a console script's first import
 
 
 def on_terminal(stream: TextIO) -> bool:
@@ -48,18 +52,23 @@ def status(what: str, stream: TextIO | None = None) -> Iterator[None]:
             out.flush()
 
 
+def start_seconds() -> float:
+    """Seconds since the process started (since this module loaded)."""
+    return time.monotonic() - STARTED
+
+
 @contextlib.contextmanager
 def slow_status(
     what: str,
     stream: TextIO | None = None,
     unless: Callable[[], bool] = lambda: False,
 ) -> Iterator[None]:
-    """`status(what)` on `stream` (stderr), shown only once the block has run
-    `SLOW_SECONDS` and only if `unless()` is then false (something else has said what is
-    happening); erased when the block ends. Nothing at all where `stream` is not a
-    terminal."""
+    """`status(what)` on `stream` (stderr), shown once the process has run `SLOW_SECONDS`
+    (at once if it already has) and only if `unless()` is then false (something else has
+    said what is happening); erased when the block ends. Nothing at all where `stream` is
+    not a terminal or off the main thread."""
     out = sys.stderr if stream is None else stream
-    if not on_terminal(out):
+    if not on_terminal(out) or threading.current_thread() is not threading.main_thread():
         yield
         return
     lock = threading.Lock()
@@ -72,7 +81,7 @@ def slow_status(
                 out.flush()
                 state["shown"] = True
 
-    timer = threading.Timer(SLOW_SECONDS, show)
+    timer = threading.Timer(max(0.0, SLOW_SECONDS - start_seconds()), show)
     timer.daemon = True
     timer.start()
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import sys
 import threading
+import time
 import types
 
 import pytest
@@ -90,16 +91,32 @@ def test_loading_a_model_says_so_on_a_terminal(monkeypatch):
 # ------------------------------------------------------------------ slow starts
 @pytest.fixture
 def slow(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every step counts as slow: the status timer fires at once."""
-    monkeypatch.setattr(status_module, "SLOW_SECONDS", 0.0)
+    """The start has taken longer than a second: a step's status shows at once."""
+    monkeypatch.setattr(status_module, "SLOW_SECONDS", 1.0)
+    monkeypatch.setattr(status_module, "STARTED", time.monotonic() - 5.0)
 
 
-def test_a_quick_step_says_nothing(monkeypatch):
+def test_a_quick_start_says_nothing(monkeypatch):
     monkeypatch.setattr(status_module, "SLOW_SECONDS", 3600.0)
+    monkeypatch.setattr(status_module, "STARTED", time.monotonic())
     out = Terminal()
     with slow_status("loading", out):
         pass
     assert out.getvalue() == ""
+
+
+def test_a_step_off_the_main_thread_says_nothing(slow, monkeypatch):
+    out, timers = Terminal(), []
+    monkeypatch.setattr(status_module.threading, "Timer", lambda *a: timers.append(a))
+
+    def step() -> None:
+        with slow_status("loading", out):
+            pass
+
+    worker = threading.Thread(target=step)
+    worker.start()
+    worker.join()
+    assert out.getvalue() == "" and timers == []  # no status timer was even set
 
 
 def test_a_slow_step_says_what_it_does_while_it_runs_then_erases_it(slow):

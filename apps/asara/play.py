@@ -53,6 +53,7 @@ from apps.console import (
     as_number,
     columns,
     decision_seed,
+    intro_line,
     wrapped,
 )
 from asara_env import asara_v0
@@ -417,7 +418,8 @@ def play(
             env.step(action)
             record.actions.append(action)
     save = SaveFile(None if record_path is None else Path(record_path), "asara", names)
-    console.say(intro(config, names, game_seed, len(record.actions)))
+    shown_seed = None if resume is not None and resume.start is not None else game_seed
+    console.say(intro(config, names, shown_seed, len(record.actions)))
 
     def saved() -> dict[str, Any]:
         return record.to_dict() if resume is None else resume.record(record.actions)
@@ -426,9 +428,9 @@ def play(
         finished = play_turns(env, console, style, record, seat, names, agents)
     except KeyboardInterrupt:
         done = len(record.actions)
-        raise Interrupted(save.stopped(console, saved(), done, UNIT, game_seed)) from None
+        raise Interrupted(save.stopped(console, saved(), done, UNIT, shown_seed)) from None
     if not finished:
-        text = save.stopped(console, saved(), len(record.actions), UNIT, game_seed)
+        text = save.stopped(console, saved(), len(record.actions), UNIT, shown_seed)
         console.say(f"You quit: {text}.")
         return record
     console.print(final_text(saved_state(env), names, seat, style.width))
@@ -517,11 +519,14 @@ def board(env: AECEnv, seat: int, layout: Layout) -> str:
     return layout.draw(seat_view(saved_state(env), seat))
 
 
-def intro(config: GameConfig, names: Sequence[str | None], game_seed: int, played: int) -> str:
+def intro(
+    config: GameConfig, names: Sequence[str | None], game_seed: int | None, played: int
+) -> str:
+    """The game's first lines: `apps.console.intro_line` (`game_seed` None: a game from
+    a saved position) and the seats."""
     seats = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(names))
-    again = f"continued after {played} decision(s)" if played else "play it again with --seed"
-    again += "" if played else f" {game_seed}"
-    return f"{config_text(config)}, seed {game_seed} ({again}).\nSeats: {seats}. Type ? for help."
+    first = intro_line(config_text(config), game_seed, played, "decision")
+    return f"{first}\nSeats: {seats}. Type ? for help."
 
 
 YEAR_END_HEADS = {"towers": "towers", "gold": "gold", "lit": "lit", "caliph": "Caliph"}

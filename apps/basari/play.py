@@ -49,6 +49,7 @@ from apps.console import (
     as_number,
     columns,
     decision_seed,
+    intro_line,
     wrapped,
 )
 from asara_env import basari_v0
@@ -181,8 +182,8 @@ def play(
         if name is not None
     }
     save = SaveFile(None if save_path is None else Path(save_path), "basari", seats)
-    console.say(intro(game))
-    seed = game.record.seed
+    shown = None if resume is not None and resume.start is not None else game.record.seed
+    console.say(intro(game, shown))
 
     def saved() -> dict[str, Any]:
         actions = game.record.actions
@@ -191,10 +192,10 @@ def play(
     try:
         finished = play_steps(console, game, agents, seat, style)
     except KeyboardInterrupt:
-        text = save.stopped(console, saved(), len(game.record.actions), UNIT, seed)
+        text = save.stopped(console, saved(), len(game.record.actions), UNIT, shown)
         raise command.Interrupted(text) from None
     if not finished:
-        text = save.stopped(console, saved(), len(game.record.actions), UNIT, seed)
+        text = save.stopped(console, saved(), len(game.record.actions), UNIT, shown)
         console.say(f"You quit: {text}.")
         return None
     console.print(board(game, seat, style))
@@ -231,13 +232,12 @@ def start(
     return game
 
 
-def intro(game: Game) -> str:
+def intro(game: Game, seed: int | None) -> str:
+    """The game's first lines: `apps.console.intro_line` (`seed` None: a game from a
+    saved position) and the seats."""
     names = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(game.seats))
-    played = len(game.record.actions)
-    seed = game.record.seed
-    again = f"continued after {played} steps" if played else f"play it again with --seed {seed}"
-    text = f"{config_text(game.record.config)}, seed {seed} ({again})."
-    return f"{text}\nSeats: {names}. Type ? for help."
+    first = intro_line(config_text(game.record.config), seed, len(game.record.actions), "step")
+    return f"{first}\nSeats: {names}. Type ? for help."
 
 
 def play_steps(

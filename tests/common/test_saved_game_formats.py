@@ -176,7 +176,10 @@ def test_the_terminal_games_resume_every_format_at_its_last_position(
         after = load_game(game.rules, read_saved_game(out, name).to_dict())
         assert (after.start, after.seed, after.config) == (before.start, before.seed, before.config)
         assert after.actions[: len(before.actions)] == before.actions, writer
-        assert f"continued after {len(before.actions)}" in said or not before.actions, writer
+        if before.start is None:  # from a seed: the seed is said, to play the game again
+            assert f"seed {before.seed} (continued after {len(before.actions)}" in said, writer
+        else:  # from a saved position: no seed plays it again
+            assert "continued from a saved position" in said and "seed" not in said, writer
 
 
 def foreign_files(name: str, made: dict[str, dict[str, Any]]) -> list[tuple[object, str]]:

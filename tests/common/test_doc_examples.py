@@ -43,3 +43,18 @@ def test_every_example_of_the_page_runs(page: Path, tmp_path: Path, monkeypatch)
         empty = [line for line in out.getvalue().splitlines() if line.strip() in EMPTY]
         assert not empty, f"example {i} printed an empty container: {empty}"
     assert os.getcwd() == str(tmp_path)
+
+
+SHELL_BLOCK = re.compile(r"^```(?:sh|bash|shell|console)?\n(.*?)^```", re.S | re.M)
+UNQUOTED_EXTRA = re.compile(r"pip install[^\n#]*\s[^\s'\"]*\[[\w,]+\]")  # zsh globs [..]
+
+
+def test_every_pip_install_of_an_extra_is_quoted() -> None:
+    """`pip install -e .[web]` fails in zsh ("no matches found"): the docs quote it."""
+    unquoted = [
+        f"{page.relative_to(ROOT)}: {match.group(0)}"
+        for page in PAGES
+        for block in SHELL_BLOCK.findall(page.read_text())
+        for match in UNQUOTED_EXTRA.finditer(block)
+    ]
+    assert not unquoted, unquoted

@@ -153,7 +153,7 @@ def play(
     players: int = 3,
     opponents: str | Sequence[str] = "value",
     seat: int = 0,
-    seed: int = 0,
+    seed: int | None = None,
     start_mode: str = "choose",
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
@@ -162,6 +162,7 @@ def play(
     layout: str = "compact",
 ) -> dict[str, Any] | None:
     """Play one game; returns the final infos of the person's seat (None if they quit).
+    `seed` None draws a random one (the first line says it, to play the game again).
     `save_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game (its
     configuration must be the lineup's). ValueError for a bad lineup, layout or resumed
     game before the game starts."""
@@ -211,11 +212,12 @@ def play(
 def start(
     config: BasariConfig,
     seats: list[str | None],
-    seed: int,
+    seed: int | None,
     resume: Resumed[State, list[int]] | None,
 ) -> Game:
-    """The new game seeded `seed`, or the resumed one (checked by `load_game`) at its
-    last position; its record holds the actions since the resumed game's start."""
+    """The new game seeded `seed` (None: a random seed), or the resumed one (checked by
+    `load_game`) at its last position; its record holds the actions since the resumed
+    game's start."""
     env = basari_v0.parallel_env(
         num_players=config.num_players, start_mode=config.start_mode, render_mode="ansi"
     )
@@ -455,7 +457,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
         type=command.bounded_int(0, 3, "a seat number"),
         help="your seat (default: 0, or the resumed game's)",
     )
-    p.add_argument("--seed", type=command.seed, help="the game's seed (default: 0)")
+    p.add_argument("--seed", type=command.seed, help="the game's seed (default: a random one)")
     p.add_argument(
         "--start-mode",
         choices=("choose", "random"),
@@ -497,7 +499,7 @@ def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str,
     return {
         **chosen,
         "opponents": opponents or "value",
-        "seed": 0 if args.seed is None else args.seed,
+        "seed": args.seed,
         "save_path": None if args.save is None else str(args.save),
         "resume": resume,
         "layout": args.layout,

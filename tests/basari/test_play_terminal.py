@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apps.basari.play import HELP, main, play
+from apps.basari.play import HELP, main, parse_args, play, play_options
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import RULES, GameRecord
@@ -191,3 +191,21 @@ def test_resume_refuses_another_player_count_naming_both(tmp_path, capsys):
         main(["play", "--resume", str(path), "--players", "2"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "BASARI, 3 players" in err and "BASARI, 2 players" in err
+
+
+def test_without_a_seed_each_game_draws_its_own_and_says_it(tmp_path):
+    """As in ASARA: a game without --seed is a new one, and its first line tells the
+    seed that plays it again."""
+    seeds = []
+    for k in range(2):
+        path = tmp_path / f"game{k}.json"
+        term = Terminal(Player(1, stop=0, replies={"Really": "y"}))
+        play(2, "random", 0, seed=None, input_fn=term.input, print_fn=term.print,
+             save_path=str(path))  # fmt: skip
+        seed = read_saved_game(path, "basari").record["seed"]
+        first = " ".join(line.strip() for line in term.lines[:2])  # wrapped at 80 columns
+        assert f"seed {seed} (play it again with --seed {seed})" in first
+        seeds.append(seed)
+    assert seeds[0] != seeds[1]
+    args = parse_args(["play"])[0]
+    assert play_options(args, None)["seed"] is None

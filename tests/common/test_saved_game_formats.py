@@ -146,6 +146,19 @@ def test_the_envs_load_every_format_at_its_last_position(files):
         assert env.save_game() == expected, writer
 
 
+def test_the_gymnasium_envs_load_every_format_at_its_last_position(files):
+    from asara_env.asara.gym_env import AsaraGymEnv
+    from asara_env.basari.gym_env import BasariGymEnv
+
+    name, made = files
+    expected = final_position(name, made["terminal --save"])
+    gym_env = {"asara": AsaraGymEnv, "basari": BasariGymEnv}[name]
+    env = gym_env(num_players=expected["config"]["num_players"])
+    for writer, data in made.items():
+        env.load_game(data, seat=SEAT)  # the learner's turn there: no opponent moves first
+        assert env.save_game() == expected, writer
+
+
 def test_the_web_page_loads_every_format_at_its_last_position(files):
     name, made = files
     page = load_web_game(name)

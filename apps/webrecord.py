@@ -35,41 +35,25 @@ GameState = TypeVar("GameState")
 
 @dataclass(frozen=True)
 class Engine(Generic[GameState, Decision]):
-    """What the page's records need of a game's reference engine and pictures.
-
-    `record` is the game's record class, built as `record(config, seed, actions)` (which
-    checks the actions' form) and read by `record.from_dict`. `saved_seed` is the seed a
-    saved game's agents derive theirs from. `config_json` is the configuration as the
-    page shows it; `draw_full` the whole position as SVG (replays) and `draw_seat` a
-    seat's view of it.
+    """What the page's records need of a game: its `rules` (the game's `RULES`, of its
+    reference record module: how its games start, step, are saved and resumed) and its
+    pictures. `config_json` is the configuration as the page shows it; `draw_full` the
+    whole position as SVG (replays) and `draw_seat` a seat's view of it.
     """
 
-    game: str
-    new_game: Callable[[Any, int], GameState]
-    step: Callable[[GameState, Decision], object]
-    state_from_dict: Callable[[dict[str, Any]], GameState]
-    state_to_dict: Callable[[GameState], dict[str, Any]]
-    record: Any
+    rules: Rules[GameState, Decision]
     is_over: Callable[[GameState], bool]
-    config_of: Callable[[GameState], Any]
-    saved_seed: Callable[[GameState], int]
     config_json: Callable[[Any], dict[str, Any]]
     draw_full: Callable[[GameState], str]
     draw_seat: Callable[[GameState, int], str]
 
     @property
-    def rules(self) -> Rules[GameState, Decision]:
-        """What resuming an upload needs of the engine."""
-        return Rules(
-            self.game,
-            self.new_game,
-            self.step,
-            self.state_from_dict,
-            self.state_to_dict,
-            self.record,
-            self.config_of,
-            self.saved_seed,
-        )
+    def game(self) -> str:
+        return self.rules.game
+
+    @property
+    def step(self) -> Callable[[GameState, Decision], object]:
+        return self.rules.step
 
 
 @dataclass
@@ -83,8 +67,8 @@ class Origin(Generic[GameState, Decision]):
 
     def state(self) -> GameState:
         if self.saved is None:
-            return self.engine.new_game(self.config, self.seed)
-        return self.engine.state_from_dict(self.saved)
+            return self.engine.rules.new_game(self.config, self.seed)
+        return self.engine.rules.state_from_dict(self.saved)
 
     def position(self, decisions: list[Decision]) -> GameState:
         """The position after `decisions` from here."""
@@ -97,7 +81,7 @@ class Origin(Generic[GameState, Decision]):
         """The game's record: the game's own record format from a seed, else the saved
         game with the decisions played after it."""
         if self.saved is None:
-            return dict(self.engine.record(self.config, self.seed, decisions).to_dict())
+            return dict(self.engine.rules.record(self.config, self.seed, decisions).to_dict())
         return {"state": self.saved, "actions": copy.deepcopy(decisions)}
 
 

@@ -166,7 +166,7 @@ def test_the_web_page_loads_every_format_at_its_last_position(files):
     for writer, data in made.items():
         loaded = page.load(data)
         origin, decisions = loaded.item
-        assert origin.engine.state_to_dict(origin.position(decisions)) == expected, writer
+        assert origin.engine.rules.state_to_dict(origin.position(decisions)) == expected, writer
         has_lineup = writer.startswith(("terminal", "web"))
         assert (loaded.seat == SEAT) if has_lineup else loaded.lineup is None, writer
 

@@ -130,6 +130,7 @@ def test_every_writer_writes_the_same_position(files):
     name, made = files
     expected = final_position(name, made["terminal --save"])
     assert made["env save_game()"] == expected  # the env's save is the position itself
+    assert expected["schema"] == state_schema(name)  # how a bare position names its game
     for writer, data in made.items():
         assert final_position(name, data) == expected, writer
     assert made["web download"]["record"] == made["game record"]

@@ -30,8 +30,8 @@ from agents.models import MODELS
 from agents.registry import agent_names, check_spec, game_agents, make_agent
 from asara_env.common.record import WEB_FORMAT, saved_game_from_dict
 from asara_env.common.seeding import derived_seed
+from asara_env.games import games_with
 
-WEB_GAMES = ("asara", "basari")  # the games the page offers, each with apps/<game>/web.py
 AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(seed, 1000 + s)
 MAX_SEED = 2**63
 BAD_REQUEST, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 404, 409, 422
@@ -277,10 +277,17 @@ class WebGame(Protocol):
         ...
 
 
+def web_games() -> tuple[str, ...]:
+    """The games the page offers: the registered games (`asara_env.games`) with a page
+    module `apps/<game>/web.py`."""
+    return games_with("apps.{game}.web")
+
+
 def load_web_game(name: str) -> WebGame:
     """The page module of game `name` (`apps/<name>/web.py`), imported by name."""
-    if name not in WEB_GAMES:
-        raise Refused(NOT_FOUND, f"unknown game {name!r}; the page offers {list(WEB_GAMES)}")
+    offered = web_games()
+    if name not in offered:
+        raise Refused(NOT_FOUND, f"unknown game {name!r}; the page offers {list(offered)}")
     game = importlib.import_module(f"apps.{name}.web").WEB_GAME
     assert game.name == name, f"apps.{name}.web.WEB_GAME is {game.name!r}"
     return cast(WebGame, game)

@@ -26,6 +26,7 @@ The built-in games' cards live in their folders (`asara_env/asara/card.py`,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import sys
 import time
@@ -49,6 +50,7 @@ __all__ = [
     "bind_core",
     "env_factory",
     "game_card",
+    "games_with",
     "load_config",
     "load_core",
     "make",
@@ -343,6 +345,21 @@ def unregister(name: str) -> GameCard:
 def available_games() -> tuple[str, ...]:
     """The registered games' names, in registration order."""
     return tuple(_cards())
+
+
+def games_with(module: str) -> tuple[str, ...]:
+    """The registered games, in registration order, that have the module `module` names
+    once `{game}` in it is the game's name (`"apps.{game}.web"`: the games with a web
+    page), found without importing it (its parent packages are imported): what a layer
+    above offers per game follows the cards, never a list of its own."""
+    return tuple(name for name in _cards() if _module_exists(module.format(game=name)))
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
 
 
 def game_card(name: str) -> GameCard:

@@ -1,11 +1,11 @@
 """Play ASARA in the terminal against agents.
 
     from apps.asara.play import play
-    play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
+    play(GameConfig(num_players=3), opponents=("greedy", "random"), seat=0, seed=7)
 
 or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The
-expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
-(the Genie needs the professional variant).
+expansions (R9) are switched on with `GameConfig(expansions=("gifts",))` or
+`--expansions genie,gifts` (the Genie needs the professional variant).
 
 You sit in `seat`; the opponents (agent specs: the baselines, the shipped models, the
 search agents such as `flatmc:64` or `ismcts:64`) fill the other seats in order, seats
@@ -122,17 +122,14 @@ MIN_PAGE = 4  # lines of moves a page shows at least, however tall the board
 MENU_LINES = 2  # a page's title and the prompt
 
 
+DEFAULT_CONFIG = GameConfig(num_players=3)  # the game `play` sets up unless told
+
+
 # ------------------------------------------------------------------------ the table
-def lineup(
-    players: int,
-    variant: str,
-    opponents: str | Sequence[str],
-    seat: int,
-    expansions: Sequence[str] = (),
-) -> tuple[GameConfig, list[str | None]]:
-    """The configuration and the agent name of every seat (None for the person); raises
+def lineup(config: GameConfig, opponents: str | Sequence[str], seat: int) -> list[str | None]:
+    """The agent name of every seat of a game of `config` (None for the person); raises
     ValueError naming what is wrong with the request."""
-    config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
+    players = config.num_players
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [name.strip() for name in names]
     unknown = unknown_agents_error("asara", names)  # a wrong name first: the count may follow
@@ -144,7 +141,7 @@ def lineup(
         )
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
-    return config, names[:seat] + [None] + names[seat:]
+    return names[:seat] + [None] + names[seat:]
 
 
 def seat_label(seat: int, names: Sequence[str | None]) -> str:
@@ -379,15 +376,13 @@ def ask_move(turn: Turn) -> int:
 
 # ------------------------------------------------------------------------ the game
 def play(
-    players: int = 3,
-    variant: str = "basic",
+    config: GameConfig = DEFAULT_CONFIG,
     opponents: str | Sequence[str] = ("greedy", "random"),
     seat: int = 0,
     seed: int | None = None,
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
     record_path: str | None = None,
-    expansions: Sequence[str] = (),
     layout: str = "compact",
     resume: Resumed[State, int] | None = None,
 ) -> GameRecord:
@@ -396,7 +391,7 @@ def play(
     `record_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game
     (its configuration must be the lineup's). Raises ValueError for a bad lineup, layout
     or resumed game before the game starts."""
-    config, names = lineup(players, variant, opponents, seat, expansions)
+    names = lineup(config, opponents, seat)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
     if resume is not None:
@@ -404,7 +399,10 @@ def play(
     style = LAYOUTS[layout]
     console = Console(input_fn, print_fn, style.width, style.screen)
     env = asara_v0.env(
-        num_players=players, variant=variant, expansions=config.expansions, render_mode="ansi"
+        num_players=config.num_players,
+        variant=config.variant,
+        expansions=config.expansions,
+        render_mode="ansi",
     )
     game_seed = start_env(env, seed, resume)
     agents = {

@@ -61,7 +61,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    players: int = Field(2, description="2..4")
+    players: int = Field(2, description=f"one of {list(game_card(GAME).player_counts)}")
     variant: str = "basic"
     expansions: list[str] = []
     opponents: list[str] = Field(["random"], description="agent specs")

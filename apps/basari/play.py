@@ -1,7 +1,7 @@
 """Play BASARI in the terminal against agents.
 
     from apps.basari.play import play
-    play(players=3, opponents=("value", "points_first"), seat=0, seed=7)
+    play(BasariConfig(num_players=3), opponents=("value", "points_first"), seat=0, seed=7)
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
 (`--seat`, `--start-mode random`, `--save FILE`, `--resume FILE`, `--layout full`). You sit
@@ -97,13 +97,16 @@ class Layout:
 
 LAYOUTS = {"compact": Layout(True, SCREEN_HEIGHT), "full": Layout(False, None)}
 
+DEFAULT_CONFIG = BasariConfig(num_players=3)  # the game `play` sets up unless told
+
 
 def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str | None]:
     """The agent name of every seat (None for the person); ValueError says what is wrong."""
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [n.strip() for n in names if n.strip()]
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    counts = command.player_counts("basari")
+    if players not in counts:
+        raise ValueError(f"players must be one of {counts}, got {players}")
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     if len(names) == 1:
@@ -150,11 +153,10 @@ class Game:
 
 
 def play(
-    players: int = 3,
+    config: BasariConfig = DEFAULT_CONFIG,
     opponents: str | Sequence[str] = "value",
     seat: int = 0,
     seed: int | None = None,
-    start_mode: str = "choose",
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
     save_path: str | None = None,
@@ -166,8 +168,7 @@ def play(
     `save_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game (its
     configuration must be the lineup's). ValueError for a bad lineup, layout or resumed
     game before the game starts."""
-    seats = lineup(players, opponents, seat)
-    config = BasariConfig(players, start_mode)
+    seats = lineup(config.num_players, opponents, seat)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
     if resume is not None and resume.config != config:
@@ -444,9 +445,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
     parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
-    p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
-    )
+    command.add_players_argument(p, "basari", None, "(default: 3, or the resumed game's)")
     p.add_argument(
         "--opponents",
         help=f"comma-separated, one per other seat or one for all; {agent_names('basari')} "
@@ -475,8 +474,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
 
 
 def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str, Any]:
-    """play()'s keyword arguments; with a saved game, what the options leave out comes
-    from it. ValueError naming both configurations if they ask for another game."""
+    """play()'s keyword arguments, the game's config made once, here; with a saved game
+    (any format `saved_game_from_dict` reads), what the options leave out comes from it.
+    ValueError naming both configurations if they ask for another game."""
     resume = None if saved is None else resume_game(RULES, saved)
     chosen: dict[str, Any] = {"players": 3, "start_mode": "choose", "seat": 0}
     opponents = args.opponents
@@ -489,15 +489,15 @@ def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str,
             if opponents is None and args.seat in (None, mine[0]):
                 opponents = ",".join(n for n in seats if n is not None)
     chosen.update({k: getattr(args, k) for k in chosen if getattr(args, k) is not None})
-    if resume is not None:
-        wanted = BasariConfig(chosen["players"], chosen["start_mode"])
-        if wanted != resume.config:
-            raise ValueError(
-                f"the saved game is {config_text(resume.config)}; the options ask for "
-                f"{config_text(wanted)}"
-            )
+    config = BasariConfig(chosen["players"], chosen["start_mode"])
+    if resume is not None and config != resume.config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}; the options ask for "
+            f"{config_text(config)}"
+        )
     return {
-        **chosen,
+        "config": config,
+        "seat": chosen["seat"],
         "opponents": opponents or "value",
         "seed": args.seed,
         "save_path": None if args.save is None else str(args.save),
@@ -519,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"argument --resume: {e}")
     try:
-        lineup(options["players"], options["opponents"], options["seat"])
+        lineup(options["config"].num_players, options["opponents"], options["seat"])
     except ValueError as e:
         command.lineup_error(parser, str(e))
     play(**options)

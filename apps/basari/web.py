@@ -72,7 +72,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    players: int = Field(3, description="2..4")
+    players: int = Field(3, description=f"one of {list(game_card(GAME).player_counts)}")
     start_mode: str = "choose"
     opponents: list[str] = Field(["value", "value"], description="agent specs")
     seat: int = 0

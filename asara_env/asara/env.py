@@ -99,7 +99,6 @@ from asara_env.envs import (
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
-STATE_DIM = MAX_PLAYERS * OBS_DIM
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from apps.basari.play import HELP, main, parse_args, play, play_options
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
 from asara_env.basari.reference.record import RULES, GameRecord
@@ -26,7 +27,7 @@ LABELS = ["P0", "P1 you", "P2"]
 
 def play_on_terminal(player: Player, **kwargs):
     term = Terminal(player)
-    options = dict(players=3, opponents="value", seat=SEAT, seed=4)
+    options = dict(config=BasariConfig(3), opponents="value", seat=SEAT, seed=4)
     final = play(**{**options, **kwargs}, input_fn=term.input, print_fn=term.print)
     return term, final
 
@@ -87,7 +88,13 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
     term = Terminal(interrupt)
     with pytest.raises(Interrupted) as stopped:
         play(
-            3, "value", SEAT, seed=4, input_fn=term.input, print_fn=term.print, save_path=str(path)
+            BasariConfig(3),
+            "value",
+            SEAT,
+            seed=4,
+            input_fn=term.input,
+            print_fn=term.print,
+            save_path=str(path),
         )
     assert str(stopped.value) == (  # the one message, shared with ASARA
         f"the game stopped after 0 steps of all seats, seed 4; it is saved in {path}: "
@@ -200,7 +207,7 @@ def test_without_a_seed_each_game_draws_its_own_and_says_it(tmp_path):
     for k in range(2):
         path = tmp_path / f"game{k}.json"
         term = Terminal(Player(1, stop=0, replies={"Really": "y"}))
-        play(2, "random", 0, seed=None, input_fn=term.input, print_fn=term.print,
+        play(BasariConfig(2), "random", 0, seed=None, input_fn=term.input, print_fn=term.print,
              save_path=str(path))  # fmt: skip
         seed = read_saved_game(path, "basari").record["seed"]
         first = " ".join(line.strip() for line in term.lines[:2])  # wrapped at 80 columns

@@ -22,7 +22,9 @@ from apps.basari.play import main as basari_main
 from apps.basari.play import play as basari_play
 from apps.webgame import load_web_game
 from asara_env import asara_v0, basari_v0
+from asara_env.asara.config import GameConfig
 from asara_env.asara.reference.record import RULES as ASARA_RULES
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.reference.record import RULES as BASARI_RULES
 from asara_env.common.record import (
     Rules,
@@ -54,14 +56,14 @@ GAMES = {
     "asara": Game(
         ASARA_RULES,
         asara_play,
-        {"players": 2, "opponents": ["greedy"], "seed": 3, "record_path": None},
+        {"config": GameConfig(2), "opponents": ["greedy"], "seed": 3},
         lambda argv: main_asara(argv),
         lambda players: asara_v0.env(num_players=players),
     ),
     "basari": Game(
         BASARI_RULES,
         basari_play,
-        {"players": 3, "opponents": "value", "seed": 4, "save_path": None},
+        {"config": BasariConfig(3), "opponents": "value", "seed": 4},
         basari_main,
         lambda players: basari_v0.parallel_env(num_players=players),
     ),

@@ -38,6 +38,7 @@ from typing import Any
 
 from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import RewardSchemes
+from asara_env.common.status import slow_status
 
 __all__ = [
     "CORE_VERBS",
@@ -127,7 +128,9 @@ def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
     """Compile `module`'s kernels (or load them from numba's on-disk cache) through its
     `warm_up()`, once per process; seconds taken (0 when already done or when the module
     has none). With `notice`, a warm-up that has to compile (numba's cache misses) says so
-    on stderr when the compiler starts, and how long it took when it is done."""
+    on stderr when the compiler starts, and how long it took when it is done; one that
+    loads from the cache but takes over a second says so on a terminal while it loads
+    (`asara_env.common.status.slow_status`)."""
     warm = getattr(module, "warm_up", None)
     if warm is None or module.__name__ in _WARM:
         return 0.0
@@ -138,7 +141,11 @@ def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
     if compiling is None:
         warm()
     else:
-        with event.install_listener("numba:compile", compiling):
+        loading = f"{game}: loading the numba kernels from numba's cache"
+        with (
+            event.install_listener("numba:compile", compiling),
+            slow_status(loading, unless=lambda: compiling.said),
+        ):
             warm()
     seconds = time.perf_counter() - start
     _WARM.add(module.__name__)

@@ -193,7 +193,8 @@ def add_save_arguments(parser: argparse.ArgumentParser, game: str) -> None:
         "--resume",
         type=existing_file,
         metavar="FILE",
-        help=f"continue a saved {game} game (or a game record) from its last position",
+        help=f"continue a {game} game from its last position: a file of --save, the web "
+        "page's download, a game record or an env's save_game()",
     )
     parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
 

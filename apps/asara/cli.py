@@ -27,13 +27,14 @@ from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import KNOWN_EXPANSIONS
 from asara_env.asara.reference import engine
-from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.record import RULES, GameRecord
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
 from asara_env.common.record import SavedGame, read_saved_game
+from asara_env.common.record import resume as resume_game
 from commandline import command
 from commandline.asara.options import (
     add_rules_arguments,
@@ -159,11 +160,11 @@ def saved_lineup(saved: SavedGame) -> tuple[int, str] | None:
 
 def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> dict[str, Any]:
     """play()'s keyword arguments for the parsed `asara play` options, the game's config
-    made once, here; with a saved game, what the options leave out comes from it (the
-    opponents too, if the seat is the saved one). ValueError naming both configurations
-    if the options ask for another game than the saved one, or saying which rules do not
-    go together."""
-    resume = None if saved is None else GameRecord.from_dict(saved.record)
+    made once, here; with a saved game (any format `saved_game_from_dict` reads), what the
+    options leave out comes from it (the opponents too, if the seat is the saved one).
+    ValueError naming both configurations if the options ask for another game than the
+    saved one, or saying which rules do not go together."""
+    resume = None if saved is None else resume_game(RULES, saved)
     chosen = dict(PLAY_DEFAULTS)
     opponents = args.opponents
     if resume is not None:

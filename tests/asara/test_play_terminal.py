@@ -13,10 +13,10 @@ from asara_env.asara.actions import Group, decode, public_description
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.record import RULES, GameRecord
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
-from asara_env.common.record import SavedGame, read_saved_game
+from asara_env.common.record import SavedGame, read_saved_game, resume
 from commandline.command import Interrupted
 from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
@@ -125,7 +125,7 @@ def test_quitting_saves_and_resume_ends_where_an_uninterrupted_game_ends(tmp_pat
     assert saved.record["actions"] == part.actions == whole.actions[: len(part.actions)]
     resumed_player = Player(5, start=7)
     term, rest = play_on_terminal(
-        resumed_player, record_path=str(path), resume=GameRecord.from_dict(saved.record)
+        resumed_player, record_path=str(path), resume=resume(RULES, saved)
     )
     assert rest.actions == whole.actions
     assert json.loads(path.read_text())["record"]["actions"] == whole.actions

@@ -28,7 +28,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import pkgutil
 import zipfile
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +41,13 @@ from .policy_agent import PolicyAgent
 
 OptionValue = int | float | bool | str
 TRUE, FALSE = ("true", "1"), ("false", "0")  # how a bool option is written (any case)
+
+
+# the bounds of every search agent's budget options (the games' own and the shared ones)
+MAX_SIMS = 1_000_000  # the largest budget a spec may ask: a decision still ends in minutes
+MAX_SECONDS = 3600.0
+MAX_BATCH = 65_536  # games per core batch: a batch's arrays stay well under a GiB
+MAX_WAVE = 4096
 
 
 @dataclass(frozen=True)
@@ -227,14 +233,13 @@ def unregister_game(game: str) -> None:
 
 
 def games() -> list[str]:
-    """The games with agents: the packages of agents/ (a game's agents are `agents/<game>/`)
-    and the games given a table by `register_game`."""
-    here = [
-        m.name
-        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
-        if m.ispkg and m.name not in SHARED_PACKAGES
-    ]
-    return sorted({*here, *_REGISTERED})
+    """The registered games (`asara_env.games`, in registration order) with agents: a
+    package `agents/<game>/`, or the table `register_game` gave it. (The registry loads
+    the cards only when asked: importing it loads nothing of `asara_env`.)"""
+    from asara_env.games import available_games, games_with
+
+    with_package = games_with("agents.{game}")
+    return [name for name in available_games() if name in _REGISTERED or name in with_package]
 
 
 def game_agents(game: str) -> GameAgents:
@@ -283,7 +288,6 @@ def _kinds_of(game: str) -> dict[str, AgentKind]:
 # agents (the shared search's flatmc, ismcts and gumbel), imported by name on first use as
 # the games' tables are
 SHARED_KINDS = ("agents.search.agent",)
-SHARED_PACKAGES = ("search",)  # packages of agents/ that are no game's
 
 
 def _configurable(game: str, table: GameAgents) -> dict[str, AgentKind]:

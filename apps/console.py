@@ -187,18 +187,19 @@ class SaveFile:
         return True
 
     def stopped(
-        self, console: Console, record: dict[str, object], done: int, unit: str, seed: int
+        self, console: Console, record: dict[str, object], done: int, unit: str, seed: int | None
     ) -> str:
         """Save a game the person stopped (quit or Ctrl-C) and return what every game then
-        says, once: how far it got (`done` `unit`s, every seat's counted), its seed and
-        where it is kept."""
+        says, once: how far it got (`done` `unit`s, every seat's counted), its seed (None:
+        a game from a saved position, which no seed plays again) and where it is kept."""
         saved = self.write(console, record, quiet=True)
         moves = f"{done} {unit}{'' if done == 1 else 's'} of all seats"
         if saved:
             kept = f"saved in {self.path}: continue it with --resume {self.path}"
         else:
             kept = "not saved" + (" (--save FILE keeps a game)" if self.path is None else "")
-        return f"the game stopped after {moves}, seed {seed}; it is {kept}"
+        seeded = "" if seed is None else f", seed {seed}"
+        return f"the game stopped after {moves}{seeded}; it is {kept}"
 
 
 def columns(items: Sequence[str], width: int, indent: str = "  ") -> list[str]:
@@ -214,3 +215,14 @@ def as_number(answer: str) -> int | None:
         return int(answer)
     except ValueError:
         return None
+
+
+def intro_line(config: str, seed: int | None, played: int, unit: str) -> str:
+    """A game's first line: its configuration, and how to play it again (its seed) or
+    where it was continued (after `played` `unit`s; from a saved position when `seed` is
+    None)."""
+    done = f"{played} {unit}{'' if played == 1 else 's'}"
+    if seed is None:
+        return f"{config}, continued from a saved position" + (f" after {done}." if played else ".")
+    again = f"continued after {done}" if played else f"play it again with --seed {seed}"
+    return f"{config}, seed {seed} ({again})."

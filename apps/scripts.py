@@ -9,18 +9,18 @@ included; a module of an extra found missing later (an agent loading a shipped m
 said the same way. A new console script is one `Script` here and one line in
 `pyproject.toml` (tests/common/test_packaging.py checks they agree). A command whose
 import takes seconds (the training commands import PyTorch) says so on a terminal while
-it loads (`loads`).
+it loads (`loads`); any other says it once its import has taken over a second.
 """
 
 from __future__ import annotations
 
 import importlib
-from contextlib import nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from asara_env.common.extras import missing_extra, require
-from asara_env.common.status import status
+from asara_env.common.status import slow_status, status
 from commandline.command import exit_missing_extra
 
 TRAIN = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
@@ -41,13 +41,20 @@ class Script:
     needs: tuple[str, ...] = ()
     loads: str = ""  # what importing the command loads, said on a terminal while it does
 
+    def loading(self) -> AbstractContextManager[None]:
+        """What the command says on a terminal while it imports: what it loads (`loads`),
+        or, when the import takes over a second (a loaded machine), that it is loading."""
+        if self.loads:
+            return status(f"{self.name}: loading {self.loads}")
+        return slow_status(f"{self.name}: loading its modules")
+
     def __call__(self, argv: list[str] | None = None) -> Any:
         """The command's exit status (the console script exits with it) on `argv`
         (None: the command line)."""
         try:
             require("this command", self.needs)
             module, _, function = self.target.partition(":")
-            with status(f"{self.name}: loading {self.loads}") if self.loads else nullcontext():
+            with self.loading():
                 main = getattr(importlib.import_module(module), function)
         except ImportError as e:
             missing = missing_extra(e, "this command")

@@ -105,7 +105,6 @@ from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apps.webgame import (
-    WEB_GAMES,
     Invalid,
     Loaded,
     Refused,
@@ -113,6 +112,7 @@ from apps.webgame import (
     WebGame,
     load_web_game,
     preload_models,
+    web_games,
 )
 from apps.weblimits import (
     LOOPBACK_NAMES,
@@ -332,7 +332,7 @@ def load_upload(game: str, data: object, players: int | None) -> Loaded:
         loaded = game_of(game).load(data)
     except (CorruptStateError, ValueError, TypeError) as exc:
         problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        for other in WEB_GAMES:
+        for other in web_games():
             found = _loads(other, data) if other != game else None
             if found is not None:
                 raise HTTPException(
@@ -488,14 +488,14 @@ def create_app(  # noqa: C901, PLR0913, PLR0915
 
     @app.get("/api/options")
     def options() -> dict[str, Any]:
-        return {"games": {name: load_web_game(name).options() for name in WEB_GAMES}}
+        return {"games": {name: load_web_game(name).options() for name in web_games()}}
 
     @app.post("/api/games", status_code=201)
     async def create(request: dict[str, Any], http: Request) -> Response:
         body = dict(request)
         name = body.pop("game", DEFAULT_GAME)
         if not isinstance(name, str):
-            raise HTTPException(422, f"game must be one of {list(WEB_GAMES)}, got {name!r}")
+            raise HTTPException(422, f"game must be one of {list(web_games())}, got {name!r}")
         game, owner = game_of(name), client_of(http)
         return await workers.run(lambda: created(game.start(body), owner))
 
@@ -665,7 +665,7 @@ def preload(say: Callable[[str], None] = print) -> None:
     """Load every game's shipped models, each game's in turn, saying which and how long
     it took; a model that cannot load is left to fail its own games. Games against a
     model wait for it (`apps.webgame.preload_models`)."""
-    for game in WEB_GAMES:
+    for game in web_games():
         start = time.perf_counter()
         say(f"loading the shipped {game.upper()} models in the background ...")
         try:

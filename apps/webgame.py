@@ -28,14 +28,14 @@ from pydantic import BaseModel, ValidationError
 from agents.base import Agent
 from agents.models import MODELS
 from agents.registry import agent_names, check_spec, game_agents, make_agent
-from asara_env.common.record import SAVE_SCHEMA, a_or_an, saved_game_from_dict
+from asara_env.common.record import WEB_FORMAT, saved_game_from_dict
 from asara_env.common.seeding import derived_seed
+from asara_env.games import games_with
 
-WEB_GAMES = ("asara", "basari")  # the games the page offers, each with apps/<game>/web.py
 AGENT_SEED_OFFSET = 1000  # opponent in seat s plays with derived_seed(seed, 1000 + s)
 MAX_SEED = 2**63
 BAD_REQUEST, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 404, 409, 422
-UPLOAD_FORMAT = "asara-env/web-game"  # the page's downloads: a record with its lineup
+UPLOAD_FORMAT = WEB_FORMAT  # the page's downloads: a record with its lineup
 POLICY_NAME = "policy"  # the registry's agent of a model file: not offered on the page
 SEARCH_BUDGET = 64  # the page's default budget (`sims`) of a search agent
 # the most a search opponent on the page may spend on one decision (the registry's own
@@ -277,10 +277,17 @@ class WebGame(Protocol):
         ...
 
 
+def web_games() -> tuple[str, ...]:
+    """The games the page offers: the registered games (`asara_env.games`) with a page
+    module `apps/<game>/web.py`."""
+    return games_with("apps.{game}.web")
+
+
 def load_web_game(name: str) -> WebGame:
     """The page module of game `name` (`apps/<name>/web.py`), imported by name."""
-    if name not in WEB_GAMES:
-        raise Refused(NOT_FOUND, f"unknown game {name!r}; the page offers {list(WEB_GAMES)}")
+    offered = web_games()
+    if name not in offered:
+        raise Refused(NOT_FOUND, f"unknown game {name!r}; the page offers {list(offered)}")
     game = importlib.import_module(f"apps.{name}.web").WEB_GAME
     assert game.name == name, f"apps.{name}.web.WEB_GAME is {game.name!r}"
     return cast(WebGame, game)
@@ -299,46 +306,24 @@ def envelope(
     }
 
 
-def unwrap(data: object, game: str) -> tuple[object, list[str | None] | None, int | None]:
-    """(the record or saved game inside, lineup, seat) of an upload: the page's download
-    and a terminal game's saved game (`asara play --save`) give all three, a bare record or
-    saved position only itself. ValueError if the file is another game's or its lineup is
-    not one the page offers (its number of seats is checked against the game by the
-    caller)."""
-    if isinstance(data, dict) and data.get("schema") == SAVE_SCHEMA:
-        saved = saved_game_from_dict(data, game)
-        names = saved.seats
-        if names is None or names.count(None) != 1 or not _offered(game, names):
-            return saved.record, None, None  # a lineup the page cannot show: left out
-        return saved.record, names, names.index(None)
-    if not (isinstance(data, dict) and data.get("format") == UPLOAD_FORMAT):
-        return data, None, None
-    if set(data) != {"format", "game", "record", "lineup", "seat"}:
-        raise ValueError(f"a {UPLOAD_FORMAT} file has format, game, record, lineup and seat")
-    if data["game"] != game:
-        other = str(data["game"]).upper()
-        raise ValueError(f"this is {a_or_an(other)} game, not {game.upper()}")
-    names, seat = data["lineup"], data["seat"]
-    if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
-        raise ValueError("lineup must be a list of agent names and one null (the person)")
-    if not isinstance(seat, int) or isinstance(seat, bool) or names.count(None) != 1:
-        raise ValueError("seat must be an int, and the lineup have one null (the person)")
-    if not 0 <= seat < len(names) or names[seat] is not None:
-        raise ValueError(f"seat {seat} is not the lineup's null entry")
+def unwrap(data: object, game: str) -> tuple[dict[str, Any], list[str | None] | None, int | None]:
+    """(the record inside, lineup, seat) of an upload in any format the project writes
+    (`saved_game_from_dict`): the page's download and a terminal game's saved game
+    (`asara play --save`) give all three, a bare record or saved position only itself.
+    ValueError if the file is another game's or the page's download has a lineup the
+    page does not offer (a terminal game's lineup the page cannot show is left out; the
+    number of seats is checked against the game by the caller)."""
+    saved = saved_game_from_dict(data, game)
+    names = saved.seats
+    if names is None or names.count(None) != 1:
+        return saved.record, None, None
     try:
         check_opponents(game, [name for name in names if name is not None])
     except Refused as exc:
-        raise ValueError(f"lineup: {exc.message}") from exc
-    return data["record"], names, seat
-
-
-def _offered(game: str, names: list[str | None]) -> bool:
-    """Whether every agent of a lineup is one the page offers."""
-    try:
-        check_opponents(game, [name for name in names if name is not None])
-    except Refused:
-        return False
-    return True
+        if isinstance(data, dict) and data.get("format") == UPLOAD_FORMAT:
+            raise ValueError(f"lineup: {exc.message}") from exc
+        return saved.record, None, None  # a lineup the page cannot show: left out
+    return saved.record, names, names.index(None)
 
 
 def check_lineup(names: list[str | None] | None, players: int) -> None:

@@ -28,37 +28,32 @@ from apps.webgame import (
     envelope,
     unwrap,
 )
-from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import a_or_an, replay_actions
+from asara_env.common.record import Rules, SavedGame, resume
 
-START_KEYS = ("state", "actions")  # a game continued from a saved game: its start and moves
 GameState = TypeVar("GameState")
 
 
 @dataclass(frozen=True)
 class Engine(Generic[GameState, Decision]):
-    """What the page's records need of a game's reference engine and pictures.
-
-    `record` is the game's record class, built as `record(config, seed, actions)` (which
-    checks the actions' form) and read by `record.from_dict`; `record_keys` are the keys
-    of its `to_dict`. `saved_seed` is the seed a saved game's agents derive theirs from.
-    `config_json` is the configuration as the page shows it; `draw_full` the whole
-    position as SVG (replays) and `draw_seat` a seat's view of it.
+    """What the page's records need of a game: its `rules` (the game's `RULES`, of its
+    reference record module: how its games start, step, are saved and resumed) and its
+    pictures. `config_json` is the configuration as the page shows it; `draw_full` the
+    whole position as SVG (replays) and `draw_seat` a seat's view of it.
     """
 
-    game: str
-    new_game: Callable[[Any, int], GameState]
-    step: Callable[[GameState, Decision], object]
-    state_from_dict: Callable[[dict[str, Any]], GameState]
-    state_to_dict: Callable[[GameState], dict[str, Any]]
-    record: Any
-    record_keys: tuple[str, ...]
+    rules: Rules[GameState, Decision]
     is_over: Callable[[GameState], bool]
-    config_of: Callable[[GameState], Any]
-    saved_seed: Callable[[GameState], int]
     config_json: Callable[[Any], dict[str, Any]]
     draw_full: Callable[[GameState], str]
     draw_seat: Callable[[GameState, int], str]
+
+    @property
+    def game(self) -> str:
+        return self.rules.game
+
+    @property
+    def step(self) -> Callable[[GameState, Decision], object]:
+        return self.rules.step
 
 
 @dataclass
@@ -72,8 +67,8 @@ class Origin(Generic[GameState, Decision]):
 
     def state(self) -> GameState:
         if self.saved is None:
-            return self.engine.new_game(self.config, self.seed)
-        return self.engine.state_from_dict(self.saved)
+            return self.engine.rules.new_game(self.config, self.seed)
+        return self.engine.rules.state_from_dict(self.saved)
 
     def position(self, decisions: list[Decision]) -> GameState:
         """The position after `decisions` from here."""
@@ -86,59 +81,27 @@ class Origin(Generic[GameState, Decision]):
         """The game's record: the game's own record format from a seed, else the saved
         game with the decisions played after it."""
         if self.saved is None:
-            return dict(self.engine.record(self.config, self.seed, decisions).to_dict())
+            return dict(self.engine.rules.record(self.config, self.seed, decisions).to_dict())
         return {"state": self.saved, "actions": copy.deepcopy(decisions)}
-
-
-def saved_origin(engine: Engine[GameState, Any], saved: object) -> Origin[GameState, Any]:
-    """The origin of a saved game (`state_to_dict`); CorruptStateError naming the field."""
-    if not isinstance(saved, dict) or "config" not in saved:
-        name = engine.game.upper()
-        raise CorruptStateError(
-            f"neither {a_or_an(name)} game record nor a saved {name} game", "(top)"
-        )
-    state = engine.state_from_dict(saved)
-    return Origin(
-        engine, engine.config_of(state), engine.saved_seed(state), engine.state_to_dict(state)
-    )
-
-
-def checked_decisions(origin: Origin[GameState, Decision], actions: object) -> list[Decision]:
-    """A saved game's decisions after it, of the record's form and each legal in turn;
-    CorruptStateError naming the first that is not."""
-    try:
-        decisions: list[Decision] = origin.engine.record(
-            origin.config, origin.seed, actions
-        ).actions
-    except ValueError as exc:
-        raise CorruptStateError(str(exc), "actions") from exc
-    replay_actions(origin.state(), decisions, origin.engine.step, CorruptStateError)
-    return decisions
 
 
 def load_upload(engine: Engine[GameState, Any], data: object) -> Loaded:
     """A record, a saved game, a saved game with decisions after it, or the page's own
-    download of one of these; ValueError (CorruptStateError included) naming what is wrong.
-    `Loaded.item` is (origin, decisions)."""
+    download of one of these (any format `saved_game_from_dict` reads); ValueError
+    (CorruptStateError included) naming what is wrong. `Loaded.item` is (origin,
+    decisions)."""
     inner, names, seat = unwrap(data, engine.game)
-    if isinstance(inner, dict) and set(inner) == set(engine.record_keys):
-        record = engine.record.from_dict(inner)
-        origin: Origin[GameState, Any] = Origin(engine, record.config, record.seed)
-        decisions, kind = list(record.actions), "record"
-    elif isinstance(inner, dict) and set(inner) == set(START_KEYS):
-        origin, kind = saved_origin(engine, inner["state"]), "saved game"
-        decisions = checked_decisions(origin, inner["actions"])
-    else:
-        origin, decisions, kind = saved_origin(engine, inner), [], "saved game"
+    resumed = resume(engine.rules, SavedGame(engine.game, inner))
+    origin = Origin(engine, resumed.config, resumed.seed, resumed.start)
+    decisions = list(resumed.actions)
     check_lineup(names, origin.config.num_players)
-    state = origin.position(decisions)
     return Loaded(
         engine.game,
-        kind,
+        "record" if resumed.start is None else "saved game",
         engine.config_json(origin.config),
         origin.config.num_players,
         len(decisions) + 1,
-        engine.is_over(state),
+        engine.is_over(resumed.final()),
         (origin, decisions),
         names,
         seat,

@@ -391,7 +391,8 @@ class SimultaneousAEC(DeepCopyable, AECEnv, EzPickle):
         return self.env.save_game()
 
     def load_game(self, saved: dict[str, Any]) -> None:
-        """Continue the saved game `saved` (a `save_game()` dict; validated)."""
+        """Continue the saved game `saved` (validated): a `save_game()` dict or any other
+        saved-game format (`asara_env.common.record.saved_game_from_dict`)."""
         self.reset(options={"state": game_to_load(saved)})
 
     def close(self) -> None:

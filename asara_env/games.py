@@ -26,6 +26,7 @@ The built-in games' cards live in their folders (`asara_env/asara/card.py`,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import sys
 import time
@@ -37,6 +38,7 @@ from typing import Any
 
 from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import RewardSchemes
+from asara_env.common.status import slow_status
 
 __all__ = [
     "CORE_VERBS",
@@ -48,6 +50,7 @@ __all__ = [
     "bind_core",
     "env_factory",
     "game_card",
+    "games_with",
     "load_config",
     "load_core",
     "make",
@@ -125,7 +128,9 @@ def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
     """Compile `module`'s kernels (or load them from numba's on-disk cache) through its
     `warm_up()`, once per process; seconds taken (0 when already done or when the module
     has none). With `notice`, a warm-up that has to compile (numba's cache misses) says so
-    on stderr when the compiler starts, and how long it took when it is done."""
+    on stderr when the compiler starts, and how long it took when it is done; one that
+    loads from the cache but takes over a second says so on a terminal while it loads
+    (`asara_env.common.status.slow_status`)."""
     warm = getattr(module, "warm_up", None)
     if warm is None or module.__name__ in _WARM:
         return 0.0
@@ -136,7 +141,11 @@ def warm_up(game: str, module: ModuleType, notice: bool = True) -> float:
     if compiling is None:
         warm()
     else:
-        with event.install_listener("numba:compile", compiling):
+        loading = f"{game}: loading the numba kernels from numba's cache"
+        with (
+            event.install_listener("numba:compile", compiling),
+            slow_status(loading, unless=lambda: compiling.said),
+        ):
             warm()
     seconds = time.perf_counter() - start
     _WARM.add(module.__name__)
@@ -336,6 +345,21 @@ def unregister(name: str) -> GameCard:
 def available_games() -> tuple[str, ...]:
     """The registered games' names, in registration order."""
     return tuple(_cards())
+
+
+def games_with(module: str) -> tuple[str, ...]:
+    """The registered games, in registration order, that have the module `module` names
+    once `{game}` in it is the game's name (`"apps.{game}.web"`: the games with a web
+    page), found without importing it (its parent packages are imported): what a layer
+    above offers per game follows the cards, never a list of its own."""
+    return tuple(name for name in _cards() if _module_exists(module.format(game=name)))
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
 
 
 def game_card(name: str) -> GameCard:

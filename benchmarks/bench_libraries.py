@@ -185,7 +185,8 @@ ROWS: dict[str, Callable[[int, float], float]] = {
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    counts = sorted({n for card in asara_env.GAMES.values() for n in card.player_counts})
+    p.add_argument("--players", type=int, default=2, choices=counts)
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--json", action="store_true", help="print the rates as JSON too")
     args = p.parse_args(argv)

@@ -13,8 +13,11 @@ the positions, and the CPU ms per decision. The yardstick, measured in the same 
 othello at B = 4096 on JAX-CPU (random legal actions, `jax.jit(jax.vmap(...))`, as
 benchmarks/bench_peers.py), its decisions per wall second and per CPU second (every
 thread of the process: JAX runs several), and each search's median as a ratio of
-othello's decisions per wall second (the yardstick as bench_peers measures it) and per
-CPU second. Without pgx (the `bench` extra) the yardstick is left out.
+othello's decisions per CPU second (like for like: CPU seconds on both sides; the search
+runs on one thread) and per wall second (the yardstick as bench_peers measures it, which
+favours the search on a loaded machine, where JAX's threads wait for the cores and the
+search's CPU time does not count the waiting). Without pgx (the `bench` extra) the
+yardstick is left out.
 """
 
 from __future__ import annotations
@@ -156,7 +159,7 @@ def print_table(results: dict[str, Any]) -> None:
         )
     print(
         "| search | phase | sims per CPU s: median [p10, p90] | CPU ms per decision "
-        "| median / othello per wall s | median / othello per CPU s |"
+        "| median / othello per CPU s | median / othello per wall s |"
     )
     print("|---|---|---|---|---|---|")
     for key, phases in results["searches"].items():
@@ -165,7 +168,7 @@ def print_table(results: dict[str, Any]) -> None:
             by_cpu = "-" if cpu is None else f"{r['median'] / cpu:.3f}"
             print(
                 f"| {key} | {phase} | {r['median']:,.0f} [{r['p10']:,.0f}, {r['p90']:,.0f}] | "
-                f"{r['cpu_ms']:.0f} | {by_wall} | {by_cpu} |"
+                f"{r['cpu_ms']:.0f} | {by_cpu} | {by_wall} |"
             )
 
 

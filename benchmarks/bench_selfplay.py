@@ -23,7 +23,7 @@ import numpy as np
 
 from agents.models import model_path
 from asara_env.games import reward_schemes
-from training.games import game_module
+from training.games import game_module, training_games
 from training.selfplay.network import new_model, scheme_total
 from training.selfplay.workers import LocalPool, RayPool, WorkerSettings, weights_of
 
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=8)
     p.add_argument("--budgets", type=int, nargs="+", default=[16, 32])
-    p.add_argument("--game", nargs="+", default=["asara", "basari"])
+    p.add_argument("--game", nargs="+", default=list(training_games()))
     p.add_argument("--ray-workers", type=int, nargs="*", default=[])
     args = p.parse_args(argv)
     for game in args.game:

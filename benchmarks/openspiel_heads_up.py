@@ -28,6 +28,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import asara_env.integrations.openspiel as spiel
 from agents.registry import make_agent
+from asara_env.games import GAMES
 from training.tournament_stats import wilson_interval
 
 UCT_C = 2.0
@@ -107,7 +108,7 @@ def play(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", choices=["asara", "basari"])
+    parser.add_argument("game", choices=[name for name, card in GAMES.items() if card.spiel])
     parser.add_argument("opponent", help="the package's agent spec (agents/registry.py)")
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--games", type=int, default=20)

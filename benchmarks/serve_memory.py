@@ -24,7 +24,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from apps.serve import TOKEN_HEADER, create_app
-from apps.webgame import WEB_GAMES
+from apps.webgame import web_games
 
 LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-games", type=int, default=50)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    results = [measure(game, args.games, args.max_games) for game in WEB_GAMES]
+    results = [measure(game, args.games, args.max_games) for game in web_games()]
     if args.json:
         print(json.dumps(results, indent=2))
         return

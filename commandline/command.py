@@ -153,6 +153,33 @@ def writable_dir(text: str) -> Path:
     return path
 
 
+def player_counts(game: str) -> tuple[int, ...]:
+    """The player counts game `game`'s card allows (`asara_env.games`)."""
+    from asara_env.games import game_card
+
+    return game_card(game).player_counts
+
+
+def add_players_argument(
+    parser: argparse.ArgumentParser,
+    game: str,
+    default: int | list[int] | None,
+    help: str = "seats per game",
+    many: bool = False,
+    flag: str = "--players",
+) -> None:
+    """`--players` (or `flag`): one of the player counts of `game`'s card (with `many`,
+    one or more, `default` then a list)."""
+    parser.add_argument(
+        flag,
+        type=int,
+        nargs="+" if many else None,
+        choices=player_counts(game),
+        default=default,
+        help=help,
+    )
+
+
 def add_save_arguments(parser: argparse.ArgumentParser, game: str) -> None:
     """A terminal game's --save, --resume and --force."""
     parser.add_argument(
@@ -166,7 +193,8 @@ def add_save_arguments(parser: argparse.ArgumentParser, game: str) -> None:
         "--resume",
         type=existing_file,
         metavar="FILE",
-        help=f"continue a saved {game} game (or a game record) from its last position",
+        help=f"continue a {game} game from its last position: a file of --save, the web "
+        "page's download, a game record or an env's save_game()",
     )
     parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from examples.checks import check_games
+from examples.checks import add_game_arguments, check_games
 
 
 def run(
@@ -104,8 +104,7 @@ def check(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="asara", choices=("asara", "basari"))
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add_game_arguments(p)
     p.add_argument("--envs", type=int, default=2, help="games in subprocesses")
     p.add_argument("--steps", type=int, default=2048)
     p.add_argument("--learn-step", type=int, default=256)

@@ -1,16 +1,26 @@
-"""The checks every recipe of examples/ ends with: no illegal action was taken, games
+"""What every recipe of examples/ shares: its `--game` and `--players` options, and the
+checks it ends with: no illegal action was taken, games
 finished, and their returns are those of the game's `win` reward (each in [-1, 1], and
 for every seat's returns of a game, summing as the game's `win` scheme does: 0 for ASARA's
 zero-sum one, 1 for BASARI's shares)."""
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 
 import numpy as np
 
 from asara_env import games
 from asara_env.common.outcome import MARGIN_SCALE
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--game` (a registered game, default asara) and `--players` (2 unless told; the
+    counts the games' cards allow)."""
+    parser.add_argument("--game", default="asara", choices=games.available_games())
+    counts = sorted({n for card in games.GAMES.values() for n in card.player_counts})
+    parser.add_argument("--players", type=int, default=2, choices=counts)
 
 
 def win_reward_sum(game: str) -> float:

@@ -22,7 +22,7 @@ import argparse
 import os
 from typing import Any
 
-from examples.checks import win_reward_sum
+from examples.checks import add_game_arguments, win_reward_sum
 
 
 def run(
@@ -76,8 +76,7 @@ def check(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="asara", choices=("asara", "basari"))
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add_game_arguments(p)
     p.add_argument("--iterations", type=int, default=2)
     p.add_argument("--batch", type=int, default=512, help="env steps per iteration")
     p.add_argument("--seed", type=int, default=0)

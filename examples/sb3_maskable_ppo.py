@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import asara_env  # registers the games' gymnasium ids, here and in every worker
+import asara_env  # noqa: F401 - registers the games' gymnasium ids, here and in every worker
 from asara_env import games
-from examples.checks import check_games
+from examples.checks import add_game_arguments, check_games
 
 if TYPE_CHECKING:  # SB3 (and torch) load only when the recipe runs
     from stable_baselines3.common.vec_env import VecEnv
@@ -97,8 +97,7 @@ def check(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="asara", choices=asara_env.available_games())
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add_game_arguments(p)
     p.add_argument("--steps", type=int, default=2048)
     p.add_argument("--envs", type=int, default=1, help="envs, in subprocesses if > 1")
     p.add_argument("--seed", type=int, default=0)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from examples.checks import check_games, win_reward_sum
+from examples.checks import add_game_arguments, check_games, win_reward_sum
 
 
 def run(
@@ -85,8 +85,7 @@ def check(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="asara", choices=("asara", "basari"))
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add_game_arguments(p)
     p.add_argument("--envs", type=int, default=4, help="games stepped side by side")
     p.add_argument("--steps", type=int, default=4096, help="rows x vector steps")
     p.add_argument("--seed", type=int, default=0)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from examples.checks import check_games
+from examples.checks import add_game_arguments, check_games
 
 
 def make_env(game: str, num_players: int) -> Any:
@@ -116,8 +116,7 @@ def check(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="asara", choices=("asara", "basari"))
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add_game_arguments(p)
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--epoch-steps", type=int, default=1000)
     p.add_argument("--envs", type=int, default=4)

@@ -198,14 +198,7 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
     description = "Evaluate a saved model against opponents, seats rotated."
     p = cli.parser(command.prog, description)
     p.add_argument("--model", required=True, help="a shipped model's name or a .zip path")
-    counts = command.tournament.player_counts
-    p.add_argument(
-        "--players",
-        type=int,
-        default=command.default_players,
-        choices=counts,
-        help="seats per game",
-    )
+    cli.add_players_argument(p, command.tournament.game, command.default_players)
     command.tournament.add_rules(p)
     p.add_argument("--games", type=GAMES, default=command.default_games, help="games per opponent")
     p.add_argument(

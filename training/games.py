@@ -1,6 +1,6 @@
-"""The games training knows, found by name: one package per game under training/
-(training/asara/, training/basari/), each with the same module names (`train`, `vec_env`,
-`imitation`, `tournament`, `evaluate`).
+"""The games training knows: the registered games' cards (`asara_env.games`) with a
+package under training/ of the game's name (training/asara/, training/basari/), each with
+the same module names (`train`, `vec_env`, `imitation`, `tournament`, `evaluate`).
 
 The shared modules beside this one import no game: a shared command names its game first
 (`python -m training.tournament_cli basari --games 600`), and the game's module is
@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
 
-HERE = Path(__file__).resolve().parent
-SHARED = {"selfplay"}  # sub-packages of training/ shared by every game, not a game
+from asara_env.games import available_games, games_with
 
 C = TypeVar("C")
 
@@ -43,10 +40,10 @@ def unregister_game(game: str) -> None:
 
 
 def training_games() -> list[str]:
-    """The games with a training package: the sub-packages of training/ and the games
-    given a package by `register_game`, sorted."""
-    here = [m.name for m in pkgutil.iter_modules([str(HERE)]) if m.ispkg and m.name not in SHARED]
-    return sorted({*here, *_PACKAGES})
+    """The registered games (`asara_env.games`, in registration order) with a training
+    package: `training.<game>`, or the one `register_game` gave it."""
+    with_package = games_with("training.{game}")
+    return [name for name in available_games() if name in _PACKAGES or name in with_package]
 
 
 def game_module(game: str, module: str) -> ModuleType:

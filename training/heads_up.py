@@ -202,12 +202,11 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
     parser.add_argument("--games", type=GAMES, default=100)
     parser.add_argument("--seed", type=cli.seed, default=17)
     parser.add_argument("--chunk", type=GAMES, default=10, help="games per batch (and line)")
-    parser.add_argument(
-        "--players",
-        type=int,
-        default=2,
-        choices=command.player_counts,
-        help="players per game: the agent in one seat (rotated), the opponent in the others",
+    cli.add_players_argument(
+        parser,
+        command.game,
+        2,
+        "players per game: the agent in one seat (rotated), the opponent in the others",
     )
     command.add_rules(parser)
     parser.add_argument(

@@ -22,6 +22,7 @@ from tqdm import tqdm
 from asara_env.common.batch import concatenate
 from asara_env.common.opponents import Actor
 from asara_env.common.seeding import derived_seeds
+from asara_env.games import CoreVerbs
 
 
 @dataclass
@@ -61,6 +62,31 @@ class SelfPlay(Protocol):
     def rewards(self, state: Any, reward: str) -> np.ndarray:
         """float[B, P]: every seat's terminal reward under the scheme `reward`."""
         ...
+
+
+@dataclass(frozen=True)
+class CoreSelfPlay:
+    """A game's batched core (`core`: the numpy or the compiled one, `asara_env.games`
+    verbs) with the config its games are made of, as `collect` and the self-play trainer
+    play it: `init`, `over` and `rewards` are the same for every game; a game's subclass
+    (training/<game>/imitation.py) says who decides (`decisions`) and how their actions
+    step the core (`step`)."""
+
+    config: Any  # the game's config, passed to the core whole
+    core: CoreVerbs
+
+    def init(self, seeds: np.ndarray) -> Any:
+        """The state of len(seeds) new games."""
+        return self.core.init(self.config, len(seeds), seeds=seeds)
+
+    def over(self, state: Any) -> bool:
+        """Whether every game is over."""
+        return bool(self.core.is_terminal(state).all())
+
+    def rewards(self, state: Any, reward: str) -> np.ndarray:
+        """float[B, P]: every seat's terminal reward under the scheme `reward`."""
+        rewards: np.ndarray = self.core.terminal_rewards(self.core.scores(state), reward)
+        return rewards
 
 
 def collect(

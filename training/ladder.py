@@ -538,15 +538,8 @@ def parse_args(command: LadderCommand, argv: list[str] | None = None) -> argpars
         help="label=spec or spec, comma-separated (space-separated still accepted, "
         "deprecated) (default: " + ",".join(command.default_agents) + ")",
     )
-    counts = command.tournament.player_counts
-    parser.add_argument(
-        "--players",
-        type=int,
-        nargs="+",
-        choices=counts,
-        default=command.default_players,
-        help="the player counts played",
-    )
+    game, players = command.tournament.game, command.default_players
+    cli.add_players_argument(parser, game, players, "the player counts played", many=True)
     parser.add_argument(
         "--games",
         type=GAMES,

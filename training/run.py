@@ -53,7 +53,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from asara_env.common.seeding import derived_seed
+from asara_env.games import reward_schemes
 from commandline import command
+from commandline.command import add_players_argument
 from commandline.outputs import atomic_save, atomic_write_text, fresh_dir
 
 from . import runfolder
@@ -101,17 +103,20 @@ def _no_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None
 class GameSpec:
     """What the driver needs to know about one game (training/<game>/train.py)."""
 
+    game: str  # the game's registered name (its card: the player counts)
     name: str  # the console script, for --help
     description: str  # the first line of --help
     opponents: Collection[str]  # the baseline agents' names: what --opponents may name
     hyper: dict[str, Any]  # MaskablePPO defaults, each one a flag
     defaults: dict[str, Any]  # defaults of the shared flags (players, opponents, ...)
-    # env(args, opponent names, weights, seed) -> the learner's VecEnv
-    make_env: Callable[[argparse.Namespace, list[str], list[float], int], BatchedVecEnv]
-    # win_rate(model, args, opponent, games, seed) -> a row of training/evaluate.py
-    win_rate: Callable[[Any, argparse.Namespace, str, int, int], Row]
-    # collect(args, expert, games, seed) -> behaviour-cloning samples
-    collect: Callable[[argparse.Namespace, str, int, int], Samples]
+    # the parsed options -> the game's config: built once, then passed on whole
+    config: Callable[[argparse.Namespace], Any]
+    # env(config, args, opponent names, weights, seed) -> the learner's VecEnv
+    make_env: Callable[[Any, argparse.Namespace, list[str], list[float], int], BatchedVecEnv]
+    # win_rate(model, config, opponent, games, seed) -> a row of training/evaluate.py
+    win_rate: Callable[[Any, Any, str, int, int], Row]
+    # collect(config, expert, games, seed, reward) -> behaviour-cloning samples
+    collect: Callable[[Any, str, int, int, str], Samples]
     policy_kwargs: Callable[[], dict[str, Any]]
     policy_agent: Callable[[Any, int], Opponent]  # (policy holder, seed): a league snapshot
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
@@ -155,7 +160,11 @@ def resumed(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO | None:
 
 
 def build_model(
-    spec: GameSpec, args: argparse.Namespace, env: BatchedVecEnv, model: MaskablePPO | None
+    spec: GameSpec,
+    args: argparse.Namespace,
+    config: Any,
+    env: BatchedVecEnv,
+    model: MaskablePPO | None,
 ) -> MaskablePPO:
     """The resumed model on `env`, or a new one (behaviour-cloned first with --bc-expert)."""
     from sb3_contrib import MaskablePPO
@@ -178,7 +187,7 @@ def build_model(
         **hyper,
     )
     if args.bc_expert:
-        samples = spec.collect(args, args.bc_expert, args.bc_games, args.seed + 1)
+        samples = spec.collect(config, args.bc_expert, args.bc_games, args.seed + 1, args.reward)
         history = clone(model, samples, args.bc_epochs, seed=args.seed)
         atomic_write_text(args.out / "bc.json", json.dumps(history, indent=1))
         print(
@@ -204,15 +213,16 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
         print(f"--force: the old {args.out} is now {started.moved}", flush=True)
     if started.change:
         print(f"settings changed from step {done}: {runfolder.describe(started.change)}")
+    config = spec.config(args)  # the game the options ask for, passed on whole
     names, weights = args.opponents
-    env = spec.make_env(args, names, weights, derived_seed(args.seed, done))  # new games
-    model = build_model(spec, args, env, previous)
-    setattr(model, TRAINED_PLAYERS, args.players)  # saved with the model: evaluate checks it
+    env = spec.make_env(config, args, names, weights, derived_seed(args.seed, done))  # new games
+    model = build_model(spec, args, config, env, previous)
+    setattr(model, TRAINED_PLAYERS, config.num_players)  # saved with it: evaluate checks it
     setup_seconds = time.perf_counter() - began  # with the behaviour cloning
     eval_seed = args.seed + 7
 
     def win_rate(m: Any, opponent: str) -> Row:
-        return spec.win_rate(m, args, opponent, args.eval_games, eval_seed)
+        return spec.win_rate(m, config, opponent, args.eval_games, eval_seed)
 
     segment = runfolder.segment(args.out)
     curve = args.steps >= args.eval_every  # a run shorter than an interval: the end only
@@ -339,11 +349,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     parameters; every value checked (bounds, agents, checkpoint, output folder) before any
     work, a bad one a usage error naming its flag."""
     d = spec.defaults
-    game = spec.name.split("-")[0]
+    game = spec.game
     p = command.parser(spec.name, spec.description)
-    p.add_argument(
-        "--players", type=int, default=d["players"], choices=(2, 3, 4), help="seats per game"
-    )
+    add_players_argument(p, game, d["players"])
     spec.add_arguments(p)
     p.add_argument(
         "--opponents",
@@ -354,7 +362,7 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     p.add_argument(
         "--reward",
         default=d["reward"],
-        choices=("win", "rank", "margin"),
+        choices=list(reward_schemes(game)),
         help="the learner's reward at the game's end: win (winning), rank (+1 first to -1 "
         "last) or margin (the score difference, scaled)",
     )
@@ -539,7 +547,8 @@ def _check_checkpoint(
     path = args.resume
     model = load_checkpoint(parser, path)
     names, weights = args.opponents
-    probe = spec.make_env(argparse.Namespace(**{**vars(args), "envs": 1}), names, weights, 0)
+    one = argparse.Namespace(**{**vars(args), "envs": 1})
+    probe = spec.make_env(spec.config(args), one, names, weights, 0)
     want = (probe.observation_space.shape, getattr(probe.action_space, "n", None))
     have = (model.observation_space.shape, getattr(model.action_space, "n", None))
     if want != have:

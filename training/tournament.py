@@ -45,7 +45,7 @@ import itertools
 import json
 import pickle
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -53,6 +53,7 @@ import numpy as np
 
 from asara_env.common.files import atomic_write_bytes, atomic_write_text
 from asara_env.common.seeding import derived_seeds
+from asara_env.games import game_card
 
 CHUNK_SIZE = 256  # games per chunk: played together by fresh agents; one Ray task
 Rows = list[dict[str, Any]]  # a table: one dict per row
@@ -152,6 +153,16 @@ class TournamentGame:
     merge_records: Callable[[list[Any]], Any] | None = None
     record_tables: Callable[[list[str], list[Played]], dict[str, Rows]] | None = None
     record_text: Callable[[dict[str, Rows]], str] | None = None
+
+
+def configs_at_every_count(game: str, rules: Any) -> dict[int, Any]:
+    """The config a tournament of `game` plays at each of its card's player counts:
+    `rules` itself at its own count (the config passed on whole, as it was given), a copy
+    with only `num_players` changed at the others."""
+    return {
+        p: rules if p == rules.num_players else replace(rules, num_players=p)
+        for p in game_card(game).player_counts
+    }
 
 
 def tournament_game(game: TournamentGame | str) -> TournamentGame:

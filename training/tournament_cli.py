@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from asara_env.games import game_card
 from commandline import command as cli
 from commandline.outputs import aside_path, fresh_dir, prepare_out_dir
 
@@ -54,10 +55,14 @@ class TournamentCommand:
     default_agents: list[str]
     default_games: int
     default_out: Path  # a run's default folder is <default_out>/<game>-<time>, new each run
-    player_counts: tuple[int, ...]
     add_rules: Callable[[argparse.ArgumentParser], None]  # the game's rules options
     # the games of those options (their rules checked: parser.error if they do not go together)
     make_game: Callable[[argparse.ArgumentParser, argparse.Namespace], TournamentGame]
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts the game's card allows (`asara_env.games`)."""
+        return game_card(self.game).player_counts
 
 
 def agent_spec(command: TournamentCommand) -> Callable[[str], str]:
@@ -100,15 +105,8 @@ def parse_command_args(
         help=f"comma-separated agents among {command.agent_names} "
         f"(default: {','.join(command.default_agents)})",
     )
-    counts = command.player_counts
-    parser.add_argument(
-        "--players",
-        type=int,
-        nargs="+",
-        choices=counts,
-        default=list(counts),
-        help="the player counts played",
-    )
+    counts = list(command.player_counts)
+    cli.add_players_argument(parser, command.game, counts, "the player counts played", many=True)
     parser.add_argument(
         "--games",
         type=GAMES,

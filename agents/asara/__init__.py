@@ -14,7 +14,15 @@ Build them by spec: `agents.make_agent("asara", "flatmc:128:playout=towers", see
 
 from agents.base import Agent, RandomAgent
 from agents.models import MODELS
-from agents.registry import AgentKind, GameAgents, Option
+from agents.registry import (
+    MAX_BATCH,
+    MAX_SECONDS,
+    MAX_SIMS,
+    MAX_WAVE,
+    AgentKind,
+    GameAgents,
+    Option,
+)
 from asara_env.asara.core.outcome import REWARD_SCHEMES
 from asara_env.common.backend import BACKENDS
 
@@ -29,10 +37,6 @@ SEARCH_AGENTS: dict[str, type[SearchAgent]] = {a.name: a for a in (FlatMCAgent, 
 # what a search agent's playouts may be played by: "random" (uniform, without an agent),
 # a baseline or a shipped model
 PLAYOUTS = tuple(sorted({"random", *AGENTS, *MODELS["asara"]}))
-MAX_SIMS = 1_000_000  # the largest budget a spec may ask: a decision still ends in minutes
-MAX_SECONDS = 3600.0
-MAX_BATCH = 65_536  # games per core batch: a batch's arrays stay well under a GiB
-MAX_WAVE = 4096
 SEARCH_OPTIONS: dict[str, Option] = {
     # playouts (flatmc) or iterations (ismcts) per decision
     "sims": Option("int", low=1, high=MAX_SIMS),

@@ -15,8 +15,10 @@ from asara_env.asara.constants import (
     N_YEARS,
     TALLEST_AWARD,
 )
+from asara_env.asara.core.kernels.arrays import Arrays, arrays
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.kernels import COUNTED
 
 GAME_OVER = int(Phase.GAME_OVER)
 PRO_KEY = 64  # R7.3: a tower's height (or a seat's tower count) outranks its lit windows
@@ -27,15 +29,12 @@ COLOUR_SECOND = np.array([second for _, second in COLOUR_AWARDS], np.int64)
 def estimate(games: CoreState) -> NDArray[np.int64]:
     """int64[B, P]: `agents.asara.search.estimate(games)`."""
     out = np.empty(games.prestige.shape, np.int64)
-    estimate_rows(
-        out, games.config.pro, games.phase, games.year, games.caliph, games.money,
-        games.prestige, games.tower_parts, games.tower_lit, games.n_towers,
-    )  # fmt: skip
+    estimate_rows(arrays(games), games.config.pro, out)
     return out
 
 
-@numba.njit(cache=True)
-def award(keys, first, second, points):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def award(keys: np.ndarray, first: int, second: int, points: np.ndarray) -> None:
     """points[e] += entry e's share of the (first, second) award among `keys` (R8.2;
     higher is better, -1 = not ranked), as `asara_env.asara.core.scoring.ranking_award`."""
     best = keys.max()
@@ -61,8 +60,17 @@ def award(keys, first, second, points):  # type: ignore[no-untyped-def]
             points[e] += -(-second // n_second)
 
 
-@numba.njit(cache=True)
-def seat_towers(b, p, pro, tower_parts, tower_lit, n_towers, key, tallest):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def seat_towers(
+    b: int,
+    p: int,
+    pro: bool,
+    tower_parts: np.ndarray,
+    tower_lit: np.ndarray,
+    n_towers: np.ndarray,
+    key: np.ndarray,
+    tallest: np.ndarray,
+) -> tuple[int, int]:
     """(end-of-year points, most-towers key) of seat p in game b (R6.2, R8); writes the
     keys of its towers (-1: no tower) into key[colour, (seat, slot)] and tallest[(colour,
     seat, slot)]."""
@@ -91,11 +99,13 @@ def seat_towers(b, p, pro, tower_parts, tower_lit, n_towers, key, tallest):  # t
     return year_end + count, most
 
 
-@numba.njit(cache=True)
-def estimate_rows(  # type: ignore[no-untyped-def]
-    out, pro, phase, year, caliph, money, prestige, tower_parts, tower_lit, n_towers
-):
-    """out[b]: the estimate of game b (its prestige where the game is over)."""
+@numba.njit(**COUNTED)
+def estimate_rows(state: tuple[np.ndarray, ...], pro: bool, out: np.ndarray) -> None:
+    """out[b]: the estimate of game b (its prestige where the game is over); `state`: the
+    `Arrays` as a plain tuple."""
+    s = Arrays(*state)
+    phase, year, caliph, money, prestige = s.phase, s.year, s.caliph, s.money, s.prestige
+    tower_parts, tower_lit, n_towers = s.tower_parts, s.tower_lit, s.n_towers
     players, colours, slots = tower_parts.shape[1], tower_parts.shape[2], tower_parts.shape[3]
     key = np.empty((colours, players * slots), np.int64)  # per colour, entries (seat, slot)
     points = np.empty((colours, players * slots), np.int64)

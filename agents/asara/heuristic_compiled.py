@@ -39,9 +39,11 @@ from asara_env.asara.constants import (
     Area,
     Part,
 )
+from asara_env.asara.core.kernels.arrays import Arrays, arrays
 from asara_env.asara.core.observation import OBS_INDEX
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
+from asara_env.common.kernels import COUNTED
 
 from .features import PLOT_SPACES, SHAPES, TOWER_EXISTS, TOWER_LIT_GOLD, TOWER_LIT_PLAIN
 from .heuristic import Plan
@@ -121,7 +123,7 @@ def choose(
 
 
 # ------------------------------------------------------------------------------ the row's facts
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def asari_value(w: NDArray[np.float64], money: np.float32, year: int) -> np.float32:
     """`heuristic.asari_value` (float32, as numpy computes it from the observation)."""
     short = max(np.float32(0.0), np.float32(12.0) - money) / np.float32(12.0)
@@ -131,7 +133,7 @@ def asari_value(w: NDArray[np.float64], money: np.float32, year: int) -> np.floa
     return value
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def tile_values(
     w: NDArray[np.float64], row: NDArray[np.float32], year: int, n_towers: NDArray[np.int64]
 ) -> NDArray[np.float64]:
@@ -157,7 +159,7 @@ def tile_values(
     return value
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def best_net(
     row: NDArray[np.float32],
     pile: int,
@@ -178,7 +180,7 @@ def best_net(
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def free_windows(row: NDArray[np.float32]) -> float:
     """`Seen.free_windows().sum()`: the viewer's windows without a lighted window, built or
     in supply."""
@@ -193,7 +195,7 @@ def free_windows(row: NDArray[np.float32]) -> float:
     return free
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def free_windows_of(row: NDArray[np.float32], c: int) -> float:
     """`Seen.free_windows()[c]`."""
     free = 0.0
@@ -205,7 +207,7 @@ def free_windows_of(row: NDArray[np.float32], c: int) -> float:
     return free + row[O_SUPPLY + (WINDOW * C + c) * G] + row[O_SUPPLY + (WINDOW * C + c) * G + 1]
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def tower_heights(row: NDArray[np.float32]) -> NDArray[np.float64]:
     """float64[colour, slot]: `Seen.tower_height` (small whole numbers)."""
     height = np.zeros((C, N_SLOTS))
@@ -217,7 +219,7 @@ def tower_heights(row: NDArray[np.float32]) -> NDArray[np.float64]:
     return height
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def n_towers_of(row: NDArray[np.float32]) -> NDArray[np.int64]:
     """int64[colour]: `Seen.n_towers`."""
     n = np.zeros(C, np.int64)
@@ -229,7 +231,7 @@ def n_towers_of(row: NDArray[np.float32]) -> NDArray[np.int64]:
 
 
 # ------------------------------------------------------------------------------ the scores
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def target_values(
     w: NDArray[np.float64],
     row: NDArray[np.float32],
@@ -260,7 +262,7 @@ def target_values(
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def tile_targets(
     row: NDArray[np.float32], values: NDArray[np.float64], a: np.float32, out: NDArray[np.float64]
 ) -> None:
@@ -280,7 +282,7 @@ def tile_targets(
             spy += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def build_targets(
     w: NDArray[np.float64],
     row: NDArray[np.float32],
@@ -308,7 +310,7 @@ def build_targets(
         out[t] = w[W_BUILD] * n + bonus - paid
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def occupied(row: NDArray[np.float32], space: int) -> bool:
     """Whether some seat is on `space` (`Seen.occupied`)."""
     total = np.float32(0.0)
@@ -317,13 +319,13 @@ def occupied(row: NDArray[np.float32], space: int) -> bool:
     return total > 0
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def any_legal(mask: NDArray[np.bool_], start: int, stop: int) -> bool:
     """Whether any of mask[start:stop] is set."""
     return bool(mask[start:stop].any())
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def score_row(
     w: NDArray[np.float64],
     row: NDArray[np.float32],
@@ -351,7 +353,7 @@ def score_row(
         build_rows(w, row, out)
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def place_rows(
     w: NDArray[np.float64],
     row: NDArray[np.float32],
@@ -368,7 +370,7 @@ def place_rows(
             out[A_PLACE + t * N_OPTIONS + o] = targets[t] - cost
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def tile_rows(
     row: NDArray[np.float32],
     mask: NDArray[np.bool_],
@@ -391,7 +393,7 @@ def tile_rows(
             out[A_STACK + p] = best_net(row, O_STACKS, p, values, a, money)
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def lights_rows(
     w: NDArray[np.float64], row: NDArray[np.float32], a: np.float32, out: NDArray[np.float64]
 ) -> None:
@@ -407,7 +409,7 @@ def lights_rows(
         out[A_LIGHTED + i] = 1.0 - (i % 2)
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def build_rows(w: NDArray[np.float64], row: NDArray[np.float32], out: NDArray[np.float64]) -> None:
     """`heuristic.score_build_tile`: gold first, the plan's colours, the tallest towers."""
     height = tower_heights(row)
@@ -422,7 +424,7 @@ def build_rows(w: NDArray[np.float64], row: NDArray[np.float32], out: NDArray[np
                     out[A_BUILD + ((p * C + c) * G + g) * N_SLOTS + k] = w[W_COLOUR + c] + g + lift
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def choose_rows(
     w: NDArray[np.float64],
     obs: NDArray[np.float32],
@@ -437,7 +439,7 @@ def choose_rows(
         out[b] = pick_best(scores, masks[b], u[b])
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def pick_best(scores: NDArray[np.float64], mask: NDArray[np.bool_], u: float) -> int:
     """`agents.base.pick_best` of one row: the floor(u * n)-th of the n best legal
     actions (scores floored at LOWEST)."""
@@ -471,21 +473,30 @@ def choose_games(
     observation would hold)."""
     out = np.empty(len(games), np.int64)
     choose_state_rows(
-        pack(plan), np.ascontiguousarray(games, np.int64), np.ascontiguousarray(masks, np.bool_),
-        np.ascontiguousarray(u, np.float64), out, state.year, state.seat, state.caliph,
-        state.money, state.hands, state.draw_pile, state.stacks, state.displays, state.supply,
-        state.tower_parts, state.tower_lit, state.n_towers, state.space_seat,
+        arrays(state), pack(plan), np.ascontiguousarray(games, np.int64),
+        np.ascontiguousarray(masks, np.bool_), np.ascontiguousarray(u, np.float64), out,
     )  # fmt: skip
     return out
 
 
-@numba.njit(cache=True)
-def choose_state_rows(  # type: ignore[no-untyped-def]
-    w, games, masks, u, out, year, seat, caliph, money, hands, draw_pile, stacks, displays,
-    supply, tower_parts, tower_lit, n_towers, space_seat,
-):  # fmt: skip
+@numba.njit(**COUNTED)
+def choose_state_rows(
+    state: tuple[np.ndarray, ...],
+    w: NDArray[np.float64],
+    games: NDArray[np.int64],
+    masks: NDArray[np.bool_],
+    u: NDArray[np.float64],
+    out: NDArray[np.int64],
+) -> None:
     """out[i]: the best legal action of game games[i]'s seat to move; the entries of its
-    observation the scores read are written into one row, game by game."""
+    observation the scores read are written into one row, game by game. `state`: the
+    `Arrays` as a plain tuple."""
+    s = Arrays(*state)
+    year, seat, caliph, money, hands = s.year, s.seat, s.caliph, s.money, s.hands
+    draw_pile, stacks, displays, supply = s.draw_pile, s.stacks, s.displays, s.supply
+    tower_parts, tower_lit, n_towers, space_seat = (
+        s.tower_parts, s.tower_lit, s.n_towers, s.space_seat
+    )  # fmt: skip
     row = np.zeros(O_SPACES + N_SPACES_SEEN * SPACE_ROW, np.float32)
     scores = np.zeros(masks.shape[1])
     for i in range(len(games)):
@@ -510,8 +521,15 @@ def choose_state_rows(  # type: ignore[no-untyped-def]
         out[i] = pick_best(scores, masks[i], u[i])
 
 
-@numba.njit(cache=True)
-def write_towers(row, b, v, tower_parts, tower_lit, n_towers):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def write_towers(
+    row: NDArray[np.float32],
+    b: int,
+    v: int,
+    tower_parts: np.ndarray,
+    tower_lit: np.ndarray,
+    n_towers: np.ndarray,
+) -> None:
     """The viewer's towers as the observation's `towers` slice holds them."""
     for c in range(C):
         for k in range(N_SLOTS):

@@ -177,6 +177,8 @@ class FlatMCAgent(SearchAgent):
         self._playout_spec = playout
         self.simulations = 0  # playouts run so far (for rates)
         self._roots: dict[int, tuple[State, CoreState]] = {}  # `_root`'s, for one act_states
+        # per reference state of an act_core call, the core batch and row it was read from
+        self._given: dict[int, tuple[State, CoreState, int]] = {}
         self.searches = 0  # decisions searched (more than one legal action)
         self._plan_of: tuple[Agent[object] | None, GameConfig, Plan | None] | None = None
         self.playout_decisions = 0  # core decisions stepped in playouts (for rates)
@@ -223,8 +225,14 @@ class FlatMCAgent(SearchAgent):
         return int(self.act_states([state])[0])
 
     def act_core(self, state: CoreState, rows: Sequence[int] | NDArray[np.int64]) -> Actions:
-        """As `SearchAgent.act_core`, with the games searched together (`act_states`)."""
-        return self.act_states([to_reference(state, int(i)) for i in rows])
+        """As `SearchAgent.act_core`, with the games searched together (`act_states`); the
+        unguided worlds on the numba backend are drawn from the core's own rows (`_root`)."""
+        states = [to_reference(state, int(i)) for i in rows]
+        self._given = {id(s): (s, state, int(i)) for s, i in zip(states, rows)}
+        try:
+            return self.act_states(states)
+        finally:
+            self._given = {}
 
     def act_states(self, states: list[State]) -> np.ndarray:
         """int64[len(states)]: the action of the seat to move in each state. With a `sims`
@@ -307,9 +315,9 @@ class FlatMCAgent(SearchAgent):
     def _worlds(self, jobs: list[tuple[State, int]]) -> CoreState:
         """One core batch of k determinisations of each job's (state, k), in job order, for
         the seat to move in it: on the numba backend, unguided, drawn on the core's arrays
-        (`asara_env.asara.hidden_core`) from the state converted once per call of
-        `act_states`; else drawn by `hidden.determinise` and converted (so the guided
-        search decides alike on both backends)."""
+        (`asara_env.asara.hidden_core`) from the state's core row (`_root`); else drawn by
+        `hidden.determinise` and converted (so the guided search decides alike on both
+        backends)."""
         guided = self.prior_net is not None or self.value_net is not None
         if self.backend != "numba" or guided:
             return from_reference(
@@ -323,10 +331,17 @@ class FlatMCAgent(SearchAgent):
         return hidden_core().determinise_games(base, games, viewers, self.rng)
 
     def _root(self, state: State) -> CoreState:
-        """`state` as a one-game core batch, converted once per call of `act_states`."""
+        """`state` as a one-game core batch, once per call of `act_states`: the row of the
+        core batch act_core read it from, else converted (`from_reference`). The worlds are
+        the same either way: they keep every field but the chance tape and the caches,
+        which the determinisation redraws and recomputes (tested)."""
         key = id(state)
         if key not in self._roots or self._roots[key][0] is not state:
-            self._roots[key] = (state, from_reference([state]))
+            given = self._given.get(key)
+            if given is not None and given[0] is state:
+                self._roots[key] = (state, take(given[1], np.array([given[2]], np.int64)))
+            else:
+                self._roots[key] = (state, from_reference([state]))
         return self._roots[key][1]
 
     def playout(self, games: CoreState, observers: NDArray[np.int64]) -> NDArray[np.float64]:

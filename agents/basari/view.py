@@ -19,7 +19,6 @@ from asara_env.basari.core.observation import (
     obs_index,
     seat_index,
 )
-from asara_env.basari.phases import Phase
 
 MAX_SEATS = 4
 
@@ -106,8 +105,3 @@ class View:
             offer_exists=obs[:, ix["offer_exists"].start] > 0.5,
             pending=_int(obs[:, ix["pending"]], GEM_SCALE),
         )
-
-
-def in_phase(view: View, phase: Phase) -> np.ndarray:
-    """bool[B]: the rows in `phase`."""
-    return view.phase == int(phase)

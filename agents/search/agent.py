@@ -7,8 +7,12 @@ A search agent reads the game state, through what its seat knows only (the game'
 turn-based game (the seat to move decides), `act_seats(state, games, seats)` in a
 simultaneous one (each listed seat decides without seeing the others' choices of the
 step). `act_batch` (observations only) refuses. A decision with one legal action costs
-nothing. With a `sims` budget the agent is deterministic given its seed and the
-decisions it is asked (in the same groups).
+nothing.
+
+Budget: `sims` iterations per decision (flat Monte Carlo: playouts), or `seconds=S`
+instead: each decision searched alone for S wall seconds (`agents.search.mcts`; at least
+one wave). With `sims` the agent is deterministic given its seed and the decisions it is
+asked (in the same groups); with `seconds` the work done depends on the machine.
 
 Networks: `prior=<model>` (a shipped model of the game, `agents.models.MODELS`) gives
 the priors of PUCT below the root and the logits of the Gumbel root; `value=net` scores
@@ -29,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from agents.base import Actions, Agent
 from agents.models import MODELS
-from agents.registry import AgentKind, Option
+from agents.registry import MAX_BATCH, MAX_SECONDS, MAX_SIMS, MAX_WAVE, AgentKind, Option
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
 
@@ -96,6 +100,7 @@ class GameSearchAgent(Agent[Any]):
         game: str,
         kind: str = "ismcts",
         sims: int = 128,
+        seconds: float | None = None,
         playout: str = "random",
         value: str = "win",
         horizon: int | None = None,
@@ -122,6 +127,7 @@ class GameSearchAgent(Agent[Any]):
         default_c = 1.25 if prior is not None else 0.7
         self.settings = Settings(
             sims=sims,
+            seconds=seconds,
             wave=wave,
             c=default_c if c is None else c,
             playout=playout,
@@ -247,14 +253,15 @@ def shared_kinds(game: str) -> Mapping[str, AgentKind]:
     models = tuple(sorted(MODELS.get(game, {})))
     playouts = search_game(game).playout_names
     options: dict[str, Option] = {
-        "sims": Option("int", low=1),
+        "sims": Option("int", low=1, high=MAX_SIMS),
+        "seconds": Option("float", low=0, low_open=True, high=MAX_SECONDS),  # instead of sims
         "playout": Option("str", choices=playouts),
         "value": Option("str", choices=(*reward_schemes(game), NET, *models)),
         "horizon": Option("int", low=0),
         "backend": Option("str", choices=BACKENDS),
-        "batch": Option("int", low=1),
+        "batch": Option("int", low=1, high=MAX_BATCH),
         "c": Option("float", low=0),
-        "wave": Option("int", low=1),
+        "wave": Option("int", low=1, high=MAX_WAVE),
         "prior": Option("str", choices=models),
     }
     tree = {**options, "root": Option("str", choices=ROOTS), "considered": Option("int", low=1)}

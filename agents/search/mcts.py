@@ -19,6 +19,13 @@ legal action, `settings.sims` iterations, each:
    into one reward per seat by the reward scheme;
 4. the rewards are backed up along the path, each seat's edge counting its own.
 
+Budget: `settings.sims` iterations per decision, or `settings.seconds` per decision
+(wall time, read from `Search.clock`): waves until the time is spent, at least one, each
+decision searched alone (flat Monte Carlo: rounds of max(1, batch // A) worlds per
+action; the Gumbel root: each halving round its share of the time). With `sims` the
+search is deterministic given its seed and the decisions it is asked (in the same
+groups); with `seconds` the work done depends on the machine.
+
 Iterations run in waves of `wave` per decision: the wave's worlds of every decision asked
 together are one core batch, stepped depth by depth (one `step` per depth for all the
 worlds still in their trees), played out together, and evaluated by the network in one
@@ -45,7 +52,8 @@ after by the playout policy), and the action of best mean reward is played.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -56,7 +64,7 @@ from agents.base import pick_best
 from asara_env.common.outcome import win_shares
 
 from .game import SearchGame
-from .tree import Node, backup, select
+from .tree import Edge, Node, backup, select
 
 # (observations float32[n, N], masks bool[n, A]) -> (logits float[n, A], values): the
 # network, batched. values: float[n], the observing seat's expected win share (0 to 1), or
@@ -76,6 +84,7 @@ class Settings:
     """How one search runs (see the module docstring)."""
 
     sims: int = 128  # iterations (playouts for flat MC) per decision
+    seconds: float | None = None  # or wall seconds per decision (instead of sims)
     wave: int = 32  # iterations per decision stepped as one batch
     c: float = 0.7  # the exploration constant of UCT / PUCT
     playout: str = "random"  # the playout policy's name (SearchGame.playout_names)
@@ -90,6 +99,7 @@ class Settings:
     def __post_init__(self) -> None:
         checks = {
             "sims": self.sims >= 1,
+            "seconds": self.seconds is None or (math.isfinite(self.seconds) and self.seconds > 0),
             "wave": self.wave >= 1,
             "c": math.isfinite(self.c) and self.c >= 0,
             "horizon": self.horizon is None or self.horizon >= 0,
@@ -132,6 +142,7 @@ class Search:
         if not value_net:
             game.check_scheme(settings.value)
         self.rng = np.random.default_rng(seed)
+        self.clock: Callable[[], float] = time.perf_counter  # what `seconds` is read from
         playout_seed = (
             None if seed is None else int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
         )
@@ -154,27 +165,51 @@ class Search:
         policies = masks / masks.sum(axis=1, keepdims=True)
         values = np.zeros(n)
         todo = np.flatnonzero(masks.sum(axis=1) > 1)
-        if todo.size:
-            self.searches += len(todo)
-            sub = self.game.take(roots_state, todo)
-            if self.settings.flat:
-                decided = self._flat(sub, seats[todo], masks[todo])
-            elif self.settings.root == "gumbel":
-                decided = self._gumbel(sub, seats[todo], masks[todo])
-            else:
-                decided = self._puct(sub, seats[todo], masks[todo])
-            actions[todo], policies[todo], values[todo] = decided
+        self.searches += len(todo)
+        timed = self.settings.seconds is not None
+        for group in [todo[i : i + 1] for i in range(len(todo))] if timed else [todo]:
+            if group.size:
+                decided = self._search(
+                    self.game.take(roots_state, group), seats[group], masks[group]
+                )
+                actions[group], policies[group], values[group] = decided
         return Decision(actions, policies.astype(np.float32), values)
+
+    def _search(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
+        """The decisions of every game of `state` (each with more than one legal action)."""
+        if self.settings.flat:
+            return self._flat(state, seats, masks)
+        if self.settings.root == "gumbel":
+            return self._gumbel(state, seats, masks)
+        return self._puct(state, seats, masks)
+
+    def _waves(self) -> Iterator[int]:
+        """The iterations per decision of each wave: `sims` in waves of `wave` (the last
+        one smaller), or with `seconds` waves of `wave` until the time is spent (at least
+        one)."""
+        s = self.settings
+        if s.seconds is None:
+            for done in range(0, s.sims, s.wave):
+                yield min(s.wave, s.sims - done)
+            return
+        start = self.clock()
+        yield s.wave
+        while self.clock() - start < s.seconds:
+            yield s.wave
+
+    def _batches(self, n: int) -> Iterator[slice]:
+        """`n` worlds in core batches of at most `batch`."""
+        for lo in range(0, n, self.settings.batch):
+            yield slice(lo, lo + self.settings.batch)
 
     # ------------------------------------------------------------------ PUCT / UCT root
     def _puct(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
         players = self.game.players(state)
         roots = [Node(players) for _ in seats]
         jobs = np.arange(len(seats))
-        s = self.settings
-        for done in range(0, s.sims, s.wave):
-            k = min(s.wave, s.sims - done)
-            self._iterate_jobs(state, jobs, seats, roots, k, None)
+        for k in self._waves():
+            every = np.repeat(jobs, k)
+            self._run_forced(state, every, seats, roots, np.full(len(every), NO_FORCE))
         actions = np.zeros(len(seats), np.int64)
         policies = np.zeros(masks.shape)
         values = np.zeros(len(seats))
@@ -213,19 +248,16 @@ class Search:
         survivors = [order[i, : m[i]].tolist() for i in range(n)]
         phases = [max(1, math.ceil(math.log2(mi))) if mi > 1 else 1 for mi in m.tolist()]
         sims_left = [self.settings.sims] * n
-        for phase in range(max(phases)):
-            batch_jobs, batch_forced = [], []
-            for i in range(n):
-                if phase >= phases[i] or sims_left[i] <= 0:
-                    continue
-                rounds_left = phases[i] - phase
-                per = max(1, sims_left[i] // (rounds_left * len(survivors[i])))
-                for a in survivors[i]:
-                    batch_jobs += [i] * per
-                    batch_forced += [a] * per
-                sims_left[i] -= per * len(survivors[i])
-            if batch_jobs:
-                self._run_forced(state, np.array(batch_jobs), seats, roots, np.array(batch_forced))
+        start, rounds = self.clock(), max(phases)
+        for phase in range(rounds):
+            if self.settings.seconds is None:
+                self._halving_round(state, seats, roots, survivors, phases, phase, sims_left)
+            else:  # one decision: rounds of a wave spread over the survivors, until its time
+                deadline = start + self.settings.seconds * (phase + 1) / rounds
+                per = [max(1, self.settings.wave // len(survivors[0]))]
+                self._halving_round(state, seats, roots, survivors, phases, phase, per)
+                while self.clock() < deadline:
+                    self._halving_round(state, seats, roots, survivors, phases, phase, per)
             for i in range(n):
                 if phase < phases[i] and len(survivors[i]) > 1:
                     score = self._gumbel_scores(
@@ -247,6 +279,39 @@ class Search:
             policies[i] = p / p.sum()
             values[i] = roots[i].mean(seat)
         return Decision(actions, policies.astype(np.float32), values)
+
+    def _halving_round(
+        self,
+        state: Any,
+        seats: NDArray[np.int64],
+        roots: list[Node],
+        survivors: list[list[int]],
+        phases: list[int],
+        phase: int,
+        budget: list[int],
+    ) -> None:
+        """One round of sequential halving's `phase` for every decision still halving:
+        with `sims` (budget[i]: decision i's simulations left) its share of what is left
+        spread evenly over the survivors, budget[i] lowered by what it spends; with
+        `seconds` (one decision, budget[0]: the worlds per survivor) budget[0] each."""
+        timed = self.settings.seconds is not None
+        jobs: list[int] = []
+        forced: list[int] = []
+        for i in range(len(survivors)):
+            if phase >= phases[i] or budget[i] <= 0:
+                continue
+            per = (
+                budget[i]
+                if timed
+                else max(1, budget[i] // ((phases[i] - phase) * len(survivors[i])))
+            )
+            for a in survivors[i]:
+                jobs += [i] * per
+                forced += [a] * per
+            if not timed:
+                budget[i] -= per * len(survivors[i])
+        if jobs:
+            self._run_forced(state, np.array(jobs), seats, roots, np.array(forced))
 
     def _gumbel_scores(
         self,
@@ -301,19 +366,6 @@ class Search:
         return np.where(mask, (C_VISIT + visits.max()) * self.settings.c_scale * scaled, 0.0)
 
     # ------------------------------------------------------------------ iterations
-    def _iterate_jobs(
-        self,
-        state: Any,
-        jobs: NDArray[np.int64],
-        seats: NDArray[np.int64],
-        roots: list[Node],
-        k: int,
-        forced: None,
-    ) -> None:
-        """k iterations of each job, in batches of at most `batch` worlds."""
-        every = np.repeat(jobs, k)
-        self._run_forced(state, every, seats, roots, np.full(len(every), NO_FORCE))
-
     def _run_forced(
         self,
         state: Any,
@@ -325,9 +377,7 @@ class Search:
         """One iteration per entry of `jobs` (job j: game j of `state`, seat seats[j], tree
         roots[j]), the observer's root action forced[i] where >= 0; `batch` worlds at most
         per core batch."""
-        size = self.settings.batch
-        for lo in range(0, len(jobs), size):
-            part = slice(lo, lo + size)
+        for part in self._batches(len(jobs)):
             self._iterate(state, jobs[part], seats, roots, forced[part])
 
     def _iterate(
@@ -360,7 +410,7 @@ class Search:
             masks = game.masks(sub)
             if self.prior:
                 self._fill_priors(sub, active, masks, nodes, obs_list)
-            joint = np.argmax(masks, axis=2).astype(np.int64)
+            joint = np.argmax(masks, axis=2).tolist()  # every seat's action (its only one)
             g_idx, s_idx, a_idx = np.nonzero(masks)
             own = s_idx == observers[active][g_idx]
             keys = np.where(own, a_idx, game.public_key(sub, a_idx))
@@ -376,13 +426,13 @@ class Search:
                 force = forced_list[w] if depth == 0 else NO_FORCE
                 taken = self._choose(node, obs_list[w], force, lists, joint[j])
                 paths[w].append((node, taken))
-                joint_key = tuple(k for _, k in taken)
+                joint_key = tuple([k for _, k in taken])
                 child = node.children.get(joint_key)
                 if child is None:
                     child = node.children[joint_key] = Node(players)
                     stop[j] = True
                 nodes[w] = child
-            game.step(sub, joint)
+            game.step(sub, np.array(joint, np.int64))
             self.tree_steps += len(active)
             if not whole:
                 game.put(worlds, active, sub)
@@ -399,12 +449,13 @@ class Search:
         observer: int,
         force: int,
         lists: tuple[list[int], list[int], list[int], list[list[float]]],
-        joint: NDArray[np.int64],
+        joint: list[int],
     ) -> list[tuple[int, int]]:
-        """Every seat's key at `node` for one world (written into its `joint` row): the
-        observer's `force`d root action, a seat's only key, or its bandit's choice (another
-        seat's action behind the key uniformly among those sharing it). `lists`: the
-        world's per-seat bounds into the legal `ids` and their `keys`, and its doubles."""
+        """Every seat's key at `node` for one world (its action written into `joint`, the
+        world's row): the observer's `force`d root action, a seat's only key, or its
+        bandit's choice (another seat's action behind the key uniformly among those
+        sharing it). `lists`: the world's per-seat bounds into the legal `ids` and their
+        `keys`, and its doubles."""
         bounds, ids, keys, u = lists
         taken: list[tuple[int, int]] = []
         for seat in range(len(bounds) - 1):
@@ -414,8 +465,11 @@ class Search:
             mine = seat == observer
             if mine and force >= 0:
                 key = action = force
+            elif hi - lo == 1:  # one legal action: its key
+                key, action = keys[lo], ids[lo]
             else:
-                choices = keys[lo:hi] if mine else sorted(set(keys[lo:hi]))
+                seat_keys = keys[lo:hi]
+                choices = seat_keys if mine else sorted(set(seat_keys))
                 key = choices[0]
                 if len(choices) > 1:
                     key = select(
@@ -423,9 +477,13 @@ class Search:
                     )
                 action = key
                 if not mine:
-                    behind = [a for a, k in zip(ids[lo:hi], keys[lo:hi]) if k == key]
+                    behind = [a for a, k in zip(ids[lo:hi], seat_keys) if k == key]
                     action = behind[int(u[seat][1] * len(behind))]
-            node.edge(seat, key).visits += 1
+            edges = node.edges[seat]
+            edge = edges.get(key)
+            if edge is None:
+                edge = edges[key] = Edge()
+            edge.visits += 1
             taken.append((seat, key))
             joint[seat] = action
         return taken
@@ -546,18 +604,42 @@ class Search:
 
     # ------------------------------------------------------------------ flat Monte Carlo
     def _flat(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
-        game, s = self.game, self.settings
+        s = self.settings
         n = len(seats)
         legal = [np.flatnonzero(m) for m in masks]
-        counts = [max(1, round(s.sims / len(a))) for a in legal]
+        totals = np.zeros(masks.shape)
+        visits = np.zeros(masks.shape)
+        if s.seconds is None:
+            counts = [max(1, round(s.sims / len(a))) for a in legal]
+            self._flat_round(state, seats, legal, counts, totals, visits)
+        else:
+            start, counts = self.clock(), [max(1, s.batch // len(a)) for a in legal]
+            self._flat_round(state, seats, legal, counts, totals, visits)
+            while self.clock() - start < s.seconds:
+                self._flat_round(state, seats, legal, counts, totals, visits)
+        means = np.where(visits > 0, totals / np.maximum(visits, 1), -np.inf)
+        actions = pick_best(means, self.rng.random(n))
+        policies = visits / visits.sum(axis=1, keepdims=True)
+        values = np.array([means[i, actions[i]] for i in range(n)])
+        return Decision(actions, policies.astype(np.float32), values)
+
+    def _flat_round(
+        self,
+        state: Any,
+        seats: NDArray[np.int64],
+        legal: list[NDArray[np.int64]],
+        counts: list[int],
+        totals: NDArray[np.float64],
+        visits: NDArray[np.float64],
+    ) -> None:
+        """Every legal action of decision i played in counts[i] worlds, its seat's rewards
+        added to `totals` and the playouts counted in `visits` ([decision, action])."""
+        game = self.game
         jobs = np.concatenate(
             [np.full(k * len(a), i) for i, (k, a) in enumerate(zip(counts, legal))]
         )
         tried = np.concatenate([np.tile(a, k) for k, a in zip(counts, legal)])
-        totals = np.zeros(masks.shape)
-        visits = np.zeros(masks.shape)
-        for lo in range(0, len(jobs), s.batch):
-            part = slice(lo, lo + s.batch)
+        for part in self._batches(len(jobs)):
             j, a = jobs[part], tried[part]
             worlds = game.determinise(state, j, seats[j], self.rng)
             joint = game.native(worlds, self.policy(worlds, self.rng))
@@ -567,8 +649,3 @@ class Search:
             np.add.at(totals, (j, a), rewards[np.arange(len(j)), seats[j]])
             np.add.at(visits, (j, a), 1)
             self.iterations += len(j)
-        means = np.where(visits > 0, totals / np.maximum(visits, 1), -np.inf)
-        actions = pick_best(means, self.rng.random(n))
-        policies = visits / visits.sum(axis=1, keepdims=True)
-        values = np.array([means[i, actions[i]] for i in range(n)])
-        return Decision(actions, policies.astype(np.float32), values)

@@ -70,19 +70,28 @@ def select(node: Node, seat: int, keys: list[int], c: float, u: float, puct: boo
     untried key (the `u`-th of them) or the most of mean + c * sqrt(log(availability) /
     visits). A key not yet backed up counts the node's mean for the seat."""
     parent = node.mean(seat)
-    edges = [node.edge(seat, k) for k in keys]
-    for e in edges:
+    known = node.edges[seat]
+    edges = []
+    for k in keys:
+        e = known.get(k)
+        if e is None:
+            e = known[k] = Edge()
         e.avail += 1
-    if not puct:
-        untried = [i for i, e in enumerate(edges) if e.visits == 0]
-        if untried:
-            return keys[untried[int(u * len(untried))]]
+        edges.append(e)
     best, score = 0, -math.inf
+    if puct:
+        for i, e in enumerate(edges):
+            mean = e.total / e.backed if e.backed else parent
+            value = mean + c * e.prior * math.sqrt(e.avail) / (1 + e.visits)
+            if value > score:
+                best, score = i, value
+        return keys[best]
+    untried = [i for i, e in enumerate(edges) if e.visits == 0]
+    if untried:
+        return keys[untried[int(u * len(untried))]]
     for i, e in enumerate(edges):
-        if puct:
-            value = e.mean(parent) + c * e.prior * math.sqrt(e.avail) / (1 + e.visits)
-        else:
-            value = e.mean(parent) + c * math.sqrt(math.log(e.avail) / e.visits)
+        mean = e.total / e.backed if e.backed else parent
+        value = mean + c * math.sqrt(math.log(e.avail) / e.visits)
         if value > score:
             best, score = i, value
     return keys[best]

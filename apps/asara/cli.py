@@ -27,17 +27,19 @@ from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import KNOWN_EXPANSIONS
 from asara_env.asara.reference import engine
-from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.record import RULES, GameRecord
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import scoring_table
 from asara_env.common.record import SavedGame, read_saved_game
+from asara_env.common.record import resume as resume_game
 from commandline import command
 from commandline.asara.options import (
-    add_expansions_argument,
+    add_rules_arguments,
     add_serve_arguments,
+    config_of,
     config_text,
     expansion_list,
 )
@@ -59,14 +61,8 @@ def play_random_game(config: GameConfig, seed: int) -> tuple[State, GameRecord]:
 
 
 def add_random_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats")
-    parser.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        default="basic",
-        help="the rules: basic or the professional variant (R7)",
-    )
-    add_expansions_argument(parser)
+    command.add_players_argument(parser, "asara", 4, "seats")
+    add_rules_arguments(parser)
     parser.add_argument("--seed", type=command.seed, default=0, help="the game's seed")
     parser.add_argument(
         "--save-record", type=command.writable_file, help="write the game record (JSON) here"
@@ -85,7 +81,7 @@ def run_random(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
     from commandline.outputs import atomic_write_text
 
     try:
-        config = GameConfig(args.players, args.variant, getattr(args, "expansions", ()))
+        config = config_of(args)
     except ValueError as e:
         parser.error(str(e))
     command.check_new_files(parser, args, ("save_record", "save_state"))
@@ -118,9 +114,7 @@ DEFAULT_OPPONENTS = ("greedy", "random", "towers")  # the first players - 1 by d
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
-    )
+    command.add_players_argument(parser, "asara", None, "(default: 3, or the resumed game's)")
     parser.add_argument(
         "--opponents",
         help=f"comma-separated agent names, one per other seat, from {agent_names('asara')} "
@@ -165,11 +159,12 @@ def saved_lineup(saved: SavedGame) -> tuple[int, str] | None:
 
 
 def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> dict[str, Any]:
-    """play()'s keyword arguments for the parsed `asara play` options; with a saved game,
-    what the options leave out comes from it (the opponents too, if the seat is the
-    saved one). ValueError naming both configurations if the options ask for another
-    game than the saved one."""
-    resume = None if saved is None else GameRecord.from_dict(saved.record)
+    """play()'s keyword arguments for the parsed `asara play` options, the game's config
+    made once, here; with a saved game (any format `saved_game_from_dict` reads), what the
+    options leave out comes from it (the opponents too, if the seat is the saved one).
+    ValueError naming both configurations if the options ask for another game than the
+    saved one, or saying which rules do not go together."""
+    resume = None if saved is None else resume_game(RULES, saved)
     chosen = dict(PLAY_DEFAULTS)
     opponents = args.opponents
     if resume is not None:
@@ -182,18 +177,15 @@ def play_options(args: argparse.Namespace, saved: SavedGame | None = None) -> di
             if opponents is None and args.seat in (None, seats[0]):
                 opponents = seats[1]
     chosen.update({k: getattr(args, k) for k in PLAY_DEFAULTS if getattr(args, k) is not None})
-    if resume is not None:
-        wanted = GameConfig(chosen["players"], chosen["variant"], tuple(chosen["expansions"]))
-        if wanted != resume.config:
-            raise ValueError(
-                f"the saved game is {config_text(resume.config)}; the options ask for "
-                f"{config_text(wanted)}"
-            )
-    players = chosen["players"]
+    config = GameConfig(chosen["players"], chosen["variant"], tuple(chosen["expansions"]))
+    if resume is not None and config != resume.config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}; the options ask for "
+            f"{config_text(config)}"
+        )
+    players = config.num_players
     return {
-        "players": players,
-        "variant": chosen["variant"],
-        "expansions": tuple(chosen["expansions"]),
+        "config": config,
         "opponents": opponents or ",".join(DEFAULT_OPPONENTS[: max(players - 1, 0)]),
         "seat": chosen["seat"],
         "seed": args.seed,
@@ -209,19 +201,14 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     command.check_save_path(parser, args)
     if args.resume is not None and args.seed is not None:
         parser.error("argument --seed: a resumed game keeps its own seed")
+    flag = "expansions" if args.resume is None else "resume"  # what a ValueError is about
     try:
         saved = None if args.resume is None else read_saved_game(args.resume, "asara")
         options = play_options(args, saved)
-    except ValueError as exc:
-        parser.error(f"argument --resume: {exc}")
+    except ValueError as exc:  # the saved game, or rules that do not go together
+        parser.error(f"argument --{flag}: {exc}")
     try:
-        lineup(
-            options["players"],
-            options["variant"],
-            options["opponents"],
-            options["seat"],
-            options["expansions"],
-        )
+        lineup(options["config"], options["opponents"], options["seat"])
     except ValueError as exc:
         command.lineup_error(parser, str(exc))
     play(**options)  # Ctrl-C: saved if --save; `run_main` ends it with one line

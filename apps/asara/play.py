@@ -1,11 +1,11 @@
 """Play ASARA in the terminal against agents.
 
     from apps.asara.play import play
-    play(players=3, variant="basic", opponents=("greedy", "random"), seat=0, seed=7)
+    play(GameConfig(num_players=3), opponents=("greedy", "random"), seat=0, seed=7)
 
 or from the shell: `asara play --players 3 --opponents greedy,random --seed 7`. The
-expansions (R9) are switched on with `expansions=("gifts",)` or `--expansions genie,gifts`
-(the Genie needs the professional variant).
+expansions (R9) are switched on with `GameConfig(expansions=("gifts",))` or
+`--expansions genie,gifts` (the Genie needs the professional variant).
 
 You sit in `seat`; the opponents (agent specs: the baselines, the shipped models, the
 search agents such as `flatmc:64` or `ismcts:64`) fill the other seats in order, seats
@@ -17,8 +17,9 @@ numbered, tiles with their prices. A move you name that is not legal is refused 
 rules' reason. At the end the final scoring is printed.
 
 `save_path` saves the game (`asara_env.common.record.SavedGame`: the game record and the
-seats) when it ends, when the person quits and on Ctrl-C; `resume` (a `GameRecord`)
-continues a game from its last position. Opponent in seat s plays the game's decision d
+seats) when it ends, when the person quits and on Ctrl-C; `resume` (a saved game in any
+format the project writes, read by `asara_env.common.record.load_game`) continues a game
+from its last position. Opponent in seat s plays the game's decision d
 seeded `apps.console.decision_seed(seed, s, d)`, so a resumed game plays on as it would
 have.
 
@@ -52,6 +53,7 @@ from apps.console import (
     as_number,
     columns,
     decision_seed,
+    intro_line,
     wrapped,
 )
 from asara_env import asara_v0
@@ -67,7 +69,7 @@ from asara_env.asara.actions import (
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import CARD_NAMES, PRICE
 from asara_env.asara.reference.engine import winners
-from asara_env.asara.reference.record import GameRecord, replay
+from asara_env.asara.reference.record import GameRecord
 from asara_env.asara.reference.rules import illegal_reason
 from asara_env.asara.reference.scoring import YEAR_END_CATEGORIES, year_end_breakdown
 from asara_env.asara.reference.serialize import state_from_dict
@@ -76,6 +78,7 @@ from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import LINE_WIDTH, scoring_table, wrap
 from asara_env.asara.render_compact import COMPACT_WIDTH, render_compact
 from asara_env.common.files import atomic_write_text
+from asara_env.common.record import Resumed
 from commandline.asara.options import config_text
 from commandline.command import Interrupted
 
@@ -119,17 +122,14 @@ MIN_PAGE = 4  # lines of moves a page shows at least, however tall the board
 MENU_LINES = 2  # a page's title and the prompt
 
 
+DEFAULT_CONFIG = GameConfig(num_players=3)  # the game `play` sets up unless told
+
+
 # ------------------------------------------------------------------------ the table
-def lineup(
-    players: int,
-    variant: str,
-    opponents: str | Sequence[str],
-    seat: int,
-    expansions: Sequence[str] = (),
-) -> tuple[GameConfig, list[str | None]]:
-    """The configuration and the agent name of every seat (None for the person); raises
+def lineup(config: GameConfig, opponents: str | Sequence[str], seat: int) -> list[str | None]:
+    """The agent name of every seat of a game of `config` (None for the person); raises
     ValueError naming what is wrong with the request."""
-    config = GameConfig(num_players=players, variant=variant, expansions=tuple(expansions))
+    players = config.num_players
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [name.strip() for name in names]
     unknown = unknown_agents_error("asara", names)  # a wrong name first: the count may follow
@@ -141,7 +141,7 @@ def lineup(
         )
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
-    return config, names[:seat] + [None] + names[seat:]
+    return names[:seat] + [None] + names[seat:]
 
 
 def seat_label(seat: int, names: Sequence[str | None]) -> str:
@@ -376,23 +376,22 @@ def ask_move(turn: Turn) -> int:
 
 # ------------------------------------------------------------------------ the game
 def play(
-    players: int = 3,
-    variant: str = "basic",
+    config: GameConfig = DEFAULT_CONFIG,
     opponents: str | Sequence[str] = ("greedy", "random"),
     seat: int = 0,
     seed: int | None = None,
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
     record_path: str | None = None,
-    expansions: Sequence[str] = (),
     layout: str = "compact",
-    resume: GameRecord | None = None,
+    resume: Resumed[State, int] | None = None,
 ) -> GameRecord:
-    """Play one game in the terminal; returns its record (unfinished if the person quit).
+    """Play one game in the terminal; returns its record (unfinished if the person quit;
+    for a game resumed from a saved position, its actions since that position).
     `record_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game
     (its configuration must be the lineup's). Raises ValueError for a bad lineup, layout
     or resumed game before the game starts."""
-    config, names = lineup(players, variant, opponents, seat, expansions)
+    names = lineup(config, opponents, seat)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
     if resume is not None:
@@ -400,10 +399,12 @@ def play(
     style = LAYOUTS[layout]
     console = Console(input_fn, print_fn, style.width, style.screen)
     env = asara_v0.env(
-        num_players=players, variant=variant, expansions=config.expansions, render_mode="ansi"
+        num_players=config.num_players,
+        variant=config.variant,
+        expansions=config.expansions,
+        render_mode="ansi",
     )
-    env.reset(seed=seed if resume is None else resume.seed)
-    game_seed = env.unwrapped.game_seed
+    game_seed = start_env(env, seed, resume)
     agents = {
         s: make_agent("asara", name, decision_seed(game_seed, s, 0))
         for s, name in enumerate(names)
@@ -415,32 +416,48 @@ def play(
             env.step(action)
             record.actions.append(action)
     save = SaveFile(None if record_path is None else Path(record_path), "asara", names)
-    console.say(intro(config, names, game_seed, len(record.actions)))
+    shown_seed = None if resume is not None and resume.start is not None else game_seed
+    console.say(intro(config, names, shown_seed, len(record.actions)))
+
+    def saved() -> dict[str, Any]:
+        return record.to_dict() if resume is None else resume.record(record.actions)
+
     try:
         finished = play_turns(env, console, style, record, seat, names, agents)
     except KeyboardInterrupt:
         done = len(record.actions)
-        raise Interrupted(save.stopped(console, record.to_dict(), done, UNIT, game_seed)) from None
+        raise Interrupted(save.stopped(console, saved(), done, UNIT, shown_seed)) from None
     if not finished:
-        text = save.stopped(console, record.to_dict(), len(record.actions), UNIT, game_seed)
+        text = save.stopped(console, saved(), len(record.actions), UNIT, shown_seed)
         console.say(f"You quit: {text}.")
         return record
     console.print(final_text(saved_state(env), names, seat, style.width))
     if record_path is None:
-        save_record(console, record, None)
+        save_record(console, saved(), game_seed, None)
     else:
-        save.write(console, record.to_dict())
+        save.write(console, saved())
     return record
 
 
-def check_resumed(resume: GameRecord, config: GameConfig) -> None:
-    """A ValueError naming both configurations unless the resumed game is `config`'s, or
-    naming the record's first action the rules refuse."""
+def start_env(env: AECEnv, seed: int | None, resume: Resumed[State, int] | None) -> int:
+    """Reset `env` to the new game of `seed`, or to the start of the resumed game; the
+    seed the opponents' seeds derive from."""
+    if resume is None:
+        env.reset(seed=seed)
+        return int(env.unwrapped.game_seed)
+    if resume.start is None:
+        env.reset(seed=resume.seed)
+    else:
+        env.reset(options={"state": resume.start})
+    return resume.seed
+
+
+def check_resumed(resume: Resumed[State, int], config: GameConfig) -> None:
+    """A ValueError naming both configurations unless the resumed game is `config`'s."""
     if resume.config != config:
         raise ValueError(
             f"the saved game is {config_text(resume.config)}, not {config_text(config)}"
         )
-    replay(resume)
 
 
 def play_turns(
@@ -500,11 +517,14 @@ def board(env: AECEnv, seat: int, layout: Layout) -> str:
     return layout.draw(seat_view(saved_state(env), seat))
 
 
-def intro(config: GameConfig, names: Sequence[str | None], game_seed: int, played: int) -> str:
+def intro(
+    config: GameConfig, names: Sequence[str | None], game_seed: int | None, played: int
+) -> str:
+    """The game's first lines: `apps.console.intro_line` (`game_seed` None: a game from
+    a saved position) and the seats."""
     seats = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(names))
-    again = f"continued after {played} decision(s)" if played else "play it again with --seed"
-    again += "" if played else f" {game_seed}"
-    return f"{config_text(config)}, seed {game_seed} ({again}).\nSeats: {seats}. Type ? for help."
+    first = intro_line(config_text(config), game_seed, played, "decision")
+    return f"{first}\nSeats: {seats}. Type ? for help."
 
 
 YEAR_END_HEADS = {"towers": "towers", "gold": "gold", "lit": "lit", "caliph": "Caliph"}
@@ -545,17 +565,18 @@ def final_text(state: State, names: Sequence[str | None], seat: int, width: int)
     return "\n".join(["", *title, scoring_table(state, " "), verdict])
 
 
-def save_record(console: Console, record: GameRecord, path: str | None) -> None:
-    """Write the record as JSON to `path`, or where the person says if they want it."""
+def save_record(console: Console, record: dict[str, Any], seed: int, path: str | None) -> None:
+    """Write the record (seeded `seed`) as JSON to `path`, or where the person says if
+    they want it."""
     asked = path is None
     while True:
         if path is None:
             if not console.confirm("Save the game record?"):
                 return
-            default = f"asara-{record.seed}.json"
+            default = f"asara-{seed}.json"
             path = console.ask(f"File name [{default}]: ") or default
         try:
-            atomic_write_text(Path(path), json.dumps(record.to_dict()))
+            atomic_write_text(Path(path), json.dumps(record))
         except OSError as e:  # an unwritable place: say so, and ask again if we asked
             console.print(f"Could not save to {path}: {e.strerror or e}.")
             if not asked:

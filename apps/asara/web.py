@@ -43,11 +43,10 @@ from asara_env.asara.actions import NUM_ACTIONS, describe_action, public_descrip
 from asara_env.asara.bridge import encode_view
 from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import FINAL_CATEGORIES, KNOWN_EXPANSIONS
-from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import RECORD_KEYS, GameRecord
+from asara_env.asara.reference.engine import step
+from asara_env.asara.reference.record import RULES
 from asara_env.asara.reference.rules import illegal_reason, legal_actions
 from asara_env.asara.reference.scoring import year_end_points
-from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render_svg import action_spots, svg_full, svg_view
@@ -62,7 +61,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    players: int = Field(2, description="2..4")
+    players: int = Field(2, description=f"one of {list(game_card(GAME).player_counts)}")
     variant: str = "basic"
     expansions: list[str] = []
     opponents: list[str] = Field(["random"], description="agent specs")
@@ -87,16 +86,8 @@ def _draw_seat(state: State, seat: int) -> str:
 
 
 ENGINE: Engine[State, int] = Engine(
-    game=GAME,
-    new_game=new_game,
-    step=step,
-    state_from_dict=state_from_dict,
-    state_to_dict=state_to_dict,
-    record=GameRecord,
-    record_keys=RECORD_KEYS,
+    rules=RULES,
     is_over=lambda state: state.is_over,
-    config_of=lambda state: state.config,
-    saved_seed=lambda state: 0,
     config_json=GameConfig.to_dict,
     draw_full=lambda state: str(svg_full(state)),
     draw_seat=_draw_seat,

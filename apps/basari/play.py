@@ -1,7 +1,7 @@
 """Play BASARI in the terminal against agents.
 
     from apps.basari.play import play
-    play(players=3, opponents=("value", "points_first"), seat=0, seed=7)
+    play(BasariConfig(num_players=3), opponents=("value", "points_first"), seat=0, seed=7)
 
 or from the shell: `basari play --players 3 --opponents value,points_first --seed 7`
 (`--seat`, `--start-mode random`, `--save FILE`, `--resume FILE`, `--layout full`). You sit
@@ -22,8 +22,9 @@ reason. Everything in BASARI is public except the bundle another player is build
 which is never shown.
 
 `save_path` saves the game (`asara_env.common.record.SavedGame`: the record and the
-seats) when it ends, when you quit and on Ctrl-C; `resume` (a `GameRecord`) continues a
-game from its last position.
+seats) when it ends, when you quit and on Ctrl-C; `resume` (a saved game in any format
+the project writes, read by `asara_env.common.record.load_game`) continues a game from its
+last position.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from apps.console import (
     as_number,
     columns,
     decision_seed,
+    intro_line,
     wrapped,
 )
 from asara_env import basari_v0
@@ -55,13 +57,14 @@ from asara_env.basari.actions import Group
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES
 from asara_env.basari.reference import engine
-from asara_env.basari.reference.record import GameRecord, replay
+from asara_env.basari.reference.record import RULES, GameRecord
 from asara_env.basari.reference.rules import illegal_reason
 from asara_env.basari.reference.scoring import RoundEnd
 from asara_env.basari.reference.serialize import state_from_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import LETTERS, bundle_text, render_compact, render_state
-from asara_env.common.record import SavedGame, read_saved_game
+from asara_env.common.record import Resumed, SavedGame, read_saved_game
+from asara_env.common.record import resume as resume_game
 from commandline import command
 
 HELP = """\
@@ -94,13 +97,16 @@ class Layout:
 
 LAYOUTS = {"compact": Layout(True, SCREEN_HEIGHT), "full": Layout(False, None)}
 
+DEFAULT_CONFIG = BasariConfig(num_players=3)  # the game `play` sets up unless told
+
 
 def lineup(players: int, opponents: str | Sequence[str], seat: int) -> list[str | None]:
     """The agent name of every seat (None for the person); ValueError says what is wrong."""
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
     names = [n.strip() for n in names if n.strip()]
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    counts = command.player_counts("basari")
+    if players not in counts:
+        raise ValueError(f"players must be one of {counts}, got {players}")
     if not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
     if len(names) == 1:
@@ -147,23 +153,22 @@ class Game:
 
 
 def play(
-    players: int = 3,
+    config: BasariConfig = DEFAULT_CONFIG,
     opponents: str | Sequence[str] = "value",
     seat: int = 0,
-    seed: int = 0,
-    start_mode: str = "choose",
+    seed: int | None = None,
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
     save_path: str | None = None,
-    resume: GameRecord | None = None,
+    resume: Resumed[State, list[int]] | None = None,
     layout: str = "compact",
 ) -> dict[str, Any] | None:
     """Play one game; returns the final infos of the person's seat (None if they quit).
+    `seed` None draws a random one (the first line says it, to play the game again).
     `save_path` saves it (at the end, on quit, on Ctrl-C); `resume` continues a game (its
     configuration must be the lineup's). ValueError for a bad lineup, layout or resumed
     game before the game starts."""
-    seats = lineup(players, opponents, seat)
-    config = BasariConfig(players, start_mode)
+    seats = lineup(config.num_players, opponents, seat)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known layouts: {sorted(LAYOUTS)}")
     if resume is not None and resume.config != config:
@@ -179,15 +184,20 @@ def play(
         if name is not None
     }
     save = SaveFile(None if save_path is None else Path(save_path), "basari", seats)
-    console.say(intro(game))
-    seed = game.record.seed
+    shown = None if resume is not None and resume.start is not None else game.record.seed
+    console.say(intro(game, shown))
+
+    def saved() -> dict[str, Any]:
+        actions = game.record.actions
+        return game.record.to_dict() if resume is None else resume.record(actions)
+
     try:
         finished = play_steps(console, game, agents, seat, style)
     except KeyboardInterrupt:
-        text = save.stopped(console, game.record.to_dict(), len(game.record.actions), UNIT, seed)
+        text = save.stopped(console, saved(), len(game.record.actions), UNIT, shown)
         raise command.Interrupted(text) from None
     if not finished:
-        text = save.stopped(console, game.record.to_dict(), len(game.record.actions), UNIT, seed)
+        text = save.stopped(console, saved(), len(game.record.actions), UNIT, shown)
         console.say(f"You quit: {text}.")
         return None
     console.print(board(game, seat, style))
@@ -196,36 +206,41 @@ def play(
     won = [x for x, w in zip(game.labels, final["winners"]) if w]
     console.say(f"Final scores: {scores}. Winner(s): {', '.join(won)}.")
     console.print("You won!" if final["winners"][seat] else "You did not win this time.")
-    save.write(console, game.record.to_dict())
+    save.write(console, saved())
     return dict(final)
 
 
 def start(
-    config: BasariConfig, seats: list[str | None], seed: int, resume: GameRecord | None
+    config: BasariConfig,
+    seats: list[str | None],
+    seed: int | None,
+    resume: Resumed[State, list[int]] | None,
 ) -> Game:
-    """The new game seeded `seed`, or the resumed one at its last position (its record's
-    first action the rules refuse is a CorruptStateError)."""
+    """The new game seeded `seed` (None: a random seed), or the resumed one (checked by
+    `load_game`) at its last position; its record holds the actions since the resumed
+    game's start."""
     env = basari_v0.parallel_env(
         num_players=config.num_players, start_mode=config.start_mode, render_mode="ansi"
     )
-    obs, infos = env.reset(seed=seed if resume is None else resume.seed)
+    if resume is not None and resume.start is not None:
+        obs, infos = env.reset(options={"state": resume.start})
+    else:
+        obs, infos = env.reset(seed=seed if resume is None else resume.seed)
     state = state_from_dict(env.save_game())
     record = GameRecord(config, int(env.game_seed or 0))
     game = Game(env, state, record, seats, seat_labels(seats), obs, infos)
     if resume is not None:
-        replay(resume)  # the first step the rules refuse: a CorruptStateError, nothing played
         for joint in resume.actions:
             game.step(joint)
     return game
 
 
-def intro(game: Game) -> str:
+def intro(game: Game, seed: int | None) -> str:
+    """The game's first lines: `apps.console.intro_line` (`seed` None: a game from a
+    saved position) and the seats."""
     names = ", ".join(f"P{s} {name or 'you'}" for s, name in enumerate(game.seats))
-    played = len(game.record.actions)
-    seed = game.record.seed
-    again = f"continued after {played} steps" if played else f"play it again with --seed {seed}"
-    text = f"{config_text(game.record.config)}, seed {seed} ({again})."
-    return f"{text}\nSeats: {names}. Type ? for help."
+    first = intro_line(config_text(game.record.config), seed, len(game.record.actions), "step")
+    return f"{first}\nSeats: {names}. Type ? for help."
 
 
 def play_steps(
@@ -430,9 +445,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
     parser = command.parser("basari", "BASARI in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play against agents", formatter_class=command.Formatter)
-    p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="(default: 3, or the resumed game's)"
-    )
+    command.add_players_argument(p, "basari", None, "(default: 3, or the resumed game's)")
     p.add_argument(
         "--opponents",
         help=f"comma-separated, one per other seat or one for all; {agent_names('basari')} "
@@ -443,7 +456,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
         type=command.bounded_int(0, 3, "a seat number"),
         help="your seat (default: 0, or the resumed game's)",
     )
-    p.add_argument("--seed", type=command.seed, help="the game's seed (default: 0)")
+    p.add_argument("--seed", type=command.seed, help="the game's seed (default: a random one)")
     p.add_argument(
         "--start-mode",
         choices=("choose", "random"),
@@ -461,9 +474,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, argpa
 
 
 def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str, Any]:
-    """play()'s keyword arguments; with a saved game, what the options leave out comes
-    from it. ValueError naming both configurations if they ask for another game."""
-    resume = None if saved is None else GameRecord.from_dict(saved.record)
+    """play()'s keyword arguments, the game's config made once, here; with a saved game
+    (any format `saved_game_from_dict` reads), what the options leave out comes from it.
+    ValueError naming both configurations if they ask for another game."""
+    resume = None if saved is None else resume_game(RULES, saved)
     chosen: dict[str, Any] = {"players": 3, "start_mode": "choose", "seat": 0}
     opponents = args.opponents
     if resume is not None:
@@ -475,17 +489,17 @@ def play_options(args: argparse.Namespace, saved: SavedGame | None) -> dict[str,
             if opponents is None and args.seat in (None, mine[0]):
                 opponents = ",".join(n for n in seats if n is not None)
     chosen.update({k: getattr(args, k) for k in chosen if getattr(args, k) is not None})
-    if resume is not None:
-        wanted = BasariConfig(chosen["players"], chosen["start_mode"])
-        if wanted != resume.config:
-            raise ValueError(
-                f"the saved game is {config_text(resume.config)}; the options ask for "
-                f"{config_text(wanted)}"
-            )
+    config = BasariConfig(chosen["players"], chosen["start_mode"])
+    if resume is not None and config != resume.config:
+        raise ValueError(
+            f"the saved game is {config_text(resume.config)}; the options ask for "
+            f"{config_text(config)}"
+        )
     return {
-        **chosen,
+        "config": config,
+        "seat": chosen["seat"],
         "opponents": opponents or "value",
-        "seed": 0 if args.seed is None else args.seed,
+        "seed": args.seed,
         "save_path": None if args.save is None else str(args.save),
         "resume": resume,
         "layout": args.layout,
@@ -505,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"argument --resume: {e}")
     try:
-        lineup(options["players"], options["opponents"], options["seat"])
+        lineup(options["config"].num_players, options["opponents"], options["seat"])
     except ValueError as e:
         command.lineup_error(parser, str(e))
     play(**options)

@@ -50,8 +50,8 @@ from asara_env.basari.constants import (
     TIE_RETURN,
 )
 from asara_env.basari.phases import Phase
-from asara_env.basari.reference.engine import new_game, step
-from asara_env.basari.reference.record import RECORD_KEYS, GameRecord
+from asara_env.basari.reference.engine import step
+from asara_env.basari.reference.record import RULES
 from asara_env.basari.reference.rules import (
     acting_seats,
     bundle_name,
@@ -59,7 +59,6 @@ from asara_env.basari.reference.rules import (
     legal_actions,
 )
 from asara_env.basari.reference.scoring import ranks, winners
-from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render_svg import action_spots, svg_full, svg_of
 from asara_env.games import game_card
@@ -73,7 +72,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    players: int = Field(3, description="2..4")
+    players: int = Field(3, description=f"one of {list(game_card(GAME).player_counts)}")
     start_mode: str = "choose"
     opponents: list[str] = Field(["value", "value"], description="agent specs")
     seat: int = 0
@@ -85,16 +84,8 @@ def _config_json(config: BasariConfig) -> dict[str, Any]:
 
 
 ENGINE: Engine[State, Joint] = Engine(
-    game=GAME,
-    new_game=new_game,
-    step=step,
-    state_from_dict=state_from_dict,
-    state_to_dict=state_to_dict,
-    record=GameRecord,
-    record_keys=RECORD_KEYS,
+    rules=RULES,
     is_over=lambda state: state.phase == Phase.OVER,
-    config_of=lambda state: state.config,
-    saved_seed=lambda state: state.seed,
     config_json=_config_json,
     draw_full=lambda state: str(svg_full(state)),
     draw_seat=lambda state, seat: str(svg_of(state, seat)),

@@ -42,8 +42,9 @@ sub-decisions (what to buy, which tile to take, where each build tile goes), eac
   `state_space` is its Box.
 - Saved games: `save_game()` returns the whole game as a saved-game dict (docs/asara/state.md);
   `load_game(saved)` (or `reset(options={"state": saved})`) continues it (validated: a
-  corrupt one raises `CorruptStateError`). `copy.deepcopy(env)` gives an independent env
-  that continues identically.
+  corrupt one raises `CorruptStateError`), as it does a game record, a terminal game's
+  save or the web page's download, at its last position. `copy.deepcopy(env)` gives an
+  independent env that continues identically.
 - Backend: `backend="numba"` steps and observes the game with the compiled core (numba
   kernels, `asara_env.asara.core.compiled`), `"numpy"` with the vectorised numpy core; both
   play the same games to the byte. By default (`None`) $ASARA_ENV_BACKEND, else numba
@@ -74,8 +75,10 @@ from asara_env.asara.core.observation import OBS_DIM, OBS_HIGH, OBS_NORMALIZER
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards, winners
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
+from asara_env.asara.reference.record import RULES
 from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.record import position_to_load
 from asara_env.common.svg import pixel_render_modes
 from asara_env.common.validate import check_type
 from asara_env.envs import (
@@ -96,7 +99,6 @@ from asara_env.envs import (
 
 PHASE_NAMES = tuple(p.name for p in Phase)
 GAME_OVER = int(Phase.GAME_OVER)
-STATE_DIM = MAX_PLAYERS * OBS_DIM
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -185,7 +187,7 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
             self.game_seed = self._seeds.next(seed)
             self._game = TrackedGame.new(self.config, self.game_seed)
         else:
-            self._game = TrackedGame.load(saved, self.config)
+            self._game = TrackedGame.load(position_to_load(RULES, saved), self.config)
             self.game_seed = None
         self._core = self._game.core
         self._prestige = self._core.prestige[0].copy()
@@ -357,7 +359,9 @@ class raw_env(DeepCopyable, AECEnv, EzPickle):
         return self._game.save()
 
     def load_game(self, saved: dict[str, Any]) -> None:
-        """Continue the saved game `saved` (a `save_game()` dict; validated)."""
+        """Continue the saved game `saved` (validated): a `save_game()` dict, or any other
+        format the project writes (a game record, a terminal game's save, the web page's
+        download: `asara_env.common.record.saved_game_from_dict`), at its last position."""
         self.reset(options={"state": game_to_load(saved)})
 
     def full_view(self) -> str:

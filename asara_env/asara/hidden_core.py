@@ -21,9 +21,11 @@ from numpy.typing import NDArray
 
 from asara_env.asara.constants import N_CARD_COLOURS, N_CARDS, N_LIGHTED, N_TILE_COLOURS
 from asara_env.asara.core import take
+from asara_env.asara.core.kernels.arrays import Arrays, arrays
 from asara_env.asara.core.mask import build_sizes, write_mask
 from asara_env.asara.core.state import TAPE_LENGTH, CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.kernels import COUNTED
 
 # the doubles of one world's deal: the cards, the windows, and the order of a stack the
 # viewer looked through (R9.2)
@@ -49,12 +51,7 @@ def determinise_games(
     worlds.tape_pos[:] = 0
     worlds.seed[:] = 0
     viewers = np.ascontiguousarray(viewers, np.int64)
-    redeal(
-        viewers, u, worlds.phase, worlds.seat, worlds.hands, worlds.draw_pile,
-        worlds.space_seat, worlds.space_cards, worlds.space_face_up, worlds.coloured,
-        worlds.lighted_supply, worlds.lighted_stack, worlds.lighted_owner, worlds.lighted_len,
-        worlds.lights_drawn,
-    )  # fmt: skip
+    redeal(arrays(worlds), viewers, u)
     rows = np.arange(n)
     for seat in range(worlds.config.num_players):  # their lighted windows may have changed
         worlds.build_sizes[:, seat] = build_sizes(worlds, rows, np.full(n, seat))
@@ -62,7 +59,7 @@ def determinise_games(
     return worlds
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def shuffle(items: NDArray[np.int64], n: int, u: NDArray[np.float64]) -> None:
     """Fisher-Yates on items[:n] with the doubles u[1:n]."""
     for i in range(n - 1, 0, -1):
@@ -70,7 +67,7 @@ def shuffle(items: NDArray[np.int64], n: int, u: NDArray[np.float64]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@numba.njit(cache=True)
+@numba.njit(**COUNTED)
 def spread(pool: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
     """(items, n): a colour-count pool as its n items, colour by colour."""
     items = np.empty(max(pool.sum(), 1), np.int64)
@@ -82,12 +79,21 @@ def spread(pool: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
     return items, n
 
 
-@numba.njit(cache=True)
-def redeal(  # type: ignore[no-untyped-def]
-    viewers, u, phase, seat, hands, draw_pile, space_seat, space_cards, space_face_up,
-    coloured, lighted_supply, lighted_stack, lighted_owner, lighted_len, lights_drawn,
-):  # fmt: skip
-    """Redeal, in place, every world's cards and windows its viewer cannot know."""
+@numba.njit(**COUNTED)
+def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) -> None:
+    """Redeal, in place, every world's cards and windows its viewer cannot know (`state`:
+    the `Arrays` as a plain tuple; u: float64[B, N_UNIFORMS])."""
+    s = Arrays(*state)
+    phase, seat, hands, draw_pile = s.phase, s.seat, s.hands, s.draw_pile
+    space_seat, space_cards, space_face_up, coloured = (
+        s.space_seat, s.space_cards, s.space_face_up, s.coloured
+    )  # fmt: skip
+    lighted_supply, lighted_stack, lighted_owner = (
+        s.lighted_supply,
+        s.lighted_stack,
+        s.lighted_owner,
+    )
+    lighted_len, lights_drawn = s.lighted_len, s.lights_drawn
     for b in range(len(viewers)):
         v = viewers[b]
         pile_seen = phase[b] == GIFT_CARD and seat[b] == v  # R9.2: it looks through the pile
@@ -103,16 +109,25 @@ def redeal(  # type: ignore[no-untyped-def]
         )  # fmt: skip
 
 
-@numba.njit(cache=True)
-def hidden_buyer(space_seat, space_face_up, b, j, v):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def hidden_buyer(space_seat: np.ndarray, space_face_up: np.ndarray, b: int, j: int, v: int) -> bool:
     """Whether space j holds another seat's face-down cards."""
     return space_seat[b, j] >= 0 and space_seat[b, j] != v and not space_face_up[b, j]
 
 
-@numba.njit(cache=True)
-def redeal_cards(  # type: ignore[no-untyped-def]
-    b, v, pile_seen, u, hands, draw_pile, space_seat, space_cards, space_face_up, coloured
-):
+@numba.njit(**COUNTED)
+def redeal_cards(
+    b: int,
+    v: int,
+    pile_seen: bool,
+    u: np.ndarray,
+    hands: np.ndarray,
+    draw_pile: np.ndarray,
+    space_seat: np.ndarray,
+    space_cards: np.ndarray,
+    space_face_up: np.ndarray,
+    coloured: np.ndarray,
+) -> None:
     """The others' hands, face-down buyers and coloured cards, and the draw pile (unless
     the viewer looks through it), redealt from their pool."""
     players, spaces = hands.shape[1], space_seat.shape[1]
@@ -143,16 +158,16 @@ def redeal_cards(  # type: ignore[no-untyped-def]
         at = deal_counts(draw_pile[b], items, at)
 
 
-@numba.njit(cache=True)
-def add_where(pool, values, chosen):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def add_where(pool: np.ndarray, values: np.ndarray, chosen: np.ndarray) -> None:
     """Count values[k] into the pool where chosen[k]."""
     for k in range(len(values)):
         if chosen[k]:
             pool[values[k]] += 1
 
 
-@numba.njit(cache=True)
-def deal_where(values, chosen, items, at):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def deal_where(values: np.ndarray, chosen: np.ndarray, items: np.ndarray, at: int) -> int:
     """values[k] = the next item from items[at:] where chosen[k]; the next position."""
     for k in range(len(values)):
         if chosen[k]:
@@ -161,8 +176,8 @@ def deal_where(values, chosen, items, at):  # type: ignore[no-untyped-def]
     return at
 
 
-@numba.njit(cache=True)
-def deal_counts(counts, items, at):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def deal_counts(counts: np.ndarray, items: np.ndarray, at: int) -> int:
     """Refill a colour-count slot of the same size from items[at:]; the next position."""
     n = counts.sum()
     counts[:] = 0
@@ -171,11 +186,20 @@ def deal_counts(counts, items, at):  # type: ignore[no-untyped-def]
     return at + n
 
 
-@numba.njit(cache=True)
-def redeal_windows(  # type: ignore[no-untyped-def]
-    b, v, drawn_hidden, looked, u, u_stack, lighted_supply, lighted_stack, lighted_owner,
-    lighted_len, lights_drawn,
-):  # fmt: skip
+@numba.njit(**COUNTED)
+def redeal_windows(
+    b: int,
+    v: int,
+    drawn_hidden: bool,
+    looked: bool,
+    u: np.ndarray,
+    u_stack: np.ndarray,
+    lighted_supply: np.ndarray,
+    lighted_stack: np.ndarray,
+    lighted_owner: np.ndarray,
+    lighted_len: np.ndarray,
+    lights_drawn: np.ndarray,
+) -> None:
     """The others' unbuilt lighted windows, the stack positions the viewer did not put
     back and a draw that is not its own, redealt from their pool; a stack the viewer
     looked through keeps its windows in another order."""
@@ -201,8 +225,8 @@ def redeal_windows(  # type: ignore[no-untyped-def]
     deal_where(drawn, redrawn, items, at)
 
 
-@numba.njit(cache=True)
-def reorder(stack, positions, u):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def reorder(stack: np.ndarray, positions: np.ndarray, u: np.ndarray) -> None:
     """The windows at `positions` of a stack, shuffled among those positions."""
     items = np.empty(len(positions), np.int64)
     n = 0

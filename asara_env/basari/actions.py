@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-import numpy as np
-
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, N_ARCHWAYS, N_CARDS, N_COLOURS
 from asara_env.common.markdown import ActionGroupDoc, action_table, page, table
 
@@ -154,10 +152,6 @@ class ActionLayout:
             Group.SUBMIT: "submit the offer",
         }[group]
 
-    def group_of(self) -> np.ndarray:
-        """int8[n_actions]: the group of every id (for vectorised masks)."""
-        return np.array([self.decode(a)[0] for a in range(self.n_actions)], np.int8)
-
 
 LAYOUT = ActionLayout()
 assert all(LAYOUT.offset(Group[c.name]) == LAYOUT.accept + c for c in BarterChoice), (
@@ -168,9 +162,6 @@ NOOP = LAYOUT.noop
 ACCEPT = LAYOUT.accept
 FORFEIT = LAYOUT.forfeit
 SUBMIT = LAYOUT.submit
-START_OFFSET = LAYOUT.offset(Group.START)
-CARD_OFFSET = LAYOUT.offset(Group.CARD)
-ADD_OFFSET = LAYOUT.offset(Group.ADD)
 
 
 def encode(group: Group, arg: int | None = None) -> int:

@@ -47,8 +47,9 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   `derived_seed(s, 1)`, `derived_seed(s, 2)`, ...; `env.game_seed` tells the seed.
 - Saving: `save_game()` returns the game as a JSON-compatible dict (the reference
   engine's validated format, docs/basari/state.md); `load_game(saved)` or
-  `reset(options={"state": saved})` continues it; `copy.deepcopy(env)` is an independent
-  env in the same position.
+  `reset(options={"state": saved})` continues it, as it does a game record, a terminal
+  game's save or the web page's download, at its last position; `copy.deepcopy(env)` is
+  an independent env in the same position.
 - `backend="numpy" | "numba"` picks the implementation of the core that steps and
   observes the game (default: `$ASARA_ENV_BACKEND`, else numba where it can be imported;
   `asara_env.common.backend`); both play identical games, numba's is faster
@@ -80,12 +81,14 @@ from asara_env.basari.core.observation import config_obs_high, obs_normalizer
 from asara_env.basari.core.outcome import REWARD_SCHEMES
 from asara_env.basari.core.state import BasariState
 from asara_env.basari.phases import Phase
+from asara_env.basari.reference.record import RULES
 from asara_env.basari.reference.rules import illegal_reason
 from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.basari.render import bundle_text, render_state
 from asara_env.common.backend import resolve_backend
 from asara_env.common.errors import IllegalActionError
+from asara_env.common.record import position_to_load
 from asara_env.common.svg import pixel_render_modes
 from asara_env.common.validate import check_type
 from asara_env.envs import (
@@ -215,7 +218,7 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         return self._observations_and_infos()
 
     def _load(self, saved: dict[str, Any]) -> BasariState:
-        game = state_from_dict(saved)
+        game = state_from_dict(position_to_load(RULES, saved))
         if game.config != self.config:
             raise ValueError(
                 f"reset: the saved game's config {game.config.to_dict()} is not this env's "
@@ -232,8 +235,10 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         return state_to_dict(to_reference(self.core, 0))
 
     def load_game(self, saved: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Continue the saved game `saved` (a `save_game()` dict; validated); returns what
-        `reset` returns. Anything but a dict (None included) is a CorruptStateError and
+        """Continue the saved game `saved` (validated) at its last position: a `save_game()`
+        dict, or any other format the project writes (a game record, a terminal game's
+        save, the web page's download: `asara_env.common.record.saved_game_from_dict`);
+        returns what `reset` returns. Anything but a dict (None included) is a CorruptStateError and
         changes nothing."""
         return self.reset(options={"state": game_to_load(saved)})
 

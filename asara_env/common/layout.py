@@ -84,8 +84,3 @@ class ObsNormalizer:
         squashed = obs[..., self._squashed]
         out[..., self._squashed] = squashed / (squashed + self._scale[self._squashed])
         return out
-
-    def tiled(self, times: int) -> ObsNormalizer:
-        """The normaliser of `times` observations laid end to end (a global state)."""
-        high = np.tile(np.where(self._squashed, 1.0, self._divisor), times).astype(np.float32)
-        return ObsNormalizer(high, np.tile(self._scale, times))

@@ -54,7 +54,7 @@ class TimedVecEnv(AsaraVecEnv):
 
 
 def training_rate(players: int, steps: int, envs: int, policy: str) -> dict[str, float]:
-    env = TimedVecEnv(envs, players, "basic", ("towers",), seed=0)
+    env = TimedVecEnv(envs, GameConfig(num_players=players), ("towers",), seed=0)
     model = MaskablePPO(
         POLICIES[policy], env, policy_kwargs=policy_kwargs(), seed=0, device="cpu", **HYPER
     )

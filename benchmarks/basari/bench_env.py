@@ -29,6 +29,7 @@ import numpy as np
 
 from asara_env import basari_v0
 from asara_env.common.backend import BACKENDS
+from asara_env.games import game_card
 
 Chooser = Callable[[np.ndarray], int]
 
@@ -101,7 +102,9 @@ def connect_four_game() -> Callable[[int], int] | None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", nargs="+", choices=BACKENDS, default=list(BACKENDS))
-    parser.add_argument("--players", nargs="+", type=int, choices=(2, 3, 4), default=[2, 4])
+    parser.add_argument(
+        "--players", nargs="+", type=int, choices=game_card("basari").player_counts, default=[2, 4]
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time per env")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)

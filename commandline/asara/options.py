@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import argparse
 
-from asara_env.asara.config import GameConfig
+from asara_env.asara.config import VARIANTS, GameConfig
 from asara_env.asara.constants import KNOWN_EXPANSIONS
 from commandline.command import add_serve_arguments, positive_float, positive_int
 
 __all__ = [
     "add_expansions_argument",
+    "add_rules_arguments",
     "add_serve_arguments",
+    "add_variant_argument",
     "check_rules",
+    "config_of",
     "expansion_list",
     "positive_float",
     "positive_int",
@@ -44,6 +47,31 @@ def check_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         GameConfig(variant=args.variant, expansions=args.expansions)
     except ValueError as e:
         parser.error(str(e))
+
+
+def config_of(args: argparse.Namespace) -> GameConfig:
+    """The game a console script's parsed `--players`, `--variant` and `--expansions` ask
+    for: built once here, then passed on whole."""
+    return GameConfig(
+        num_players=args.players, variant=args.variant, expansions=tuple(args.expansions)
+    )
+
+
+def add_variant_argument(parser: argparse.ArgumentParser) -> None:
+    """The `--variant` option shared by the console scripts (default: basic)."""
+    parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="basic",
+        help="the rules: basic or the professional variant (R7)",
+    )
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--variant` and `--expansions`: the rules a console script plays (`check_rules`
+    checks that they go together)."""
+    add_variant_argument(parser)
+    add_expansions_argument(parser)
 
 
 def add_expansions_argument(parser: argparse.ArgumentParser) -> None:

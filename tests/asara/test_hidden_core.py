@@ -116,3 +116,47 @@ def test_numba_search_with_towers_playouts_reads_only_what_the_seat_knows():
                 for r in roots
             ]
             assert stats[0] == stats[1]
+
+
+def test_core_rows_give_the_worlds_of_their_converted_states():
+    """The unguided numba search asked through act_core draws its worlds from the core's
+    own rows, without converting them: the same worlds, decisions and trees as from the
+    reference states the rows convert to."""
+    from agents.asara import ISMCTSAgent
+    from asara_env.common.sampling import uniform_legal
+
+    rng = np.random.default_rng(12)
+    for players in (2, 4):
+        batch = core.init(GameConfig(num_players=players), 6, seeds=players)
+        for _ in range(20 * players):
+            live = np.flatnonzero(~core.is_terminal(batch))
+            masks = np.asarray(core.legal_action_mask(batch), bool)[live]
+            core.step(batch, uniform_legal(masks, rng.random(len(live))), games=live)
+        masks = np.asarray(core.legal_action_mask(batch), bool)
+        rows = np.flatnonzero((masks.sum(axis=1) > 1) & ~core.is_terminal(batch))
+        assert rows.size >= 2
+        for row in rows.tolist():  # the worlds themselves
+            a = worlds_of(to_reference(batch, row), int(batch.seat[row]), 8, 5)
+            b = determinise_games(
+                core.take(batch, np.array([row])), np.zeros(8, np.int64),
+                np.full(8, batch.seat[row]), np.random.default_rng(5),
+            )  # fmt: skip
+            for name, field in vars(a).items():
+                if isinstance(field, np.ndarray):
+                    assert np.array_equal(field, getattr(b, name)), name
+        agents = [
+            ISMCTSAgent(seed=3, sims=24, wave=8, horizon=6, playout="towers", backend="numba")
+            for _ in range(2)
+        ]
+        direct = agents[0].act_core(batch, rows)
+        converted = agents[1].act_states([to_reference(batch, int(i)) for i in rows])
+        assert direct.tolist() == converted.tolist()
+        stats = [
+            [
+                [(k, c.visits, c.avail, c.total.tolist()) for k, c in sorted(r.children.items())]
+                for r in a.last_roots
+                if r is not None
+            ]
+            for a in agents
+        ]
+        assert stats[0] == stats[1] and len(stats[0]) == rows.size

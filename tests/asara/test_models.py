@@ -11,6 +11,7 @@ from agents.models import MODELS, model_path
 from agents.policy_agent import PolicyAgent
 from agents.registry import agent_names, make_agent, unknown_agents_error
 from apps.asara.play import lineup
+from asara_env.asara.config import GameConfig
 
 pytest.importorskip("sb3_contrib")
 
@@ -44,10 +45,10 @@ def test_a_shipped_model_by_name_plays_legal_actions():
 
 
 def test_asara_play_takes_a_model_as_opponent_and_names_the_models_on_a_typo():
-    _, seats = lineup(2, "basic", "ppo_4p", 0, ())
+    seats = lineup(GameConfig(2), "ppo_4p", 0)
     assert seats == [None, "ppo_4p"]
     with pytest.raises(ValueError, match="shipped models: \\['ppo_2p', 'ppo_4p'\\]"):
-        lineup(2, "basic", "ppo2", 0, ())
+        lineup(GameConfig(2), "ppo2", 0)
 
 
 def test_the_tournament_plays_a_shipped_model_by_name():

@@ -79,7 +79,8 @@ def play_scripted(tmp_path, seat=0, **kwargs):
     path = tmp_path / "game.json"
     person = Person(3, replies={"Save the game record?": "y", "File name": str(path)})
     screen = Screen()
-    options: dict[str, Any] = {"players": 2, "opponents": ["greedy"], "seed": 5} | kwargs
+    options: dict[str, Any] = {"config": GameConfig(2), "opponents": ["greedy"], "seed": 5}
+    options |= kwargs
     record = play(seat=seat, input_fn=person, print_fn=screen, **options)
     return record, person, screen, path
 
@@ -114,7 +115,9 @@ def test_the_person_sees_only_their_own_view(tmp_path, layout, draw):
 
 
 def test_opponent_moves_are_one_line_each(tmp_path):
-    record, _, screen, _ = play_scripted(tmp_path, players=3, opponents=["greedy", "tall"])
+    record, _, screen, _ = play_scripted(
+        tmp_path, config=GameConfig(3), opponents=["greedy", "tall"]
+    )
     state, expected = new_game(record.config, record.seed), []
     for action in record.actions:
         names = {1: "P1 (greedy)", 2: "P2 (tall)"}
@@ -126,7 +129,9 @@ def test_opponent_moves_are_one_line_each(tmp_path):
 
 
 def test_R10_2_opponent_moves_are_printed_without_their_hidden_cards(tmp_path):
-    record, _, screen, _ = play_scripted(tmp_path, players=3, opponents=["greedy", "random"])
+    record, _, screen, _ = play_scripted(
+        tmp_path, config=GameConfig(3), opponents=["greedy", "random"]
+    )
     state, printed = new_game(record.config, record.seed), []
     for action in record.actions:
         if state.seat != 0:
@@ -153,7 +158,7 @@ def test_quitting_asks_first_and_end_of_input_quits():
     answers = iter(["b", "q", "n", "m", "quit", "yes"])
     screen = Screen()
     record = play(
-        2, opponents=["random"], seed=1, input_fn=lambda _: next(answers), print_fn=screen
+        GameConfig(2), ["random"], seed=1, input_fn=lambda _: next(answers), print_fn=screen
     )
     assert record.actions == []
     quit_line = "You quit: the game stopped after 0 decisions of all seats, seed 1; it is not saved"
@@ -164,7 +169,7 @@ def test_quitting_asks_first_and_end_of_input_quits():
     def end_of_input(prompt):
         raise EOFError
 
-    record = play(2, opponents=["random"], seed=1, input_fn=end_of_input, print_fn=Screen())
+    record = play(GameConfig(2), ["random"], seed=1, input_fn=end_of_input, print_fn=Screen())
     assert record.actions == []
 
 
@@ -175,15 +180,14 @@ def test_quitting_asks_first_and_end_of_input_quits():
         (2, "greedy,random", 0, "2 players need 1 opponent"),
         (2, ["chess"], 0, r"unknown agent\(s\) \['chess'\]; known agents: \['greedy', 'random'"),
         (2, ["random"], 2, "seat must be in 0..1"),
-        (5, ["random"] * 4, 0, "num_players"),
     ],
 )
 def test_bad_lineups_are_clear_errors(players, opponents, seat, message):
     with pytest.raises(ValueError, match=message):
-        lineup(players, "basic", opponents, seat)
+        lineup(GameConfig(players), opponents, seat)
     screen = Screen()
     with pytest.raises(ValueError, match=message):
-        play(players, opponents=opponents, seat=seat, print_fn=screen, input_fn=no_input)
+        play(GameConfig(players), opponents, seat, print_fn=screen, input_fn=no_input)
     assert screen == []
 
 
@@ -196,9 +200,7 @@ def test_asara_play_parses_its_options(monkeypatch):
     cli.main_asara(argv("play --expansions gifts --layout full"))
     assert calls == [
         {
-            "players": 4,
-            "variant": "pro",
-            "expansions": (),
+            "config": GameConfig(4, "pro", ()),
             "opponents": "greedy,random,towers",
             "seat": 2,
             "seed": 7,
@@ -207,9 +209,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "resume": None,
         },
         {
-            "players": 2,
-            "variant": "basic",
-            "expansions": (),
+            "config": GameConfig(2, "basic", ()),
             "opponents": "tall",
             "seat": 0,
             "seed": None,
@@ -218,9 +218,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "resume": None,
         },
         {
-            "players": 3,
-            "variant": "pro",
-            "expansions": ("gifts", "genie"),
+            "config": GameConfig(3, "pro", ("gifts", "genie")),
             "opponents": "greedy,random",
             "seat": 0,
             "seed": None,
@@ -229,9 +227,7 @@ def test_asara_play_parses_its_options(monkeypatch):
             "resume": None,
         },
         {
-            "players": 3,
-            "variant": "basic",
-            "expansions": ("gifts",),
+            "config": GameConfig(3, "basic", ("gifts",)),
             "opponents": "greedy,random",
             "seat": 0,
             "seed": None,
@@ -270,11 +266,7 @@ def test_asara_play_rejects_bad_options(command, message, capsys):
 )
 def test_bad_expansions_are_clear_errors(variant, expansions, message):
     with pytest.raises(ValueError, match=message):
-        lineup(2, variant, ["random"], 0, expansions)
-    screen = Screen()
-    with pytest.raises(ValueError, match=message):
-        play(2, variant, ["random"], expansions=expansions, print_fn=screen, input_fn=no_input)
-    assert screen == []
+        GameConfig(2, variant, expansions)
 
 
 @pytest.mark.parametrize(
@@ -284,8 +276,8 @@ def test_bad_expansions_are_clear_errors(variant, expansions, message):
 )  # fmt: skip
 def test_a_whole_game_with_expansions(tmp_path, variant, expansions, layout):
     record, _, screen, path = play_scripted(
-        tmp_path, seat=1, players=3, opponents="greedy,random", variant=variant,
-        expansions=expansions, layout=layout,
+        tmp_path, seat=1, config=GameConfig(3, variant, expansions), opponents="greedy,random",
+        layout=layout,
     )  # fmt: skip
     assert record.config.expansions == expansions
     intro = f"ASARA, 3 players, {variant} rules{''.join(f' + {e}' for e in expansions)}, seed 5"
@@ -368,8 +360,7 @@ def test_R6_2_each_year_end_is_announced_with_the_points_each_seat_scored(
     tmp_path, players, variant, expansions, opponents, seat
 ):
     record, _, screen, _ = play_scripted(
-        tmp_path, seat=seat, players=players, variant=variant, expansions=expansions,
-        opponents=opponents,
+        tmp_path, seat=seat, config=GameConfig(players, variant, expansions), opponents=opponents,
     )  # fmt: skip
     announced, changes = announced_years(screen), scorings(record)
     assert sorted(announced) == sorted(changes) == [1, 2, 3, 4]
@@ -413,7 +404,7 @@ def test_the_compact_game_fits_a_terminal_of_80_by_24(tmp_path):
     person = PagingPerson(4, bad=["red", "+"], replies={"Save the game record?": "n"})
     screen = Screen()
     record = play(
-        4, "pro", ["greedy", "towers", "tall"], seat=1, seed=9, expansions=("genie", "gifts"),
+        GameConfig(4, "pro", ("genie", "gifts")), ["greedy", "towers", "tall"], seat=1, seed=9,
         input_fn=person, print_fn=screen,
     )  # fmt: skip
     assert replay(record).is_over

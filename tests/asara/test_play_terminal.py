@@ -13,10 +13,10 @@ from asara_env.asara.actions import Group, decode, public_description
 from asara_env.asara.config import GameConfig
 from asara_env.asara.constants import PRICE
 from asara_env.asara.reference.engine import new_game, step
-from asara_env.asara.reference.record import GameRecord
+from asara_env.asara.reference.record import RULES, GameRecord
 from asara_env.asara.reference.view import seat_view
 from asara_env.asara.render import render_view
-from asara_env.common.record import SavedGame, read_saved_game
+from asara_env.common.record import SavedGame, read_saved_game, resume
 from commandline.command import Interrupted
 from tests.common.terminal import HEIGHT, MOVE, Player, Terminal
 
@@ -53,7 +53,7 @@ def expected_events(record: GameRecord, seat: int) -> list[list[str]]:
 
 def play_on_terminal(player: Player, **kwargs) -> tuple[Terminal, GameRecord]:
     term = Terminal(player)
-    options = dict(players=3, opponents=["greedy", "random"], seat=SEAT, seed=11)
+    options = dict(config=GameConfig(3), opponents=["greedy", "random"], seat=SEAT, seed=11)
     record = play(**{**options, **kwargs}, input_fn=term.input, print_fn=term.print)
     return term, record
 
@@ -125,7 +125,7 @@ def test_quitting_saves_and_resume_ends_where_an_uninterrupted_game_ends(tmp_pat
     assert saved.record["actions"] == part.actions == whole.actions[: len(part.actions)]
     resumed_player = Player(5, start=7)
     term, rest = play_on_terminal(
-        resumed_player, record_path=str(path), resume=GameRecord.from_dict(saved.record)
+        resumed_player, record_path=str(path), resume=resume(RULES, saved)
     )
     assert rest.actions == whole.actions
     assert json.loads(path.read_text())["record"]["actions"] == whole.actions
@@ -150,7 +150,7 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
 
     term = Terminal(interrupt)
     with pytest.raises(Interrupted) as stopped:
-        play(2, opponents=["random"], seed=3, input_fn=term.input, print_fn=term.print,
+        play(GameConfig(2), opponents=["random"], seed=3, input_fn=term.input, print_fn=term.print,
              record_path=str(path))  # fmt: skip
     assert str(stopped.value) == (  # the one message, shared with BASARI
         f"the game stopped after 0 decisions of all seats, seed 3; it is saved in {path}: "
@@ -173,7 +173,7 @@ def test_l_shows_again_what_happened_since_the_previous_decision():
         return player(prompt)
 
     term.answer = answer
-    play(3, opponents=["greedy", "random"], seat=SEAT, seed=11, input_fn=term.input,
+    play(GameConfig(3), opponents=["greedy", "random"], seat=SEAT, seed=11, input_fn=term.input,
          print_fn=term.print)  # fmt: skip
     at = term.answers.index("l")
     screen = term.screens[at]
@@ -189,7 +189,11 @@ def test_resume_takes_the_saved_lineup_unless_the_options_name_another():
     saved = SavedGame("asara", GameRecord(GameConfig(3), 4).to_dict(), ["tall", "greedy", None])
     args = cli.asara_parser().parse_args(["play"])
     options = cli.play_options(args, saved)
-    assert (options["players"], options["seat"], options["opponents"]) == (3, 2, "tall,greedy")
+    assert (options["config"], options["seat"], options["opponents"]) == (
+        GameConfig(3),
+        2,
+        "tall,greedy",
+    )
     args = cli.asara_parser().parse_args(["play", "--opponents", "random,towers"])
     assert cli.play_options(args, saved)["opponents"] == "random,towers"
     args = cli.asara_parser().parse_args(["play", "--seat", "0"])

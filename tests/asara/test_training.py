@@ -41,9 +41,9 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, 
     """One game slot, three games in a row: the learner's observation, mask, reward, done
     and the next game's start agree with the AEC env driven by a twin opponent."""
     seed = 40 + players
-    vec = AsaraVecEnv(
-        1, players, variant, ("towers",), reward=reward, seed=seed, expansions=expansions
-    )
+    config = GameConfig(num_players=players, variant=variant, expansions=expansions)
+    vec = AsaraVecEnv(1, config, ("towers",), reward=reward, seed=seed)
+    assert vec.config is config  # the config given, whole
     assert vec.config.expansions == expansions
     twin, rng = make_agent("asara", "towers", seed), np.random.default_rng(seed)
     obs = vec.reset()
@@ -77,7 +77,7 @@ def test_the_vec_env_plays_the_aec_games_of_its_seeds(players, reward, variant, 
 
 
 def test_vec_env_masks_are_never_empty_and_rewards_come_only_at_the_end():
-    vec = AsaraVecEnv(8, 3, "pro", ("greedy", "random"), seed=1)
+    vec = AsaraVecEnv(8, GameConfig(3, "pro"), ("greedy", "random"), seed=1)
     vec.reset()
     rng, finished = np.random.default_rng(1), 0
     for _ in range(150):
@@ -93,10 +93,10 @@ def test_vec_env_masks_are_never_empty_and_rewards_come_only_at_the_end():
 
 def test_vec_env_rejects_bad_opponents():
     with pytest.raises(ValueError, match="unknown agent"):
-        AsaraVecEnv(2, 2, "basic", ("alphago",))
+        AsaraVecEnv(2, GameConfig(2, "basic"), ("alphago",))
     with pytest.raises(ValueError, match="weights"):
-        AsaraVecEnv(2, 2, "basic", ("random",), opponent_weights=[-1.0])
-    env = AsaraVecEnv(2, 2, "basic", ("random", "greedy"), opponent_weights=[1.0, 3.0])
+        AsaraVecEnv(2, GameConfig(2, "basic"), ("random",), opponent_weights=[-1.0])
+    env = AsaraVecEnv(2, GameConfig(2, "basic"), ("random", "greedy"), opponent_weights=[1.0, 3.0])
     before = list(env.opponents)
     with pytest.raises(ValueError, match="weights"):
         env.set_opponents(["towers"], [1.0, 2.0])
@@ -168,7 +168,7 @@ def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_pa
 
 
 def test_the_policy_agent_plays_only_legal_actions_batched_as_single():
-    vec = AsaraVecEnv(8, 2, "basic", ("random",), seed=2)
+    vec = AsaraVecEnv(8, GameConfig(2, "basic"), ("random",), seed=2)
     model = MaskablePPO("MlpPolicy", vec, seed=0, device="cpu")
     obs = vec.reset()
     masks = vec.action_masks()
@@ -180,7 +180,7 @@ def test_the_policy_agent_plays_only_legal_actions_batched_as_single():
 
 
 def test_vec_env_resets_continue_the_game_sequence_unless_seeded():
-    vec = AsaraVecEnv(4, 2, "basic", ("random",), seed=9)
+    vec = AsaraVecEnv(4, GameConfig(2, "basic"), ("random",), seed=9)
     first = vec.reset().copy()
     seeds = vec.core.seed.copy()
     vec.reset()

@@ -13,7 +13,8 @@ import pytest
 from agents.basari import AGENTS
 from agents.models import MODELS
 from agents.registry import is_agent
-from training.basari.tournament import LADDER, PLAYER_COUNTS, game, ladder
+from asara_env.games import game_card
+from training.basari.tournament import LADDER, game, ladder
 from training.ladder import per_players, planned_games, play_one, run_ladder
 
 GAME = game()
@@ -39,8 +40,8 @@ def test_the_default_lineup_holds_every_baseline_a_model_for_every_player_count_
     searches = [a.partition("=")[2] for a in agents if "=" in a]
     assert {s.partition(":")[0] for s in searches} == {"ismcts", "flatmc"}
     assert all(is_agent("basari", s) for s in searches)
-    assert {f"ppo_{p}p" for p in PLAYER_COUNTS} <= set(MODELS["basari"])
-    assert LADDER.default_players == list(PLAYER_COUNTS)
+    assert {f"ppo_{p}p" for p in game_card("basari").player_counts} <= set(MODELS["basari"])
+    assert LADDER.default_players == list(game_card("basari").player_counts)
 
 
 def test_a_basari_game_depends_only_on_the_settings_and_its_index() -> None:

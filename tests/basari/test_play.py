@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from apps.basari.play import lineup, main, play
+from asara_env.basari.config import BasariConfig
 
 BAD_ANSWERS = ["abc", "0", "99", "", "?", "b"]
 
@@ -50,7 +51,7 @@ class Screen(list[str]):
 @pytest.mark.parametrize("players,seat", [(2, 1), (3, 0), (4, 2)])
 def test_a_whole_game_is_played_through_the_terminal(players: int, seat: int) -> None:
     person, screen = Person(players), Screen()
-    final = play(players, "value", seat, seed=11, input_fn=person, print_fn=screen)
+    final = play(BasariConfig(players), "value", seat, seed=11, input_fn=person, print_fn=screen)
     assert final is not None and final["winners"].any()
     text = screen.text
     # bad answers re-prompted with what was wrong
@@ -69,7 +70,7 @@ def test_offers_are_shown_and_never_another_players_pending_bundle() -> None:
     """Play until barters happen: offers appear as events; 'is building' appears only
     while the person is the one to act (their own bundle)."""
     screen = Screen()
-    play(2, "value", 0, seed=3, input_fn=Person(5, bad=[]), print_fn=screen)
+    play(BasariConfig(2), "value", 0, seed=3, input_fn=Person(5, bad=[]), print_fn=screen)
     boards = [s for s in screen if s.startswith("== BASARI round")]
     events = [s for s in screen if s.startswith("Since your last decision:")]
     assert any(re.search(r"^  P1 offers ", e, re.M) for e in events), "no offer shown"
@@ -80,7 +81,14 @@ def test_offers_are_shown_and_never_another_players_pending_bundle() -> None:
 def test_quitting_ends_the_game() -> None:
     screen = Screen()
     assert (
-        play(3, "random", 0, seed=1, input_fn=Person(1, bad=[], quit_after=3), print_fn=screen)
+        play(
+            BasariConfig(3),
+            "random",
+            0,
+            seed=1,
+            input_fn=Person(1, bad=[], quit_after=3),
+            print_fn=screen,
+        )
         is None
     )
     quit_line = r"You quit: the game stopped after \d+ steps? of all seats, seed 1; it is not saved"
@@ -92,7 +100,7 @@ def test_quitting_ends_the_game() -> None:
     [
         ((3, "value,nobody", 0), r"unknown agent\(s\) \[.nobody.\]"),
         ((3, "value,value,value", 0), "need 2 opponents"),
-        ((5, "value", 0), "players must be 2, 3 or 4"),
+        ((5, "value", 0), r"players must be one of \(2, 3, 4\), got 5"),
         ((3, "value", 3), "seat must be in 0..2"),
     ],
 )
@@ -119,6 +127,6 @@ def test_command_line_refuses_bad_options(capsys: pytest.CaptureFixture[str]) ->
 def test_the_shipped_model_plays_as_an_opponent() -> None:
     pytest.importorskip("sb3_contrib")
     person, screen = Person(3, bad=[]), Screen()
-    final = play(4, "ppo_4p", 0, seed=5, input_fn=person, print_fn=screen)
+    final = play(BasariConfig(4), "ppo_4p", 0, seed=5, input_fn=person, print_fn=screen)
     assert final is not None and final["winners"].any()
     assert "Seats: P0 you, P1 ppo_4p, P2 ppo_4p, P3 ppo_4p." in screen.text

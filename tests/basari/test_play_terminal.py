@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apps.basari.play import HELP, main, play
+from apps.basari.play import HELP, main, parse_args, play, play_options
+from asara_env.basari.config import BasariConfig
 from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES, LAP_BONUS
 from asara_env.basari.reference.engine import new_game, step
-from asara_env.basari.reference.record import GameRecord
+from asara_env.basari.reference.record import RULES, GameRecord
 from asara_env.basari.reference.rules import acting_seats
 from asara_env.basari.reference.scoring import end_round
-from asara_env.common.record import read_saved_game
+from asara_env.common.record import read_saved_game, resume
 from commandline.command import Interrupted
 from tests.common.terminal import MOVE, Player, Terminal
 
@@ -26,7 +27,7 @@ LABELS = ["P0", "P1 you", "P2"]
 
 def play_on_terminal(player: Player, **kwargs):
     term = Terminal(player)
-    options = dict(players=3, opponents="value", seat=SEAT, seed=4)
+    options = dict(config=BasariConfig(3), opponents="value", seat=SEAT, seed=4)
     final = play(**{**options, **kwargs}, input_fn=term.input, print_fn=term.print)
     return term, final
 
@@ -87,7 +88,13 @@ def test_ctrl_c_saves_the_game_and_says_where(tmp_path):
     term = Terminal(interrupt)
     with pytest.raises(Interrupted) as stopped:
         play(
-            3, "value", SEAT, seed=4, input_fn=term.input, print_fn=term.print, save_path=str(path)
+            BasariConfig(3),
+            "value",
+            SEAT,
+            seed=4,
+            input_fn=term.input,
+            print_fn=term.print,
+            save_path=str(path),
         )
     assert str(stopped.value) == (  # the one message, shared with ASARA
         f"the game stopped after 0 steps of all seats, seed 4; it is saved in {path}: "
@@ -178,8 +185,8 @@ def test_quitting_saves_and_resume_ends_where_an_uninterrupted_game_ends(tmp_pat
     assert saved.seats == ["value", None, "value"]
     part = saved.record["actions"]
     assert 0 < len(part) < len(whole["actions"]) and part == whole["actions"][: len(part)]
-    resume = GameRecord.from_dict(saved.record)
-    _, final = play_on_terminal(Player(5, start=9), save_path=str(path), resume=resume)
+    resumed = resume(RULES, saved)
+    _, final = play_on_terminal(Player(5, start=9), save_path=str(path), resume=resumed)
     assert final is not None
     assert json.loads(path.read_text())["record"] == whole
 
@@ -191,3 +198,21 @@ def test_resume_refuses_another_player_count_naming_both(tmp_path, capsys):
         main(["play", "--resume", str(path), "--players", "2"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "BASARI, 3 players" in err and "BASARI, 2 players" in err
+
+
+def test_without_a_seed_each_game_draws_its_own_and_says_it(tmp_path):
+    """As in ASARA: a game without --seed is a new one, and its first line tells the
+    seed that plays it again."""
+    seeds = []
+    for k in range(2):
+        path = tmp_path / f"game{k}.json"
+        term = Terminal(Player(1, stop=0, replies={"Really": "y"}))
+        play(BasariConfig(2), "random", 0, seed=None, input_fn=term.input, print_fn=term.print,
+             save_path=str(path))  # fmt: skip
+        seed = read_saved_game(path, "basari").record["seed"]
+        first = " ".join(line.strip() for line in term.lines[:2])  # wrapped at 80 columns
+        assert f"seed {seed} (play it again with --seed {seed})" in first
+        seeds.append(seed)
+    assert seeds[0] != seeds[1]
+    args = parse_args(["play"])[0]
+    assert play_options(args, None)["seed"] is None

@@ -60,7 +60,9 @@ def play(env: BasariVecEnv, steps: int) -> int:
 
 
 def test_opponents_are_drawn_by_weight() -> None:
-    env = BasariVecEnv(16, 4, ("random", "value"), seed=3, opponent_weights=[0.0, 1.0])
+    env = BasariVecEnv(
+        16, BasariConfig(4), ("random", "value"), seed=3, opponent_weights=[0.0, 1.0]
+    )
     env.reset()
     others = env.seat_agent[env.seat_agent >= 0]
     assert others.size == 16 * 3 and (others == 1).all()
@@ -71,7 +73,7 @@ def test_opponents_are_drawn_by_weight() -> None:
 
 
 def test_a_policy_snapshot_plays_the_opponent_seats(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = BasariVecEnv(6, 2, ("random",), seed=1)
+    env = BasariVecEnv(6, BasariConfig(2), ("random",), seed=1)
     snapshot = PolicyAgent(tiny_model(env), seed=5)
     asked = []
     act_batch = snapshot.act_batch
@@ -89,7 +91,9 @@ def test_a_policy_snapshot_plays_the_opponent_seats(monkeypatch: pytest.MonkeyPa
 
 
 def test_league_snapshots_join_the_basari_opponents() -> None:
-    env = BasariVecEnv(8, 4, ("value", "points_first"), seed=2, opponent_weights=[3.0, 1.0])
+    env = BasariVecEnv(
+        8, BasariConfig(4), ("value", "points_first"), seed=2, opponent_weights=[3.0, 1.0]
+    )
     model = tiny_model(env)
     league = LeagueCallback(env, every=64, weight=0.5, most=2, seed=10, snapshot=policy_agent)
     model.learn(256, callback=league)
@@ -177,7 +181,7 @@ def test_behaviour_cloning_learns_the_experts_choices() -> None:
     assert train_set.masks[:, 1:].any(axis=1).all()  # only real decisions (more than NOOP)
     assert train_set.masks[np.arange(len(train_set)), train_set.actions].all()
     assert ((train_set.outcomes >= -1) & (train_set.outcomes <= 1)).all()
-    env = BasariVecEnv(4, 3, ("value",), seed=0)
+    env = BasariVecEnv(4, BasariConfig(3), ("value",), seed=0)
 
     def accuracy(model: MaskablePPO) -> float:
         agent = PolicyAgent(model, seed=0)

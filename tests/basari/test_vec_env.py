@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 from agents.basari.view import View  # noqa: E402
+from asara_env.basari.config import BasariConfig  # noqa: E402
 from asara_env.basari.phases import Phase  # noqa: E402
 from asara_env.common.backend import numba_available  # noqa: E402
 from asara_env.games import load_core  # noqa: E402
@@ -35,7 +36,7 @@ def run(env: BasariVecEnv, steps: int, seed: int) -> tuple[list[Any], list[Any],
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_learner_decides_cards_and_barters_and_games_finish(players: int) -> None:
-    env = BasariVecEnv(8, players, ("points_first", "random"), reward="rank", seed=1)
+    env = BasariVecEnv(8, BasariConfig(players), ("points_first", "random"), reward="rank", seed=1)
     obs, rewards, infos = run(env, 80, 0)
     phases = View.of(np.concatenate(obs)).phase
     views = View.of(np.concatenate(obs))
@@ -52,24 +53,24 @@ def test_learner_decides_cards_and_barters_and_games_finish(players: int) -> Non
 
 
 def test_same_seed_same_games() -> None:
-    a = run(BasariVecEnv(4, 3, ("points_first",), seed=5), 30, 2)
-    b = run(BasariVecEnv(4, 3, ("points_first",), seed=5), 30, 2)
+    a = run(BasariVecEnv(4, BasariConfig(3), ("points_first",), seed=5), 30, 2)
+    b = run(BasariVecEnv(4, BasariConfig(3), ("points_first",), seed=5), 30, 2)
     assert all((x == y).all() for x, y in zip(a[0], b[0]))
-    c = run(BasariVecEnv(4, 3, ("points_first",), seed=6), 30, 2)
+    c = run(BasariVecEnv(4, BasariConfig(3), ("points_first",), seed=6), 30, 2)
     assert any((x != y).any() for x, y in zip(a[0], c[0]))
 
 
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one opponent"):
-        BasariVecEnv(2, 3, ())
+        BasariVecEnv(2, BasariConfig(3), ())
     with pytest.raises(ValueError):
-        BasariVecEnv(2, 3, ("value",), reward="nonsense")
+        BasariVecEnv(2, BasariConfig(3), ("value",), reward="nonsense")
 
 
 @pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 def test_the_backend_chosen_once_plays_the_same_games() -> None:
     runs = [
-        run(BasariVecEnv(4, 3, ("value", "random"), seed=5, backend=backend), 60, 2)
+        run(BasariVecEnv(4, BasariConfig(3), ("value", "random"), seed=5, backend=backend), 60, 2)
         for backend in ("numpy", load_core("basari", "numba"))
     ]
     (obs_a, rewards_a, _), (obs_b, rewards_b, _) = runs

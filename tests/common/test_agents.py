@@ -209,6 +209,8 @@ def test_options_are_read_with_their_types() -> None:
         ("asara", "flatmc:0", r"option 'sims' must be in \[1, 1000000\], got 0$"),
         ("asara", "flatmc:seconds=0", r"option 'seconds' must be in \(0, 3600\], got 0$"),
         ("asara", "flatmc:seconds=100000000", r"'seconds' must be in \(0, 3600\], got 100000000$"),
+        ("basari", "gumbel:seconds=0", r"option 'seconds' must be in \(0, 3600\], got 0$"),
+        ("basari", "ismcts:wave=5000", r"option 'wave' must be in \[1, 4096\], got 5000$"),
         ("asara", f"ismcts:sims={10**12}", r"'sims' must be in \[1, 1000000\], got 10{12}$"),
         ("asara", "flatmc:batch=100000", r"option 'batch' must be in \[1, 65536\]"),
         ("asara", "ismcts:wave=5000", r"option 'wave' must be in \[1, 4096\], got 5000$"),

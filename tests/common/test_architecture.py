@@ -260,3 +260,80 @@ def test_the_layer_table_is_the_documented_one():
         for pattern in patterns:
             last = pattern.rpartition(".")[2].replace(G, "<game>")
             assert last.strip("*") in rows[0], f"layer {n}: {pattern} is not in its row"
+
+
+# ------------------------------------------------------------------------------ compiled code
+# the modules held to the kernel convention (docs/architecture.md, "Compiled kernels"): the
+# cores with their kernels, and every module that compiles numba code
+COMPILED = (f"asara_env.{G}.core*", f"asara_env.{G}.hidden_core", "agents.*compiled*")
+FLAGS = {"ENTRY", "INLINED", "COUNTED"}  # asara_env.common.kernels: how each kind compiles
+
+
+def _held_to_the_convention() -> list[str]:
+    held = {m for m in MODULES if any(_matches(m, p) for p in COMPILED)}
+    held |= {m for m, path in MODULES.items() if "numba.njit" in path.read_text()}
+    return sorted(m for m in held if not m.startswith("tests"))
+
+
+def private_uses(path: Path) -> list[str]:
+    """`from m import _name` and `m._name` (m a first-party module imported as a name) in
+    `path`: another module's private names."""
+    tree = ast.parse(path.read_text())
+    found, aliases = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or node.module in MODULES or (node.module or "").split(".")[0] in LIBRARY
+        ):
+            for alias in node.names:
+                if alias.name.startswith("_"):
+                    found.append(f"line {node.lineno}: from {node.module} import {alias.name}")
+                elif f"{node.module}.{alias.name}" in MODULES:
+                    aliases.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name.split(".")[0] in LIBRARY}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("module", _held_to_the_convention())
+def test_compiled_code_uses_no_private_name_of_another_module(module):
+    """Tables the kernels share with the numpy core are public (<g>/core/tables.py)."""
+    assert private_uses(MODULES[module]) == []
+
+
+def kernel_faults(path: Path) -> list[str]:
+    """What in `path` breaks the kernel convention: a `numba.njit` decorator that is not
+    `numba.njit(**FLAG)` with FLAG one of FLAGS, a kernel taking `*args` (the state goes as
+    one tuple), a kernel without annotations, and any `type: ignore`."""
+    source = path.read_text()
+    faults = [f"line {n}: type: ignore" for n, line in enumerate(source.splitlines(), 1)
+              if "type: ignore" in line]  # fmt: skip
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            if not ("numba.njit" in ast.unparse(dec) or ast.unparse(dec).startswith("njit")):
+                continue
+            flags = [k.value.id for k in getattr(dec, "keywords", []) if k.arg is None
+                     and isinstance(k.value, ast.Name)]  # fmt: skip
+            if not (isinstance(dec, ast.Call) and not dec.args and len(dec.keywords) == 1
+                    and flags and flags[0] in FLAGS):  # fmt: skip
+                faults.append(f"{node.name}: decorated {ast.unparse(dec)}")
+            if node.args.vararg:
+                faults.append(f"{node.name}: takes *{node.args.vararg.arg}")
+            if node.returns is None or any(a.annotation is None for a in node.args.args):
+                faults.append(f"{node.name}: not annotated")
+    return faults
+
+
+@pytest.mark.parametrize("module", _held_to_the_convention())
+def test_every_kernel_follows_the_one_convention(module):
+    assert kernel_faults(MODULES[module]) == []

@@ -7,7 +7,12 @@ import pytest
 
 from apps.asara.cli import main_asara
 from apps.basari.play import main as basari_main
-from asara_env.common.record import SavedGame, read_saved_game, write_saved_game
+from asara_env.common.record import (
+    SavedGame,
+    read_saved_game,
+    saved_game_from_dict,
+    write_saved_game,
+)
 
 RECORD = {"config": {}, "seed": 1, "actions": []}
 
@@ -29,14 +34,9 @@ def test_a_save_of_one_game_is_refused_by_the_other_naming_both(
 
 
 @pytest.mark.parametrize("game, words", [("asara", "an ASARA"), ("basari", "a BASARI")])
-def test_the_web_pages_refusal_of_an_upload_names_the_game_with_its_article(game, words):
-    from types import SimpleNamespace
-
-    from apps.webrecord import saved_origin
-    from asara_env.common.errors import CorruptStateError
-
-    with pytest.raises(CorruptStateError, match=f"neither {words} game record"):
-        saved_origin(SimpleNamespace(game=game), [])  # type: ignore[arg-type]
+def test_the_refusal_of_a_non_game_names_the_game_with_its_article(game, words):
+    with pytest.raises(ValueError, match=f"neither {words} game record"):
+        saved_game_from_dict({"x": 1}, game)
 
 
 def test_saves_round_trip_and_bare_records_are_read(tmp_path):
@@ -52,7 +52,7 @@ def test_saves_round_trip_and_bare_records_are_read(tmp_path):
     [
         ("{", "is not JSON"),
         ("[1]", "a saved game is a JSON object"),
-        ('{"a": 1}', "neither a saved game"),
+        ('{"a": 1}', "neither an ASARA game record nor a saved ASARA game"),
         ('{"schema": "asara-env/saved-game", "version": 1}', "has the keys"),
     ],
 )

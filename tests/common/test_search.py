@@ -205,6 +205,9 @@ def test_basari_search_agents_play_legal_actions_deterministically(spec):
         ("ismcts:16:playout=nobody", "'playout'"),
         ("gumbel:16:root=top", "'root'"),
         ("ismcts:16:value=net", "value=net"),
+        ("ismcts:seconds=0", "'seconds'"),
+        ("gumbel:seconds=4000", "'seconds'"),
+        ("flatmc:seconds=soon", "'seconds'"),
     ],
 )
 def test_bad_search_options_get_one_error_naming_the_option(spec, words):
@@ -224,6 +227,67 @@ def test_a_prior_trained_for_another_player_count_is_refused():
 def test_settings_refuse_a_budget_below_one():
     with pytest.raises(ValueError, match="sims"):
         Settings(sims=0)
+    for seconds in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="seconds"):
+            Settings(seconds=seconds)
+
+
+# ------------------------------------------------------------------ the seconds budget
+class TickingClock:
+    """A clock that moves on `tick` seconds every time it is read (no real time)."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick, self.reads = 0.0, tick, 0
+
+    def __call__(self) -> float:
+        now = self.now
+        self.now += self.tick
+        self.reads += 1
+        return now
+
+
+def timed_search(spec: str, seconds: float, tick: float) -> tuple[Search, Any, int]:
+    """A BASARI search agent given `seconds` per decision, its clock ticking `tick` per
+    read; the search, a 2-player state and its deciding seat."""
+    agent = search_agent("basari", f"{spec}:seconds={seconds}:backend={BACKEND}", 3)
+    agent.search.clock = TickingClock(tick)
+    state = basari_states(2, 21)[2]
+    return agent.search, state, deciding_seat(state)
+
+
+@pytest.mark.parametrize(("seconds", "waves"), [(0.1, 1), (1.0, 4), (2.0, 7)])
+def test_a_seconds_budget_runs_waves_until_the_clock_passes_it(seconds, waves):
+    # read at the start (0) and after each wave (0.3, 0.6, ...): a wave begins while
+    # the time read is below the budget, and the first one always
+    search, state, seat = timed_search("ismcts:wave=4:horizon=2", seconds, 0.3)
+    decision = search.run(state, np.array([0]), np.array([seat]))
+    assert search.iterations == 4 * waves
+    assert state.legal[0, seat, decision.actions[0]]
+
+
+def test_a_seconds_budget_searches_each_decision_alone():
+    search, state, seat = timed_search("ismcts:wave=4:horizon=2", 1.0, 0.3)
+    both = concat([state, state])
+    decision = search.run(both, np.array([0, 1]), np.array([seat, seat]))
+    assert search.iterations == 2 * 4 * 4 and search.searches == 2
+    assert all(state.legal[0, seat, a] for a in decision.actions)
+
+
+def test_flat_seconds_budget_plays_rounds_of_every_action():
+    search, state, seat = timed_search("flatmc:batch=16:horizon=2", 1.0, 0.3)
+    actions = int(state.legal[0, seat].sum())
+    search.run(state, np.array([0]), np.array([seat]))
+    assert search.iterations == 4 * actions * max(1, 16 // actions)
+
+
+def test_gumbel_seconds_budget_spends_each_halving_round_its_share():
+    short, state, seat = timed_search("gumbel:wave=8:horizon=2", 0.2, 0.1)
+    short.run(state, np.array([0]), np.array([seat]))
+    long, _, _ = timed_search("gumbel:wave=8:horizon=2", 2.0, 0.1)
+    decision = long.run(state, np.array([0]), np.array([seat]))
+    assert long.iterations > short.iterations > 0
+    assert long.clock.reads > short.clock.reads  # type: ignore[attr-defined]
+    assert state.legal[0, seat, decision.actions[0]]
 
 
 def test_the_gumbel_scale_defaults_to_mctx_and_sharpens_the_improved_policy():

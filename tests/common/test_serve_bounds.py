@@ -27,7 +27,7 @@ from apps.asara.cli import asara_parser  # noqa: E402
 from apps.basari.web import ENGINE as BASARI_ENGINE  # noqa: E402
 from apps.basari.web import make_session  # noqa: E402
 from apps.serve import MAX_REPLAY_BYTES, allowed_hosts, create_app, main, running  # noqa: E402
-from apps.webgame import PAGE_SEARCH_LIMITS, UPLOAD_FORMAT, WEB_GAMES  # noqa: E402
+from apps.webgame import PAGE_SEARCH_LIMITS, UPLOAD_FORMAT, web_games  # noqa: E402
 from apps.weblimits import TOKEN_HEADER, Store, host_name  # noqa: E402
 from apps.webrecord import Origin  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
@@ -35,37 +35,14 @@ from asara_env.basari.constants import BOARD  # noqa: E402
 from asara_env.basari.reference.engine import new_game  # noqa: E402
 from asara_env.basari.reference.rules import acting_seats, legal_actions  # noqa: E402
 from asara_env.common.record import SavedGame  # noqa: E402
+from tests.common.serve_client import LOCAL, NEW_GAME, auth, play_out, start  # noqa: E402
 
-LOCAL = "http://127.0.0.1"
 HANG_GUARD = 60.0  # seconds: only a server that hangs takes this long
-NEW_GAME = {
-    "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
-    "basari": {"game": "basari", "players": 3, "opponents": ["random", "random"]},
-}
 
 
-@pytest.fixture(params=WEB_GAMES)
+@pytest.fixture(params=web_games())
 def game_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
-
-
-def auth(thing: dict[str, Any]) -> dict[str, str]:
-    return {TOKEN_HEADER: thing["token"]}
-
-
-def start(client: TestClient, game: str = "asara", seed: int | None = 5, **change: Any):
-    response = client.post("/api/games", json=NEW_GAME[game] | {"seed": seed} | change)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
-    while not game["over"]:
-        body = {"action": game["moves"][0]["id"], "decision": game["decisions"]}
-        response = client.post(f"/api/games/{game['id']}/moves", json=body, headers=auth(game))
-        assert response.status_code == 200, response.text
-        game = response.json() | {"token": game["token"]}
-    return game
 
 
 # ------------------------------------------------------------------------ search budgets
@@ -416,8 +393,6 @@ def test_an_uploaded_lineup_is_checked(game_name):
         "a search over the page's limits": [None, *["flatmc:seconds=99"] * (players - 1)],
     }
     for why, lineup in bad.items():
-        if game_name == "basari" and "flatmc" in why:
-            continue  # BASARI has no search agent: the unknown agent covers it
         answer = client.post(
             f"/api/uploads?game={game_name}", json=download | {"lineup": lineup, "seat": 0}
         )

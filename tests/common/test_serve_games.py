@@ -16,16 +16,16 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from agents.registry import agent_names  # noqa: E402
-from apps.serve import TOKEN_HEADER, create_app  # noqa: E402
-from apps.webgame import WEB_GAMES  # noqa: E402
+from apps.serve import create_app  # noqa: E402
+from apps.webgame import web_games  # noqa: E402
 from asara_env import GameConfig  # noqa: E402
 from asara_env.asara.reference.engine import new_game as asara_new  # noqa: E402
 from asara_env.asara.reference.serialize import state_to_dict as asara_save  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
 from asara_env.basari.reference.engine import new_game as basari_new  # noqa: E402
 from asara_env.basari.reference.serialize import state_to_dict as basari_save  # noqa: E402
-
-LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
+from tests.common import serve_client  # noqa: E402
+from tests.common.serve_client import LOCAL, auth, move  # noqa: E402
 
 NEW_GAME: dict[str, dict[str, Any]] = {
     "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
@@ -34,7 +34,7 @@ NEW_GAME: dict[str, dict[str, Any]] = {
 OTHERS = {"asara": ["greedy"], "basari": ["points_first", "random"]}
 
 
-@pytest.fixture(params=WEB_GAMES)
+@pytest.fixture(params=web_games())
 def game(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -44,29 +44,12 @@ def client() -> TestClient:
     return TestClient(create_app(), base_url=LOCAL)
 
 
-def auth(thing: dict[str, Any]) -> dict[str, str]:
-    return {TOKEN_HEADER: thing["token"]}
-
-
 def start(client: TestClient, game: str, seed: int = 5, **change: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json=NEW_GAME[game] | {"seed": seed} | change)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def move(client: TestClient, g: dict[str, Any], k: int = 0) -> dict[str, Any]:
-    """The game after its k-th offered move (modulo the moves offered)."""
-    body = {"action": g["moves"][k % len(g["moves"])]["id"], "decision": g["decisions"]}
-    response = client.post(f"/api/games/{g['id']}/moves", json=body, headers=auth(g))
-    assert response.status_code == 200, response.text
-    return response.json() | {"token": g["token"]}
+    return serve_client.start(client, game, seed, NEW_GAME, **change)
 
 
 def play_out(client: TestClient, g: dict[str, Any]) -> dict[str, Any]:
-    k = 0
-    while not g["over"]:
-        g, k = move(client, g, k), k + 1
-    return g
+    return serve_client.play_out(client, g, vary=True)
 
 
 def record_of(client: TestClient, g: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +65,7 @@ def upload(client: TestClient, game: str, data: object, players: int | None = No
 
 def test_the_options_offer_every_named_agent_of_each_game(client):
     options = client.get("/api/options").json()["games"]
-    assert sorted(options) == sorted(WEB_GAMES)
+    assert sorted(options) == sorted(web_games())
     for name, choices in options.items():
         offered = [a["name"] for a in choices["agents"]]
         assert offered == [n for n in agent_names(name) if n != "policy"]
@@ -148,7 +131,7 @@ def test_a_saved_game_is_continued_from_its_position(client, game):
 
 def test_an_upload_of_another_game_or_player_count_is_refused_naming_both(client, game):
     done = record_of(client, play_out(client, start(client, game)))
-    other = next(g for g in WEB_GAMES if g != game)
+    other = next(g for g in web_games() if g != game)
     players = NEW_GAME[game]["players"]
     for data in (done, done["record"]):
         answer = upload(client, other, data, players=2)

@@ -24,18 +24,13 @@ import apps.basari.web  # noqa: E402
 import apps.serve  # noqa: E402
 from apps.asara.cli import asara_parser  # noqa: E402
 from apps.serve import MAX_BODY, TOKEN_HEADER, Store, create_app, is_local, main  # noqa: E402
-from apps.webgame import WEB_GAMES  # noqa: E402
+from apps.webgame import web_games  # noqa: E402
 from asara_env.asara.reference.record import GameRecord as AsaraRecord  # noqa: E402
 from asara_env.asara.reference.record import replay as asara_replay  # noqa: E402
 from asara_env.basari.reference.record import GameRecord as BasariRecord  # noqa: E402
 from asara_env.basari.reference.record import replay as basari_replay  # noqa: E402
+from tests.common.serve_client import LOCAL, NEW_GAME, auth, play_out, start  # noqa: E402
 
-LOCAL = "http://127.0.0.1"  # the server answers only its loopback names
-
-NEW_GAME = {  # a small game of each, the first legal move always ends it
-    "asara": {"game": "asara", "players": 2, "variant": "basic", "opponents": ["random"]},
-    "basari": {"game": "basari", "players": 3, "opponents": ["random", "random"]},
-}
 OWNED = re.compile(r"\{(game_id|upload_id)\}")  # the path parameters that name a held thing
 
 
@@ -49,7 +44,7 @@ def final_scores(game: str, record: dict[str, Any]) -> list[int]:
 SCORE_COLUMN = {"asara": "prestige", "basari": "score"}
 
 
-@pytest.fixture(params=WEB_GAMES)
+@pytest.fixture(params=web_games())
 def game_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -62,27 +57,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def start(
-    client: TestClient, game: str = "asara", seed: int | None = 5, **request
-) -> dict[str, Any]:
-    response = client.post("/api/games", json=NEW_GAME[game] | {"seed": seed} | request)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def auth(thing: dict[str, Any]) -> dict[str, Any]:
-    return {TOKEN_HEADER: thing["token"]}
-
-
-def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
-    while not game["over"]:
-        body = {"action": game["moves"][0]["id"], "decision": game["decisions"]}
-        response = client.post(f"/api/games/{game['id']}/moves", json=body, headers=auth(game))
-        assert response.status_code == 200, response.text
-        game = response.json() | {"token": game["token"]}
-    return game
 
 
 # ------------------------------------------------------------------------ isolation

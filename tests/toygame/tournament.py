@@ -10,6 +10,7 @@ from agents.registry import agent_specs, make_agent
 from training.tournament import TournamentGame
 
 from . import core
+from .card import CARD
 from .rules import ToyConfig
 
 
@@ -38,6 +39,6 @@ def game() -> TournamentGame:
         agent_names=agent_specs("toygame"),
         make_agent=lambda spec, seed: make_agent("toygame", spec, seed),
         play=play,
-        player_counts=(2, 3, 4),
+        player_counts=CARD.player_counts,
         title="toygame (dice auction)",
     )

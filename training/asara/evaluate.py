@@ -55,8 +55,8 @@ def win_rate(
 ) -> dict[str, Any]:
     """The model against copies of `opponent` with the rules of `config` (the shared
     `win_rate`: win rate, Wilson interval, mean prestige as `mean_points`)."""
-    rules = game(config.variant, config.expansions)
-    return shared.win_rate(COMMAND, rules, model, config.num_players, opponent, games, seed, bar)
+    players = config.num_players
+    return shared.win_rate(COMMAND, game(config), model, players, opponent, games, seed, bar)
 
 
 def evaluate(
@@ -70,7 +70,7 @@ def evaluate(
     progress: bool = False,
 ) -> Rows:
     """One `win_rate` row per opponent, with a progress bar on stderr if `progress`."""
-    rules = game(variant, expansions)
+    rules = game(GameConfig(num_players=players, variant=variant, expansions=tuple(expansions)))
     return shared.evaluate(COMMAND, rules, model, players, list(opponents), games, seed, progress)
 
 

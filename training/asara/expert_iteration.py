@@ -64,6 +64,7 @@ from training.tournament import sub_seed
 
 from . import check, make_agent, shipped_model
 from .imitation import AsaraSelfPlay
+from .imitation import self_play as core_self_play
 
 EXPERT = "ismcts:128:prior=ppo_2p:value=net:wave=128"  # the search that plays itself
 MODEL = "ppo_2p"  # the network distilled (a copy of it)
@@ -155,7 +156,7 @@ def self_play(
             agent = make_agent(expert, sub_seed(seed, 1, start))
             if not hasattr(agent, "last_roots"):
                 raise ValueError(f"{expert!r} keeps no search trees (use an ismcts spec)")
-            part = _play(AsaraSelfPlay(config), agent, index, derived_seeds(seed, index))
+            part = _play(core_self_play(config), agent, index, derived_seeds(seed, index))
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 part.save(path)

@@ -4,50 +4,35 @@ turn-based: in each unfinished game the seat to move decides."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from asara_env.asara.config import GameConfig
-from asara_env.asara.core import (
-    CoreState,
-    init,
-    is_terminal,
-    scores,
-    step,
-    terminal_rewards,
-)
-from asara_env.asara.core.observation import observe
+from asara_env.games import load_core
 from training import imitation
-from training.imitation import Decisions, Samples
+from training.imitation import CoreSelfPlay, Decisions, Samples
 
 from . import make_agent
 
 
-@dataclass(frozen=True)
-class AsaraSelfPlay:
-    """ASARA's core as `training.imitation.collect` plays it (a `SelfPlay`)."""
+class AsaraSelfPlay(CoreSelfPlay):
+    """ASARA's core as `training.imitation.collect` and the self-play trainer play it (a
+    `SelfPlay`): in every unfinished game the seat to move decides."""
 
-    config: GameConfig
-
-    def init(self, seeds: np.ndarray) -> CoreState:
-        return init(self.config, len(seeds), seeds=seeds)
-
-    def over(self, state: CoreState) -> bool:
-        return bool(is_terminal(state).all())
-
-    def decisions(self, state: CoreState) -> Decisions:
-        live = np.flatnonzero(~is_terminal(state))
+    def decisions(self, state: Any) -> Decisions:
+        live = np.flatnonzero(~self.core.is_terminal(state))
         seats = state.seat[live].astype(np.int64)
-        return live, seats, observe(state, state.seat)[live], state.legal[live].copy()
+        observations = self.core.observe(state, state.seat)[live]
+        return live, seats, observations, state.legal[live].copy()
 
-    def step(
-        self, state: CoreState, games: np.ndarray, seats: np.ndarray, actions: np.ndarray
-    ) -> None:
-        step(state, actions, games=games)
+    def step(self, state: Any, games: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
+        self.core.step(state, actions, games=games)
 
-    def rewards(self, state: CoreState, reward: str) -> np.ndarray:
-        return terminal_rewards(scores(state), reward)
+
+def self_play(config: GameConfig, backend: str = "numpy") -> AsaraSelfPlay:
+    """ASARA's core on `backend` as self-play plays it, its games made of `config`."""
+    return AsaraSelfPlay(config, load_core("asara", backend))
 
 
 def collect(
@@ -56,4 +41,4 @@ def collect(
     """Every decision of `games` self-play games of `expert` (game g seeded
     derived_seed(seed, g)); outcomes are the mover's terminal reward under `reward`."""
     agent = make_agent(expert, seed)
-    return imitation.collect(AsaraSelfPlay(config), agent, expert, games, seed, reward, batch)
+    return imitation.collect(self_play(config), agent, expert, games, seed, reward, batch)

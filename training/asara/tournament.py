@@ -22,16 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from asara_env.asara.config import VARIANTS, GameConfig
-from commandline.asara.options import add_expansions_argument, check_rules
+from asara_env.asara.config import GameConfig
+from commandline.asara.options import add_rules_arguments, check_rules
 from training import ladder as ladder_command
 from training.games import command_main
-from training.tournament import TournamentGame
+from training.tournament import TournamentGame, configs_at_every_count
 from training.tournament_cli import TournamentCommand, parse_command_args, run_command
 
 from . import agent_specs, baselines, check, make_agent, play_batch, spec_names
-
-PLAYER_COUNTS = (2, 3, 4)
 
 
 def rules_title(variant: str, expansions: Sequence[str]) -> str:
@@ -39,13 +37,13 @@ def rules_title(variant: str, expansions: Sequence[str]) -> str:
     return f"ASARA, {variant} rules" + "".join(f" + {e}" for e in expansions)
 
 
-def game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGame:
-    """ASARA with the rules of `variant` and `expansions`, played in batches through the
-    core by the agents of `agents` (baselines, shipped models, search agents)."""
-    configs = {
-        p: GameConfig(num_players=p, variant=variant, expansions=tuple(expansions))
-        for p in PLAYER_COUNTS
-    }
+def game(rules: GameConfig | None = None) -> TournamentGame:
+    """ASARA with the rules of `rules` (its variant and expansions; default: the basic
+    game), played in batches through the core by the agents of `agents` (baselines,
+    shipped models, search agents); at `rules.num_players` the core is given `rules`
+    itself."""
+    rules = GameConfig() if rules is None else rules
+    configs = configs_at_every_count("asara", rules)
 
     def play(
         players: int,
@@ -57,30 +55,19 @@ def game(variant: str = "basic", expansions: Sequence[str] = ()) -> TournamentGa
     ) -> np.ndarray:
         return play_batch(configs[players], agents, seating, seeds, len(seeds), bar)
 
-    rules = configs[PLAYER_COUNTS[0]]  # the expansions as the configuration orders them
     return TournamentGame(
         agent_specs(),
         make_agent,
         play,
-        PLAYER_COUNTS,
+        tuple(configs),
         rules={"variant": rules.variant, "expansions": list(rules.expansions)},
         title=rules_title(rules.variant, rules.expansions),
     )
 
 
-def _rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        default="basic",
-        help="the rules: basic or the professional variant (R7)",
-    )
-    add_expansions_argument(parser)
-
-
 def _game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> TournamentGame:
     check_rules(parser, args)
-    return game(args.variant, args.expansions)
+    return game(GameConfig(variant=args.variant, expansions=args.expansions))
 
 
 COMMAND = TournamentCommand(
@@ -92,8 +79,7 @@ COMMAND = TournamentCommand(
     default_agents=sorted(baselines()),
     default_games=1000,
     default_out=Path("results"),
-    player_counts=PLAYER_COUNTS,
-    add_rules=_rules_options,
+    add_rules=add_rules_arguments,
     make_game=_game,
 )
 

@@ -34,7 +34,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from asara_env.asara.config import GameConfig
-from commandline.asara.options import add_expansions_argument, check_rules
+from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
 from training import run
 
@@ -62,31 +62,17 @@ HYPER: dict[str, Any] = {  # MaskablePPO settings (documented defaults; see --he
 
 
 def _make_env(
-    args: argparse.Namespace, names: list[str], weights: list[float], seed: int
+    config: GameConfig, args: argparse.Namespace, names: list[str], weights: list[float], seed: int
 ) -> AsaraVecEnv:
     from .vec_env import AsaraVecEnv
 
-    return AsaraVecEnv(
-        args.envs, args.players, args.variant, names, weights, args.reward, seed, args.expansions
-    )
+    return AsaraVecEnv(args.envs, config, names, weights, args.reward, seed)
 
 
-def _config(args: argparse.Namespace) -> GameConfig:
-    return GameConfig(
-        num_players=args.players, variant=args.variant, expansions=tuple(args.expansions)
-    )
-
-
-def _win_rate(
-    model: Any, args: argparse.Namespace, opponent: str, games: int, seed: int
-) -> dict[str, Any]:
-    return win_rate(model, _config(args), opponent, games, seed)
-
-
-def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+def _collect(config: GameConfig, expert: str, games: int, seed: int, reward: str) -> Samples:
     from .imitation import collect
 
-    return collect(_config(args), expert, games, seed, args.reward)
+    return collect(config, expert, games, seed, reward)
 
 
 def _policy_kwargs() -> dict[str, Any]:
@@ -95,17 +81,8 @@ def _policy_kwargs() -> dict[str, Any]:
     return policy_kwargs()
 
 
-def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--variant",
-        default="basic",
-        choices=("basic", "pro"),
-        help="the rules: basic or the professional variant (R7)",
-    )
-    add_expansions_argument(p)
-
-
 SPEC = run.GameSpec(
+    game="asara",
     name="asara-train",
     description="Train a MaskablePPO agent on the batched core.",
     opponents=baselines(),
@@ -126,15 +103,15 @@ SPEC = run.GameSpec(
         "eval_opponents": ["towers", "random"],
         "checkpoint_every": 200_000,
     },
+    config=config_of,
     make_env=_make_env,
-    win_rate=_win_rate,
+    win_rate=win_rate,
     collect=_collect,
     policy_kwargs=_policy_kwargs,
     policy_agent=policy_agent,
-    add_arguments=_add_arguments,
+    add_arguments=add_rules_arguments,
     check=check_rules,
 )
-parse_opponents = run.opponents_parser(baselines())
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:

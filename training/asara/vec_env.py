@@ -38,6 +38,8 @@ from asara_env.common.outcome import win_shares
 from asara_env.games import CoreVerbs, bind_core
 from training.sb3_vec_env import BatchedVecEnv, Opponent
 
+DEFAULT_CONFIG = GameConfig(num_players=2)  # the game an env is made of unless told
+
 
 class AsaraVecEnv(BatchedVecEnv):
     """See the module docstring."""
@@ -49,20 +51,16 @@ class AsaraVecEnv(BatchedVecEnv):
     def __init__(
         self,
         num_envs: int = 64,
-        num_players: int = 2,
-        variant: str = "basic",
+        config: GameConfig = DEFAULT_CONFIG,
         opponents: Sequence[Opponent | str] = ("random",),
         opponent_weights: Sequence[float] | None = None,
         reward: str = "win",
         seed: int = 0,
-        expansions: Sequence[str] = (),
         backend: CoreVerbs | str | None = "numpy",
     ) -> None:
         self.engine = bind_core("asara", backend)  # the core's verbs, bound once
-        self.config = GameConfig(
-            num_players=num_players, variant=variant, expansions=tuple(expansions)
-        )
-        terminal_rewards(np.zeros((1, num_players)), reward)  # validates the scheme
+        self.config = config  # the game's rules, as given: the core is given it whole
+        terminal_rewards(np.zeros((1, config.num_players)), reward)  # validates the scheme
         self.reward = reward
         self.set_opponents(opponents, opponent_weights, seed)
         observation_space = gym.spaces.Box(0.0, np.inf, (OBS_DIM,), np.float32)

@@ -46,16 +46,25 @@ COMMAND = shared.EvaluateCommand(
 )
 
 
+def win_rate(
+    model: Any, config: BasariConfig, opponent: str, games: int, seed: int, bar: Any = None
+) -> dict[str, Any]:
+    """The model's win rate in one seat against P - 1 copies of `opponent` with the rules
+    of `config` (seats rotated: game g puts the model in seat g mod P), with its
+    interval, the fair share and its mean points. `model`: a MaskablePPO model or the
+    path of one."""
+    players = config.num_players
+    if isinstance(model, str) or hasattr(model, "__fspath__"):
+        model, _ = shared.load_model(COMMAND, str(model), players)
+    return shared.win_rate(COMMAND, game(config), model, players, opponent, games, seed, bar)
+
+
 def evaluate(
     model: Any, players: int, opponent: str, games: int, seed: int, start_mode: str = "choose"
 ) -> dict[str, Any]:
-    """The model's win rate in one seat against P - 1 copies of `opponent` (seats
-    rotated: game g puts the model in seat g mod P), with its interval, the fair share and
-    its mean points. `model`: a MaskablePPO model or the path of one."""
-    if isinstance(model, str) or hasattr(model, "__fspath__"):
-        model, _ = shared.load_model(COMMAND, str(model), players)
-    rules = game(start_mode)
-    return shared.win_rate(COMMAND, rules, model, players, opponent, games, seed)
+    """`win_rate` at `players` players in `start_mode`."""
+    config = BasariConfig(num_players=players, start_mode=start_mode)
+    return win_rate(model, config, opponent, games, seed)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

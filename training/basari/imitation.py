@@ -8,45 +8,36 @@ decides, the others play NOOP.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from asara_env.basari.config import BasariConfig
-from asara_env.basari.core import BasariState, init, observe, scores, step, terminal_rewards
-from asara_env.basari.phases import Phase
+from asara_env.games import load_core
 from training import imitation
-from training.imitation import Decisions, Samples
+from training.imitation import CoreSelfPlay, Decisions, Samples
 
 from . import make_agent
 
 
-@dataclass(frozen=True)
-class BasariSelfPlay:
-    """BASARI's core as `training.imitation.collect` plays it (a `SelfPlay`)."""
+class BasariSelfPlay(CoreSelfPlay):
+    """BASARI's core as `training.imitation.collect` and the self-play trainer play it (a
+    `SelfPlay`): every seat with a real decision decides, the others play NOOP."""
 
-    config: BasariConfig
-
-    def init(self, seeds: np.ndarray) -> BasariState:
-        return init(self.config, len(seeds), seeds=seeds)
-
-    def over(self, state: BasariState) -> bool:
-        return not (state.phase != Phase.OVER).any()
-
-    def decisions(self, state: BasariState) -> Decisions:
+    def decisions(self, state: Any) -> Decisions:
         legal = state.legal
         g, s = np.nonzero(legal[:, :, 1:].any(axis=2))  # seats with a real decision
-        return g, s, observe(state)[g, s], legal[g, s].astype(bool)
+        return g, s, self.core.observe(state)[g, s], legal[g, s].astype(bool)
 
-    def step(
-        self, state: BasariState, games: np.ndarray, seats: np.ndarray, actions: np.ndarray
-    ) -> None:
+    def step(self, state: Any, games: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
         joint = np.zeros(state.legal.shape[:2], np.int64)  # NOOP for the others
         joint[games, seats] = actions
-        step(state, joint)
+        self.core.step(state, joint)
 
-    def rewards(self, state: BasariState, reward: str) -> np.ndarray:
-        return terminal_rewards(scores(state), reward)
+
+def self_play(config: BasariConfig, backend: str = "numpy") -> BasariSelfPlay:
+    """BASARI's core on `backend` as self-play plays it, its games made of `config`."""
+    return BasariSelfPlay(config, load_core("basari", backend))
 
 
 def collect(
@@ -60,4 +51,4 @@ def collect(
     """Every real decision of `games` self-play games of `expert` (game g seeded
     derived_seed(seed, g)); outcomes are the deciding seat's terminal reward."""
     agent = make_agent(expert, seed)
-    return imitation.collect(BasariSelfPlay(config), agent, expert, games, seed, reward, batch)
+    return imitation.collect(self_play(config), agent, expert, games, seed, reward, batch)

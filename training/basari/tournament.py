@@ -27,18 +27,24 @@ import numpy as np
 
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
+from commandline.basari.options import add_start_mode_argument
 from training import ladder as ladder_command
 from training.games import command_main
-from training.tournament import CHUNK_SIZE, Played, Rows, TournamentGame, run_tournament
+from training.tournament import (
+    CHUNK_SIZE,
+    Played,
+    Rows,
+    TournamentGame,
+    configs_at_every_count,
+    run_tournament,
+)
 from training.tournament_cli import TournamentCommand, parse_command_args, run_command
 from training.tournament_report import summary_text, text_table
 from training.tournament_stats import rate_games, summarize
 
 from . import NegotiationStats, agent_specs, check, make_agent, new_stats, play_batch, spec_names
 
-PLAYER_COUNTS = (2, 3, 4)
 DEFAULT_AGENTS = ("random", "points_first", "value")
-START_MODES = ("choose", "random")
 
 
 def points_of(ranking: np.ndarray) -> np.ndarray:
@@ -102,12 +108,13 @@ def tables_text(summary: Rows, ratings: Rows, negotiation: Rows) -> str:
     return summary_text(summary, ratings, negotiation_text({"negotiation": negotiation}))
 
 
-def game(start_mode: str = "choose") -> TournamentGame:
-    """BASARI with the agents of `agents.basari`, played in batches on the core; every
-    chunk records its barters (`Played.record`: the chunks' NegotiationStats added up)."""
-    if start_mode not in START_MODES:
-        raise ValueError(f"start_mode must be among {START_MODES}, got {start_mode!r}")
-    configs = {p: BasariConfig(num_players=p, start_mode=start_mode) for p in PLAYER_COUNTS}
+def game(rules: BasariConfig | None = None) -> TournamentGame:
+    """BASARI with the rules of `rules` (its start mode and board; default: the standard
+    game) and the agents of `agents.basari`, played in batches on the core (given `rules`
+    itself at `rules.num_players`); every chunk records its barters (`Played.record`: the
+    chunks' NegotiationStats added up)."""
+    rules = BasariConfig() if rules is None else rules
+    configs = configs_at_every_count("basari", rules)
 
     def play(
         players: int,
@@ -123,9 +130,9 @@ def game(start_mode: str = "choose") -> TournamentGame:
         agent_specs(),
         make_agent,
         play,
-        PLAYER_COUNTS,
-        rules={"start_mode": start_mode},
-        title=f"BASARI, {start_mode} start",
+        tuple(configs),
+        rules={"start_mode": rules.start_mode},
+        title=f"BASARI, {rules.start_mode} start",
         points=points_of,
         new_record=lambda players, num_agents: new_stats(num_agents),
         merge_records=merge_stats,
@@ -148,7 +155,7 @@ def tournament(
     """(results, summary, negotiation, ratings) of a BASARI tournament (`run_tournament`'s
     chunks, locally or on Ray)."""
     results = run_tournament(
-        game(start_mode),
+        game(BasariConfig(start_mode=start_mode)),
         names,
         players,
         games,
@@ -162,15 +169,6 @@ def tournament(
     return results, summary, negotiation_rows(names, results), rate_games(names, results)
 
 
-def _start_mode_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--start-mode",
-        choices=START_MODES,
-        default="choose",
-        help="choose: every player picks a start archway (B3.4); random: each one drawn at random",
-    )
-
-
 COMMAND = TournamentCommand(
     game="basari",
     prog="basari-tournament",
@@ -180,9 +178,8 @@ COMMAND = TournamentCommand(
     default_agents=list(DEFAULT_AGENTS),
     default_games=600,
     default_out=Path("results"),
-    player_counts=PLAYER_COUNTS,
-    add_rules=_start_mode_option,
-    make_game=lambda parser, args: game(args.start_mode),
+    add_rules=add_start_mode_argument,
+    make_game=lambda parser, args: game(BasariConfig(start_mode=args.start_mode)),
 )
 
 LADDER = ladder_command.LadderCommand(
@@ -194,7 +191,7 @@ LADDER = ladder_command.LadderCommand(
         "ismcts128=ismcts:128:playout=random:horizon=10",  # the unguided search
         "flatmc128=flatmc:128:playout=ppo_2p",  # flat Monte Carlo over the model's playouts
     ],
-    default_players=list(PLAYER_COUNTS),
+    default_players=list(COMMAND.player_counts),
     default_out=Path("results/basari_ladder"),
 )
 

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from asara_env.basari.config import BasariConfig
-from commandline.command import bounded_int, run_main
+from commandline.command import add_players_argument, bounded_int, player_counts, run_main
 from commandline.outputs import atomic_write_text
 from training import run
 
 from . import baselines, policy_agent
-from .evaluate import evaluate
+from .evaluate import evaluate, win_rate
 
 if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
     from training.imitation import Samples
@@ -67,24 +67,26 @@ def policy_kwargs() -> dict[str, Any]:
     }
 
 
+def _config(args: argparse.Namespace) -> BasariConfig:
+    return BasariConfig(num_players=args.players)
+
+
 def _make_env(
-    args: argparse.Namespace, names: list[str], weights: list[float], seed: int
+    config: BasariConfig,
+    args: argparse.Namespace,
+    names: list[str],
+    weights: list[float],
+    seed: int,
 ) -> BasariVecEnv:
     from .vec_env import BasariVecEnv
 
-    return BasariVecEnv(args.envs, args.players, names, args.reward, seed, weights)
+    return BasariVecEnv(args.envs, config, names, args.reward, seed, weights)
 
 
-def _win_rate(
-    model: Any, args: argparse.Namespace, opponent: str, games: int, seed: int
-) -> dict[str, Any]:
-    return evaluate(model, args.players, opponent, games, seed)
-
-
-def _collect(args: argparse.Namespace, expert: str, games: int, seed: int) -> Samples:
+def _collect(config: BasariConfig, expert: str, games: int, seed: int, reward: str) -> Samples:
     from .imitation import collect
 
-    return collect(BasariConfig(num_players=args.players), expert, games, seed, args.reward)
+    return collect(config, expert, games, seed, reward)
 
 
 def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any]) -> dict[str, Any]:
@@ -113,23 +115,13 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     games = bounded_int(1, run.MAX_GAMES, "a positive int")
     p.add_argument("--final-games", type=games, default=400, help="games per final table")
-    p.add_argument(
-        "--final-players",
-        type=int,
-        nargs="+",
-        choices=(2, 3, 4),
-        default=[2, 3, 4],
-        help="the player counts of the final evaluation",
-    )
-
-
-def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    bad = [n for n in args.final_players if n not in (2, 3, 4)]
-    if bad:
-        p.error(f"--final-players must be among 2 3 4, got {bad}")
+    counts = list(player_counts("basari"))
+    help = "the player counts of the final evaluation"
+    add_players_argument(p, "basari", counts, help, many=True, flag="--final-players")
 
 
 SPEC = run.GameSpec(
+    game="basari",
     name="basari-train",
     description="Train a BASARI learner seat with MaskablePPO on the batched core.",
     opponents=baselines(),
@@ -144,13 +136,13 @@ SPEC = run.GameSpec(
         "eval_opponents": ["points_first", "value"],
         "checkpoint_every": 50_000,
     },
+    config=_config,
     make_env=_make_env,
-    win_rate=_win_rate,
+    win_rate=win_rate,
     collect=_collect,
     policy_kwargs=policy_kwargs,
     policy_agent=policy_agent,
     add_arguments=_add_arguments,
-    check=_check,
     finish=final_evaluation,
 )
 

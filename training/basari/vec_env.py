@@ -48,6 +48,9 @@ from . import choose_actions
 NO_AGENT = -1  # seat_agent of the learner's seat
 
 
+DEFAULT_CONFIG = BasariConfig(num_players=4)  # the game an env is made of unless told
+
+
 class BasariVecEnv(BatchedVecEnv):
     """See the module docstring."""
 
@@ -58,14 +61,14 @@ class BasariVecEnv(BatchedVecEnv):
     def __init__(
         self,
         num_envs: int = 64,
-        num_players: int = 4,
+        config: BasariConfig = DEFAULT_CONFIG,
         opponents: Sequence[Opponent | str] = ("value",),
         reward: str = "win",
         seed: int = 0,
         opponent_weights: Sequence[float] | None = None,
         backend: CoreVerbs | str | None = "numpy",
     ) -> None:
-        self.config = BasariConfig(num_players=num_players)
+        self.config = config  # the game's rules, as given: the core is given it whole
         self.engine = bind_core("basari", backend)  # the core's verbs, bound once
         engine = self.engine
         terminal_rewards(engine.scores(engine.init(self.config, 1, seeds=0)), reward)

@@ -167,8 +167,3 @@ def seat_policy(model: MaskablePPO) -> SeatValuePolicy:
     if not isinstance(policy, SeatValuePolicy):
         raise TypeError(f"the model's policy is a {type(policy).__name__}, not SeatValuePolicy")
     return policy
-
-
-def seat_count(model: MaskablePPO) -> int:
-    """The number of seat values of a saved self-play model (1 for a PPO model)."""
-    return int(getattr(model.policy, SEATS, 1))

@@ -19,35 +19,26 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from training.imitation import SelfPlay
+from training.imitation import Decisions, SelfPlay
 
 from .buffer import Positions, relative_outcomes
 
-# (state, games, seats, observations, masks) -> (actions int64[N], policies float32[N, A])
-Searcher = Callable[
-    [Any, NDArray[np.int64], NDArray[np.int64], NDArray[np.float32], NDArray[np.bool_]],
-    tuple[NDArray[np.int64], NDArray[np.float32]],
-]
+# the searched decisions' actions int64[N] and improved policies float32[N, A]
+Decided = tuple[NDArray[np.int64], NDArray[np.float32]]
+# (state, decisions: games, seats, observations, masks) -> what the search decided
+Searcher = Callable[[Any, Decisions], Decided]
 
 
-def decide(
-    searcher: Searcher,
-    state: Any,
-    games: NDArray[np.int64],
-    seats: NDArray[np.int64],
-    observations: NDArray[np.float32],
-    masks: NDArray[np.bool_],
-) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+def decide(searcher: Searcher, state: Any, decisions: Decisions) -> Decided:
     """(actions, improved policies) of the decisions: the searched ones by `searcher`, the
     forced ones (one legal action) directly."""
+    games, seats, observations, masks = decisions
     actions = masks.argmax(axis=1).astype(np.int64)
     policies = masks.astype(np.float32)  # a forced decision: its one action
     real = np.flatnonzero(masks.sum(axis=1) > 1)
     if len(real):
-        chosen, improved = searcher(
-            state, games[real], seats[real], observations[real], masks[real]
-        )
-        actions[real], policies[real] = chosen, improved
+        searched = (games[real], seats[real], observations[real], masks[real])
+        actions[real], policies[real] = searcher(state, searched)
     return actions, policies
 
 
@@ -65,8 +56,8 @@ def play_games(
     state = game.init(np.asarray(seeds, np.uint64))
     logs: tuple[list[NDArray[Any]], ...] = ([], [], [], [], [])
     while not game.over(state):
-        g, s, o, m = game.decisions(state)
-        actions, policies = decide(searcher, state, g, s, o, m)
+        g, s, o, m = decisions = game.decisions(state)
+        actions, policies = decide(searcher, state, decisions)
         for log, item in zip(logs, (g, s, o, m, policies)):
             log.append(item)
         game.step(state, g, s, actions)

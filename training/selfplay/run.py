@@ -429,10 +429,13 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p = command.parser(spec.prog, f"Train a network for {spec.game} by self-play with search.")
     positive = command.bounded_int(1, MAX_COUNT, "a positive int")
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats per game")
+    command.add_players_argument(p, spec.game, 2)
     spec.add_arguments(p)
     p.add_argument(
-        "--reward", default="win", choices=spec.reward_schemes, help="the seats' value targets"
+        "--reward",
+        default="win",
+        choices=list(reward_schemes(spec.game)),
+        help="the seats' value targets",
     )
     p.add_argument(
         "--search", default="gumbel", choices=sorted(SEARCHERS), help="who decides in self-play"

@@ -29,7 +29,9 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from .play import Searcher, WorkerSettings
+from training.imitation import Decisions
+
+from .play import Decided, Searcher, WorkerSettings
 
 
 def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
@@ -38,13 +40,8 @@ def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
 
     net = PolicyValueNet(model, "self-play")
 
-    def search(
-        state: Any,
-        games: NDArray[np.int64],
-        seats: NDArray[np.int64],
-        observations: NDArray[np.float32],
-        masks: NDArray[np.bool_],
-    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    def search(state: Any, decisions: Decisions) -> Decided:
+        _, _, observations, masks = decisions
         policies = net.priors(observations, masks).astype(np.float32)
         cumulative = np.cumsum(policies, axis=1)
         draws = rng.random(len(policies)) * cumulative[:, -1]
@@ -102,13 +99,8 @@ def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generat
             values = policy.seat_values(obs).numpy() * np.float32(a) + np.float32(b)
         return logits, values.astype(np.float32)
 
-    def search(
-        state: Any,
-        games: NDArray[np.int64],
-        seats: NDArray[np.int64],
-        observations: NDArray[np.float32],
-        masks: NDArray[np.bool_],
-    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    def search(state: Any, decisions: Decisions) -> Decided:
+        games, seats, _, _ = decisions
         decision = gumbel_search(
             game,
             state,

@@ -38,6 +38,5 @@ class SelfPlaySpec:
     agent_names: Callable[[], list[str]]  # the names an evaluation opponent may have
     # win_rate(model, config, opponent, games, seed) -> training/evaluate.py's row
     win_rate: Callable[[Any, Any, str, int, int], Row]
-    reward_schemes: tuple[str, ...]  # the reward schemes of the game's card
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     check: Callable[[argparse.ArgumentParser, argparse.Namespace], None] = _no_check

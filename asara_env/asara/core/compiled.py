@@ -37,40 +37,14 @@ from asara_env.asara.core import (
 from asara_env.asara.core.kernels import mask as mask_kernels
 from asara_env.asara.core.kernels import observe as observe_kernels
 from asara_env.asara.core.kernels import step as step_kernels
-from asara_env.asara.core.kernels.arrays import fields
+from asara_env.asara.core.kernels.arrays import arrays, rules_of
 from asara_env.asara.core.kernels.mask import N_SCRATCH
-from asara_env.asara.core.mask import _min_money
-from asara_env.asara.core.observation import OBS_DIM, _output, _viewers
-from asara_env.asara.core.step import _chest_of_space, illegal_error, step_arguments
+from asara_env.asara.core.observation import OBS_DIM, output_buffer, viewers_of
+from asara_env.asara.core.step import illegal_error, step_arguments
 from asara_env.asara.core.year import end_year
 from asara_env.common.opponents import TurnBased
 
 __all__ = ["TURNS", "observe", "observe_games", "step", "warm_up"]  # the rest: the numpy core's
-
-
-class _Tables:
-    """The per-configuration tables the kernels take: the money each target needs and
-    the chest on each space."""
-
-    def __init__(self, config: GameConfig) -> None:
-        self.min_money = _min_money_of(config)
-        self.chest_of_space = _chest_of_space(config.pro)
-        self.has_gifts = config.has_gifts
-
-
-def _min_money_of(config: GameConfig) -> NDArray[np.int64]:
-    probe = CoreState.__new__(CoreState)
-    probe.config = config
-    return np.asarray(_min_money(probe), np.int64)
-
-
-_TABLES: dict[GameConfig, _Tables] = {}
-
-
-def _tables(config: GameConfig) -> _Tables:
-    if config not in _TABLES:
-        _TABLES[config] = _Tables(config)
-    return _TABLES[config]
 
 
 def step(
@@ -89,18 +63,16 @@ def step(
     wide = actions.astype(np.int64)
     if actions.dtype == np.uint64:  # ids past int64's range are simply illegal
         wide[actions > np.iinfo(np.int64).max] = -1
-    t = _tables(state.config)
+    rules, work = rules_of(state.config), np.empty(N_SCRATCH, np.int64)
     ok, year_ends = np.empty(len(rows), bool), np.empty(len(rows), bool)
-    step_kernels.apply_actions_into(
-        ok, year_ends, np.empty(N_SCRATCH, np.int64), rows, wide, on_illegal == "raise",
-        state.config.num_players, t.chest_of_space, t.has_gifts, t.min_money, *fields(state),
-    )  # fmt: skip
+    strict = on_illegal == "raise"
+    step_kernels.apply_actions(arrays(state), rules, rows, wide, strict, ok, year_ends, work)
     if on_illegal == "raise" and not ok.all():
         raise illegal_error(state, rows, actions, int(np.flatnonzero(~ok)[0]))
     if year_ends.any():
         ended = rows[year_ends]
         end_year(state, ended)
-        mask_kernels.write_masks(ended, t.min_money, *fields(state))
+        mask_kernels.write_masks(arrays(state), rules, ended, work)
     return ~ok
 
 
@@ -119,8 +91,8 @@ def observe(
     """As `asara_env.asara.core.observe` (float32[B, OBS_DIM] for `seat`, by default the
     seat to decide, written into `out` when given), compiled."""
     batch = len(state.phase)
-    viewer = _viewers(state, state.seat if seat is None else seat)
-    out = _output(out, batch)
+    viewer = viewers_of(state, state.seat if seat is None else seat)
+    out = output_buffer(out, batch)
     if isinstance(viewer, int):
         viewers = np.full(batch, viewer, np.int64)
     else:
@@ -135,9 +107,8 @@ def _observe_into(
     games: NDArray[np.int64],
     viewers: NDArray[np.int64],
 ) -> None:
-    cfg = state.config
-    flags = float(cfg.pro), float(cfg.has_genie), float(cfg.has_gifts)
-    observe_kernels.observe_games(out, games, viewers, cfg.num_players, *flags, *fields(state))
+    rules = rules_of(state.config)
+    observe_kernels.observe_games(arrays(state), rules, games, viewers, out)
 
 
 def observe_games(
@@ -172,4 +143,5 @@ def warm_up() -> None:
     state = init(config, 1, seeds=0)
     step(state, [int(np.flatnonzero(state.legal[0])[0])])
     observe(state)
-    mask_kernels.write_masks(np.arange(1), _tables(config).min_money, *fields(state))
+    work = np.empty(N_SCRATCH, np.int64)
+    mask_kernels.write_masks(arrays(state), rules_of(config), np.arange(1), work)

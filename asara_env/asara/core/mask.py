@@ -13,35 +13,47 @@ from asara_env.asara.constants import (
     MARKET_AREAS,
     N_PARTS,
     N_TILE_COLOURS,
-    PRO_AREAS,
     Area,
-    Part,
 )
-from asara_env.asara.core.state import N_SPACES, SPACE_VALUE, CoreState
+from asara_env.asara.core.state import SPACE_VALUE, CoreState
 from asara_env.asara.core.tables import (
+    AFFORDABLE,
+    BASE3,
     BLOCKS,
+    BUILD_COSTS,
+    BUILDABLE,
+    BUILDS,
+    COLOUR_BITS,
     COLOUR_SIZES,
-    GENIE_AREA,
+    DELTAS,
+    FEATURES,
+    FIRST_PLOT,
+    FOLLOWS_BITS,
+    GENIE_BUILDS,
+    GENIE_LIGHTS,
+    GENIE_MARKETS,
     GENIE_NEED,
     GROUP,
+    HOLDS_BITS,
+    LIGHTS,
     LIGHTS_COST,
+    MARKETS,
     MAX_TOWERS_PER_COLOUR,
     N_OPTIONS,
+    N_PLOTS,
     N_TARGETS,
-    OPTION_CARDS,
-    OPTION_COLOUR,
-    OPTION_FACE_UP,
     PART,
     PHASE_BLOCKS,
     PRICES,
     SMALL,
-    SPACE_IS_AREA,
+    SPACE_BITS,
     TARGET_AREA,
-    TARGET_BUILD_N,
+    TARGET_BITS,
+    TARGET_PART,
     TARGET_SPACES,
     any_gold,
     by_value,
-    span,
+    min_money,
     sum4,
     sumset,
 )
@@ -157,36 +169,6 @@ def build_sizes(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndar
     return total_sizes(colour_sizes(colour_features(*player_works(state, rows, seat))))
 
 
-_FEATURES: tuple[str, ...] = ("missing_base", "missing_turret", "bases", "trunks", "windows")
-_FEATURES += ("turrets", "lighted", "free", "towers")
-_SUPPLY_FEATURE = ("bases", "trunks", "windows", "turrets")  # by part
-
-
-def _placement_deltas() -> np.ndarray:
-    """int[9, feature]: how one placed tile changes a colour's build features: a tile of
-    each part on an old tower (rows 0-3), starting a new tower (4-7), a lighted window (8)."""
-    rows = []
-    for new in (False, True):
-        for part in range(N_PARTS):
-            d = dict.fromkeys(_FEATURES, 0)
-            d[_SUPPLY_FEATURE[part]] = -1
-            d["free"] = int(part == Part.WINDOW)
-            if new:
-                d["missing_base"] = int(part != Part.BASE)
-                d["missing_turret"] = int(part != Part.TURRET)
-                d["towers"] = 1
-            else:
-                d["missing_base"] = -int(part == Part.BASE)
-                d["missing_turret"] = -int(part == Part.TURRET)
-            rows.append([d[k] for k in _FEATURES])
-    lit = dict.fromkeys(_FEATURES, 0)
-    lit["lighted"], lit["free"] = -1, -1
-    return np.array(rows + [[lit[k] for k in _FEATURES]], np.int8)
-
-
-_DELTAS = _placement_deltas()
-
-
 def mask_build(state: CoreState, rows: np.ndarray) -> Masks:
     """Build tiles: the tile is in the supply, fits its tower (R4.2.2, R7.2) and the build
     can still be finished with exactly the tiles left afterwards (R4.2.6)."""
@@ -196,7 +178,7 @@ def mask_build(state: CoreState, rows: np.ndarray) -> Masks:
     others = _others(colour_sizes(f))  # [n, C]
     # the features after each kind of placement, [9, C, n]: the game axis last keeps numpy's
     # inner loops long
-    after = {k: f[k].T + _DELTAS[:, i, None, None] for i, k in enumerate(_FEATURES)}
+    after = {k: f[k].T + DELTAS[:, i, None, None] for i, k in enumerate(FEATURES)}
     need = state.build_left[rows].astype(np.int64) - 1  # tiles left after this one
     finishes = (sumset(others.T, colour_sizes(after)) >> need) & 1 == 1
     finishes = finishes.transpose(2, 0, 1)  # [n, 9, C]
@@ -219,56 +201,6 @@ def mask_build(state: CoreState, rows: np.ndarray) -> Masks:
 
 
 # ------------------------------------------------------------------------------ placements
-_MARKETS = span(np.isin(TARGET_AREA, MARKET_AREAS))  # one target per market, base first
-_BUILDS = span(TARGET_AREA == Area.BUILDING)  # targets build 1..7
-_LIGHTS = span(TARGET_AREA == Area.LIGHTS)
-_PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
-assert (np.diff(_PLOTS) == 1).all()
-_FIRST_PLOT, _N_PLOTS = int(_PLOTS[0]), len(_PLOTS)
-# vacant spaces as bits of a uint64 (space k = bit k); the spaces of each target
-_SPACE_BITS = np.uint64(1) << np.arange(N_SPACES, dtype=np.uint64)
-_TARGET_BITS = (TARGET_SPACES.astype(np.uint64) * _SPACE_BITS).sum(axis=1).astype(np.uint64)
-_NEVER = 1 << 20  # more money than any player has
-_COLOUR_BITS = (1 << np.arange(N_TILE_COLOURS)).astype(np.uint8)
-assert (np.diff(PRICES) > 0).all(), "tile colours must be in increasing order of price"
-
-
-def _build_costs() -> np.ndarray:
-    """int[vacant plots as 7 bits, k]: the value of the plot a build of k + 1 tiles takes
-    (the lowest vacant plot >= k + 1, R4.2), _NEVER where none is vacant."""
-    table = np.full((1 << _N_PLOTS, _N_PLOTS), _NEVER)
-    for vacant in range(1 << _N_PLOTS):
-        for k in range(_N_PLOTS):
-            free = [j for j in range(k, _N_PLOTS) if vacant >> j & 1]
-            if free:
-                table[vacant, k] = SPACE_VALUE[_PLOTS[free[0]]]
-    return table
-
-
-_BUILD_COSTS = _build_costs()
-_BUILD_N = TARGET_BUILD_N[_BUILDS]  # tiles of each build target
-_BUILDABLE = (np.arange(256)[:, None] >> _BUILD_N) & 1 == 1  # [size bitmask, build target]
-# uint8[money up to the dearest price]: the tile colours (as bits) that money can pay for
-_AFFORDABLE = (np.arange(PRICES[-1] + 1)[:, None] >= PRICES) @ _COLOUR_BITS
-
-
-def _min_money(state: CoreState) -> np.ndarray:
-    """int[target]: the money a placement there needs (R3.5: spies, tent and the Genie
-    cost their value, the lighted windows their cheapest option); _NEVER for areas not in
-    play."""
-    key = (state.config.pro, state.config.has_genie)
-    if key not in _MIN_MONEY:
-        enabled = np.ones(len(Area), bool)
-        enabled[list(PRO_AREAS)] = key[0]
-        enabled[Area.GENIE] = key[1]
-        pays = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT, Area.GENIE))
-        need = np.where(pays, SPACE_VALUE[TARGET_SPACES.argmax(axis=1)], -_NEVER)
-        need[_LIGHTS] = LIGHTS_COST.min()
-        _MIN_MONEY[key] = np.where(enabled[TARGET_AREA], need, _NEVER)
-    return _MIN_MONEY[key]
-
-
-_MIN_MONEY: dict[tuple[bool, bool], np.ndarray] = {}  # (pro, genie) -> int[target]
 
 
 def space_taken(state: CoreState, rows: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -281,25 +213,25 @@ def _target_ok(
     state: CoreState, rows: np.ndarray, seat: np.ndarray, money: np.ndarray
 ) -> np.ndarray:
     """bool[n, target]: a vacant space exists and its move can be carried out (R3.5)."""
-    vacant = (state.space_seat[rows] < 0) @ _SPACE_BITS  # uint64[n]
-    ok = (vacant[:, None] & _TARGET_BITS) != 0
-    ok &= money >= _min_money(state)
-    ok[:, _MARKETS] &= _markets_ok(state, rows, money)
-    costs = _BUILD_COSTS[(vacant >> _FIRST_PLOT) & (1 << _N_PLOTS) - 1]  # [n, build n - 1]
-    ok[:, _BUILDS] &= _buildable(state, rows, seat) & (costs <= money)
-    ok[:, _LIGHTS] &= state.lighted_len[rows, None] > 0
+    vacant = (state.space_seat[rows] < 0) @ SPACE_BITS  # uint64[n]
+    ok = (vacant[:, None] & TARGET_BITS) != 0
+    ok &= money >= min_money(state.config.pro, state.config.has_genie)
+    ok[:, MARKETS] &= _markets_ok(state, rows, money)
+    costs = BUILD_COSTS[(vacant >> FIRST_PLOT) & (1 << N_PLOTS) - 1]  # [n, build n - 1]
+    ok[:, BUILDS] &= _buildable(state, rows, seat) & (costs <= money)
+    ok[:, LIGHTS] &= state.lighted_len[rows, None] > 0
     return ok
 
 
 def _markets_ok(state: CoreState, rows: np.ndarray, money: np.ndarray) -> np.ndarray:
     """bool[n, part]: the market's display shows a tile `money` (int[n, 1]) can pay for."""
-    shown = any_gold(state.displays[rows]) @ _COLOUR_BITS  # uint8[n, part] colours shown
-    return (shown & np.take(_AFFORDABLE, money, mode="clip")) != 0
+    shown = any_gold(state.displays[rows]) @ COLOUR_BITS  # uint8[n, part] colours shown
+    return (shown & np.take(AFFORDABLE, money, mode="clip")) != 0
 
 
 def _buildable(state: CoreState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """bool[n, build target]: `seat` can build exactly that many tiles (cached sizes)."""
-    return np.take(_BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
+    return np.take(BUILDABLE, of_seat(state.build_sizes, rows, seat), axis=0)
 
 
 def mask_place(state: CoreState, rows: np.ndarray) -> Masks:
@@ -309,43 +241,12 @@ def mask_place(state: CoreState, rows: np.ndarray) -> Masks:
     seat = state.seat[rows]
     money = of_seat(state.money, rows, seat)[:, None]
     hand = of_seat(state.hands, rows, seat)  # [n, card colour]
-    holds = _HOLDS_BITS[np.minimum(hand, 2) @ _BASE3]  # [n] options the hand holds
-    follows = _FOLLOWS_BITS[state.area_colour[rows]][:, TARGET_AREA]  # [n, target]
+    holds = HOLDS_BITS[np.minimum(hand, 2) @ BASE3]  # [n] options the hand holds
+    follows = FOLLOWS_BITS[state.area_colour[rows]][:, TARGET_AREA]  # [n, target]
     bits = np.where(_target_ok(state, rows, seat, money), follows & holds[:, None], 0)
     octets = np.ascontiguousarray(bits, dtype="<u4").view(np.uint8).reshape(n, N_TARGETS, 4)
     place = np.unpackbits(octets, axis=2, count=N_OPTIONS, bitorder="little")
     return {GROUP.PLACE: place.reshape(n, -1), GROUP.PLACE_COLOURED: hand >= 1}
-
-
-_OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)
-# uint32[required colour, with -1 (none) last]: the options the colour rule allows (R3.2, R3.3)
-_FOLLOWS_BITS = np.array(
-    [
-        sum(
-            1 << o
-            for o, (up, c) in enumerate(zip(OPTION_FACE_UP, OPTION_COLOUR))
-            if ((r < 0 or r == c) if up else r >= 0)
-        )
-        for r in (*range(N_TILE_COLOURS), -1)
-    ],
-    np.uint32,
-)
-# uint32[hand as base-3 digits min(count, 2), colour 0 lowest]: the options it holds
-_BASE3 = 3 ** np.arange(N_TILE_COLOURS)
-
-
-def _holds_bits() -> np.ndarray:
-    hands = (np.arange(3**N_TILE_COLOURS)[:, None] // _BASE3) % 3  # [pattern, colour]
-    first, second = (
-        OPTION_CARDS[:, 0],
-        np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], OPTION_CARDS[:, 1]),
-    )
-    same = (first == second) & ~OPTION_FACE_UP
-    holds = np.where(same, hands[:, first] >= 2, (hands[:, first] >= 1) & (hands[:, second] >= 1))
-    return (holds.astype(np.uint32) @ _OPTION_BITS).astype(np.uint32)
-
-
-_HOLDS_BITS = _holds_bits()
 
 
 # ------------------------------------------------------------------------------ other decisions
@@ -389,11 +290,6 @@ def mask_lights_keep(state: CoreState, rows: np.ndarray) -> Masks:
 
 
 # ------------------------------------------------------------------------------ expansions (R9)
-_GENIE_MARKETS = span(np.isin(GENIE_AREA, MARKET_AREAS))
-_GENIE_BUILDS = span(GENIE_AREA == Area.BUILDING)
-_GENIE_LIGHTS = span(GENIE_AREA == Area.LIGHTS)
-assert (GENIE_AREA[_GENIE_MARKETS] == np.arange(N_PARTS)).all()
-assert (GENIE_NEED[_GENIE_BUILDS] == _BUILD_N).all()
 
 
 def mask_genie(state: CoreState, rows: np.ndarray) -> Masks:
@@ -401,9 +297,9 @@ def mask_genie(state: CoreState, rows: np.ndarray) -> Masks:
     seat = state.seat[rows]
     money = of_seat(state.money, rows, seat)[:, None]
     ok = money >= GENIE_NEED
-    ok[:, _GENIE_MARKETS] &= _markets_ok(state, rows, money)
-    ok[:, _GENIE_BUILDS] &= _buildable(state, rows, seat)
-    ok[:, _GENIE_LIGHTS] &= state.lighted_len[rows, None] > 0
+    ok[:, GENIE_MARKETS] &= _markets_ok(state, rows, money)
+    ok[:, GENIE_BUILDS] &= _buildable(state, rows, seat)
+    ok[:, GENIE_LIGHTS] &= state.lighted_len[rows, None] > 0
     return {GROUP.GENIE_MOVE: ok}
 
 
@@ -411,7 +307,6 @@ def mask_gift_card(state: CoreState, rows: np.ndarray) -> Masks:
     return {GROUP.GIFT_CARD: state.draw_pile[rows] > 0}
 
 
-_TARGET_PART = np.where(np.isin(TARGET_AREA, MARKET_AREAS), TARGET_AREA, -1)  # [target], -1
 # _move_possible knows the moves of markets, plots and the lighted windows only
 assert all(a in (*MARKET_AREAS, Area.BUILDING, Area.LIGHTS) for a, _ in CHEST_SPACES)
 
@@ -426,13 +321,13 @@ def _move_possible(
     lights = TARGET_AREA[target] == Area.LIGHTS  # else plot 4: its value
     need = np.where(lights, LIGHTS_COST.min(), SPACE_VALUE[state.pending_space[rows]])
     market_ok = (shown & (left[..., None] >= PRICES)).any(axis=-1)
-    return np.where((_TARGET_PART[target] >= 0)[:, None], market_ok, left >= need[:, None])
+    return np.where((TARGET_PART[target] >= 0)[:, None], market_ok, left >= need[:, None])
 
 
 def _pending_display(state: CoreState, rows: np.ndarray) -> np.ndarray:
     """int[n, colour]: tiles by colour in the display of the waiting move's market (part 0
     where the move is not a market's)."""
-    part = np.maximum(_TARGET_PART[state.pending_target[rows].astype(np.int64)], 0)
+    part = np.maximum(TARGET_PART[state.pending_target[rows].astype(np.int64)], 0)
     return state.displays[rows, part].sum(axis=-1)
 
 
@@ -442,7 +337,7 @@ def mask_gift_buy(state: CoreState, rows: np.ndarray) -> Masks:
     money = _seat_rows(state, rows, state.money)
     tiles = state.displays[rows, part] > 0  # [n, colour, gold]
     left = money[:, None] - PRICES  # [n, colour]
-    pending = _TARGET_PART[state.pending_target[rows].astype(np.int64)]
+    pending = TARGET_PART[state.pending_target[rows].astype(np.int64)]
     same = (pending == part)[:, None, None] & np.eye(N_TILE_COLOURS, dtype=bool)  # [n, c, c']
     shown = (_pending_display(state, rows)[:, None, :] - same) > 0
     ok = tiles & ((left >= 0) & _move_possible(state, rows, left, shown))[..., None]

@@ -328,7 +328,7 @@ def _constants(cfg: GameConfig) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     return _CONSTANT_ROWS[cfg]
 
 
-def _viewers(state: CoreState, seat: int | np.integer | np.ndarray) -> int | NDArray[np.int64]:
+def viewers_of(state: CoreState, seat: int | np.integer | np.ndarray) -> int | NDArray[np.int64]:
     """The viewer of every game: an int when all games share one, else int[B]."""
     p = state.config.num_players
     if isinstance(seat, np.ndarray) and seat.size == 1:
@@ -344,7 +344,7 @@ def _viewers(state: CoreState, seat: int | np.integer | np.ndarray) -> int | NDA
     return int(low) if low == high else viewer
 
 
-def _output(out: NDArray[np.float32] | None, batch: int) -> NDArray[np.float32]:
+def output_buffer(out: NDArray[np.float32] | None, batch: int) -> NDArray[np.float32]:
     """`out` checked, or a new array."""
     shape = (batch, OBS_DIM)
     if out is None:
@@ -482,9 +482,9 @@ def observe(
     """float32[B, OBS_DIM]: each game's observation for `seat` (an int or int[B]; by
     default the seat to decide, whose legal actions `legal_action_mask` gives), written
     into `out` (float32[B, OBS_DIM], reused across steps) when given."""
-    viewer = _viewers(state, state.seat if seat is None else seat)
+    viewer = viewers_of(state, state.seat if seat is None else seat)
     batch = state.year.shape[0]
-    out = _output(out, batch)
+    out = output_buffer(out, batch)
     if batch <= _CHUNK:
         if batch:
             _observe_into(out, state, viewer)

@@ -11,36 +11,38 @@ from numpy.typing import ArrayLike, NDArray
 
 from asara_env.asara.actions import NUM_ACTIONS, Group, describe_action
 from asara_env.asara.constants import (
-    CHEST_SPACES,
     COLOURED_BUILDING_ASARI,
-    GIFT_AMOUNT,
-    GIFT_EFFECT,
     LIGHTED_GIFT_COST,
-    MARKET_AREAS,
     MAX_LIGHTS_DRAWN,
-    N_CARD_COLOURS,
     N_TILE_COLOURS,
     RECRUIT_CARDS,
-    Area,
     GiftEffect,
-    chests_in_play,
 )
 from asara_env.asara.core import chance
 from asara_env.asara.core.mask import GIFT_MASKS, build_sizes, space_taken, write_mask
-from asara_env.asara.core.state import COUNT, SPACE_VALUE, SPACES, CoreState
+from asara_env.asara.core.state import COUNT, SPACE_VALUE, CoreState
 from asara_env.asara.core.tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
+    AMOUNT,
     AREA,
+    CHANGES_MATERIALS,
+    CHEST_OF_SPACE,
+    EFFECT,
     GENIE_AREA,
     GENIE_BUILD,
     GENIE_VALUE,
+    GIFT_PHASE,
     LIGHTS_COST,
     LIGHTS_DRAWN,
     LIGHTS_KEPT,
+    MARKET,
+    MONEY_SIGN,
     N_GROUPS,
+    NEXT_PHASE,
     OPTION_CARDS,
     OPTION_FACE_UP,
+    OPTION_HAND,
     PHASE,
     PRICES,
     TARGET_AREA,
@@ -157,7 +159,7 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
         rows = APPLY[group](state, games[pick], fields[pick])
         if len(rows):
             ended.append(rows)
-            if _CHANGES_MATERIALS[group]:
+            if CHANGES_MATERIALS[group]:
                 rebuilt.append(rows)
     if rebuilt:  # the build sizes the acting player will have at their next placement (R3.5)
         rows = _joined(rebuilt)
@@ -180,7 +182,7 @@ def _seat(state: CoreState, rows: np.ndarray) -> np.ndarray:
 def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     target, option = f[:, 0], f[:, 1]
     seat = _seat(state, rows)
-    state.hands[rows, seat] -= _OPTION_HAND[option]
+    state.hands[rows, seat] -= OPTION_HAND[option]
     space = space_taken(state, rows, target)
     state.space_seat[rows, space] = seat
     cards = OPTION_CARDS[option]
@@ -192,7 +194,7 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     state.area_colour[rows, area] = np.where(face_up & (colour < 0), cards[:, 0], colour)
     if "gifts" not in state.config.expansions:
         return _start_move(state, rows, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
-    chest = _CHEST_OF_SPACE[state.config.pro][space]
+    chest = CHEST_OF_SPACE[state.config.pro][space]
     gifted = chest >= 0
     gifted[gifted] = state.gifts[rows[gifted], chest[gifted], 0] >= 0
     plain = ~gifted
@@ -209,25 +211,7 @@ def _place(state: CoreState, rows: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _joined(ended)
 
 
-def _chest_of_space(pro: bool) -> np.ndarray:
-    """int[space]: the chest on each space in play (R9.2), -1 none."""
-    table = np.full(len(SPACES), -1, np.int64)
-    for chest in chests_in_play(pro):
-        table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
-    return table
-
-
-_CHEST_OF_SPACE = {pro: _chest_of_space(pro) for pro in (False, True)}
-# the decision each gift effect asks for, PLACE (none) for those carried out at once
-_GIFT_PHASE = np.full(len(GiftEffect), PHASE.PLACE, np.int64)
-_GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (
-    PHASE.GIFT_CARD,
-    PHASE.GIFT_BUY,
-    PHASE.GIFT_LIGHTS,
-)
-_EFFECT = np.array(GIFT_EFFECT, np.int64)  # [kind]
 _ASARI, _PRESTIGE, _BUY = (int(e) for e in (GiftEffect.ASARI, GiftEffect.PRESTIGE, GiftEffect.BUY))
-_AMOUNT = np.array(GIFT_AMOUNT, np.int64)  # [kind]
 
 
 def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
@@ -245,10 +229,10 @@ def _carry_out_gifts(state: CoreState, rows: np.ndarray) -> np.ndarray:
             break
         state.gift_queue[rows, :-1] = state.gift_queue[rows, 1:]
         state.gift_queue[rows, -1] = -1
-        seat, effect, amount = _seat(state, rows), _EFFECT[kind], _AMOUNT[kind]
+        seat, effect, amount = _seat(state, rows), EFFECT[kind], AMOUNT[kind]
         state.money[rows, seat] += np.where(effect == _ASARI, amount, 0)
         state.prestige[rows, seat] += np.where(effect == _PRESTIGE, amount, 0)
-        phase = _GIFT_PHASE[effect]
+        phase = GIFT_PHASE[effect]
         state.market[rows] = np.where(effect == _BUY, amount, -1)
         asks = np.zeros(len(rows), bool)
         for value, pick in by_value(phase, len(Phase)):
@@ -269,52 +253,17 @@ def _pending_move(state: CoreState, rows: np.ndarray) -> np.ndarray:
     return _start_move(state, rows, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
-def _option_hand() -> np.ndarray:
-    """int8[option, card colour]: the cards an option takes from the hand."""
-    table = np.zeros((len(OPTION_CARDS), N_CARD_COLOURS), COUNT)
-    for option, cards in enumerate(OPTION_CARDS):
-        for card in cards[cards >= 0]:
-            table[option, card] += 1
-    return table
-
-
-_OPTION_HAND = _option_hand()
-
-
-def _area_table(default: int, **values: int) -> np.ndarray:
-    """int[area]: `values` by area name, `default` elsewhere."""
-    table = np.full(len(Area), default, np.int64)
-    for name, value in values.items():
-        table[AREA.__dict__[name]] = value
-    return table
-
-
-# what a placement in each area leads to (R4): the next phase (PLACE: the turn ends), the
-# market opened (-1 none) and the sign of the space value in the player's money
-_NEXT_PHASE = _area_table(
-    PHASE.PLACE,
-    BUILDING=PHASE.BUILD,
-    SPIES=PHASE.BRIBE_STACK,
-    LIGHTS=PHASE.LIGHTS_OPTION,
-    GENIE=PHASE.GENIE,
-)
-_NEXT_PHASE[list(MARKET_AREAS)] = PHASE.BUY
-_MARKET = _area_table(-1)
-_MARKET[list(MARKET_AREAS)] = MARKET_AREAS
-_MONEY_SIGN = _area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1, GENIE=-1)
-
-
 def _start_move(
     state: CoreState, rows: np.ndarray, area: np.ndarray, value: np.ndarray, build_n: np.ndarray
 ) -> np.ndarray:
     """Carry out the move of a placement; return the games whose turn it ends. The pending
     fields it sets (market, build_left) are -1 / 0 at a placement, and stay so elsewhere."""
     seat = _seat(state, rows)
-    phase = _NEXT_PHASE[area]
+    phase = NEXT_PHASE[area]
     state.phase[rows] = phase
-    state.market[rows] = _MARKET[area]
+    state.market[rows] = MARKET[area]
     state.build_left[rows] = build_n
-    state.money[rows, seat] += _MONEY_SIGN[area] * value
+    state.money[rows, seat] += MONEY_SIGN[area] * value
     caliph = area == AREA.CALIPH
     if caliph.any():
         state.caliph[rows[caliph]] = seat[caliph]
@@ -502,17 +451,3 @@ _APPLY: dict[Group, Callable[[CoreState, np.ndarray, np.ndarray], np.ndarray]] =
     Group.GIFT_CARD: _gift_card,
 }
 APPLY = tuple(_APPLY[g] for g in Group)  # [group] the function applying its actions
-
-
-# decisions that change the acting player's supply, lighted windows or towers (gift cards
-# do not; a turn's gift purchases are followed by a move that is one of these)
-CHANGES_MATERIALS = (
-    Group.BUY,
-    Group.BRIBE_TAKE,
-    Group.LIGHTS_KEEP,
-    Group.BUILD_TILE,
-    Group.BUILD_LIGHTED,
-)
-
-
-_CHANGES_MATERIALS = tuple(g in CHANGES_MATERIALS for g in Group)  # [group]

@@ -22,14 +22,24 @@ from asara_env.asara.actions import (
     decode,
 )
 from asara_env.asara.constants import (
+    CHEST_SPACES,
+    GIFT_AMOUNT,
+    GIFT_EFFECT,
     LIGHTS_OPTIONS,
+    MARKET_AREAS,
     MAX_TOWERS_PER_COLOUR,
     N_BUILD_MAX,
+    N_CARD_COLOURS,
+    N_PARTS,
+    N_TILE_COLOURS,
     PRICE,
+    PRO_AREAS,
     Area,
+    GiftEffect,
     Part,
+    chests_in_play,
 )
-from asara_env.asara.core.state import N_SPACES, SPACE_AREA, SPACE_VALUE, SPACES
+from asara_env.asara.core.state import COUNT, N_SPACES, SPACE_AREA, SPACE_VALUE, SPACES
 from asara_env.asara.phases import PHASE_GROUPS, Phase
 
 
@@ -210,3 +220,192 @@ def _genie_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 GENIE_AREA, GENIE_VALUE, GENIE_BUILD, GENIE_NEED = _genie_tables()
+
+
+# ------------------------------------------------------------------------------ the mask's
+# (shared by the numpy core's `mask` and the kernels)
+FEATURES: tuple[str, ...] = ("missing_base", "missing_turret", "bases", "trunks", "windows")
+FEATURES += ("turrets", "lighted", "free", "towers")
+SUPPLY_FEATURE = ("bases", "trunks", "windows", "turrets")  # by part
+
+
+def placement_deltas() -> np.ndarray:
+    """int[9, feature]: how one placed tile changes a colour's build features: a tile of
+    each part on an old tower (rows 0-3), starting a new tower (4-7), a lighted window (8)."""
+    rows = []
+    for new in (False, True):
+        for part in range(N_PARTS):
+            d = dict.fromkeys(FEATURES, 0)
+            d[SUPPLY_FEATURE[part]] = -1
+            d["free"] = int(part == Part.WINDOW)
+            if new:
+                d["missing_base"] = int(part != Part.BASE)
+                d["missing_turret"] = int(part != Part.TURRET)
+                d["towers"] = 1
+            else:
+                d["missing_base"] = -int(part == Part.BASE)
+                d["missing_turret"] = -int(part == Part.TURRET)
+            rows.append([d[k] for k in FEATURES])
+    lit = dict.fromkeys(FEATURES, 0)
+    lit["lighted"], lit["free"] = -1, -1
+    return np.array(rows + [[lit[k] for k in FEATURES]], np.int8)
+
+
+DELTAS = placement_deltas()
+
+
+MARKETS = span(np.isin(TARGET_AREA, MARKET_AREAS))  # one target per market, base first
+BUILDS = span(TARGET_AREA == Area.BUILDING)  # targets build 1..7
+LIGHTS = span(TARGET_AREA == Area.LIGHTS)
+PLOTS = np.flatnonzero(SPACE_IS_AREA[Area.BUILDING])  # the 7 plot spaces, plot 1 first
+assert (np.diff(PLOTS) == 1).all()
+FIRST_PLOT, N_PLOTS = int(PLOTS[0]), len(PLOTS)
+# vacant spaces as bits of a uint64 (space k = bit k); the spaces of each target
+SPACE_BITS = np.uint64(1) << np.arange(N_SPACES, dtype=np.uint64)
+TARGET_BITS = (TARGET_SPACES.astype(np.uint64) * SPACE_BITS).sum(axis=1).astype(np.uint64)
+NEVER = 1 << 20  # more money than any player has
+COLOUR_BITS = (1 << np.arange(N_TILE_COLOURS)).astype(np.uint8)
+assert (np.diff(PRICES) > 0).all(), "tile colours must be in increasing order of price"
+
+
+def build_costs() -> np.ndarray:
+    """int[vacant plots as 7 bits, k]: the value of the plot a build of k + 1 tiles takes
+    (the lowest vacant plot >= k + 1, R4.2), NEVER where none is vacant."""
+    table = np.full((1 << N_PLOTS, N_PLOTS), NEVER)
+    for vacant in range(1 << N_PLOTS):
+        for k in range(N_PLOTS):
+            free = [j for j in range(k, N_PLOTS) if vacant >> j & 1]
+            if free:
+                table[vacant, k] = SPACE_VALUE[PLOTS[free[0]]]
+    return table
+
+
+BUILD_COSTS = build_costs()
+BUILD_N = TARGET_BUILD_N[BUILDS]  # tiles of each build target
+BUILDABLE = (np.arange(256)[:, None] >> BUILD_N) & 1 == 1  # [size bitmask, build target]
+# uint8[money up to the dearest price]: the tile colours (as bits) that money can pay for
+AFFORDABLE = (np.arange(PRICES[-1] + 1)[:, None] >= PRICES) @ COLOUR_BITS
+
+
+_MIN_MONEY: dict[tuple[bool, bool], NDArray[np.int64]] = {}  # (pro, genie) -> int[target]
+
+
+def min_money(pro: bool, genie: bool) -> NDArray[np.int64]:
+    """int64[target]: the money a placement there needs (R3.5: spies, tent and the Genie
+    cost their value, the lighted windows their cheapest option); NEVER for areas not in
+    play (the pro areas unless `pro`, the Genie's unless `genie`)."""
+    key = (pro, genie)
+    if key not in _MIN_MONEY:
+        enabled = np.ones(len(Area), bool)
+        enabled[list(PRO_AREAS)] = key[0]
+        enabled[Area.GENIE] = key[1]
+        pays = np.isin(TARGET_AREA, (Area.SPIES, Area.TENT, Area.GENIE))
+        need = np.where(pays, SPACE_VALUE[TARGET_SPACES.argmax(axis=1)], -NEVER)
+        need[LIGHTS] = LIGHTS_COST.min()
+        _MIN_MONEY[key] = np.where(enabled[TARGET_AREA], need, NEVER).astype(np.int64)
+    return _MIN_MONEY[key]
+
+
+OPTION_BITS = (np.uint32(1) << np.arange(N_OPTIONS, dtype=np.uint32)).astype(np.uint32)
+# uint32[required colour, with -1 (none) last]: the options the colour rule allows (R3.2, R3.3)
+FOLLOWS_BITS = np.array(
+    [
+        sum(
+            1 << o
+            for o, (up, c) in enumerate(zip(OPTION_FACE_UP, OPTION_COLOUR))
+            if ((r < 0 or r == c) if up else r >= 0)
+        )
+        for r in (*range(N_TILE_COLOURS), -1)
+    ],
+    np.uint32,
+)
+# uint32[hand as base-3 digits min(count, 2), colour 0 lowest]: the options it holds
+BASE3 = 3 ** np.arange(N_TILE_COLOURS)
+
+
+def holds_bits() -> np.ndarray:
+    hands = (np.arange(3**N_TILE_COLOURS)[:, None] // BASE3) % 3  # [pattern, colour]
+    first, second = (
+        OPTION_CARDS[:, 0],
+        np.where(OPTION_FACE_UP, OPTION_CARDS[:, 0], OPTION_CARDS[:, 1]),
+    )
+    same = (first == second) & ~OPTION_FACE_UP
+    holds = np.where(same, hands[:, first] >= 2, (hands[:, first] >= 1) & (hands[:, second] >= 1))
+    return (holds.astype(np.uint32) @ OPTION_BITS).astype(np.uint32)
+
+
+HOLDS_BITS = holds_bits()
+
+
+GENIE_MARKETS = span(np.isin(GENIE_AREA, MARKET_AREAS))
+GENIE_BUILDS = span(GENIE_AREA == Area.BUILDING)
+GENIE_LIGHTS = span(GENIE_AREA == Area.LIGHTS)
+assert (GENIE_AREA[GENIE_MARKETS] == np.arange(N_PARTS)).all()
+assert (GENIE_NEED[GENIE_BUILDS] == BUILD_N).all()
+
+TARGET_PART = np.where(np.isin(TARGET_AREA, MARKET_AREAS), TARGET_AREA, -1)  # [target], -1
+
+
+# ------------------------------------------------------------------------------ the step's
+# (shared by the numpy core's `step` and the kernels)
+def chest_of_space(pro: bool) -> np.ndarray:
+    """int[space]: the chest on each space in play (R9.2), -1 none."""
+    table = np.full(len(SPACES), -1, np.int64)
+    for chest in chests_in_play(pro):
+        table[SPACES.index(tuple(int(x) for x in CHEST_SPACES[chest]))] = chest
+    return table
+
+
+CHEST_OF_SPACE = {pro: chest_of_space(pro) for pro in (False, True)}
+# the decision each gift effect asks for, PLACE (none) for those carried out at once
+GIFT_PHASE = np.full(len(GiftEffect), PHASE.PLACE, np.int64)
+GIFT_PHASE[[GiftEffect.CARD, GiftEffect.BUY, GiftEffect.LIGHTED]] = (
+    PHASE.GIFT_CARD,
+    PHASE.GIFT_BUY,
+    PHASE.GIFT_LIGHTS,
+)
+EFFECT = np.array(GIFT_EFFECT, np.int64)  # [kind]
+AMOUNT = np.array(GIFT_AMOUNT, np.int64)  # [kind]
+
+
+def option_hand() -> np.ndarray:
+    """int8[option, card colour]: the cards an option takes from the hand."""
+    table = np.zeros((len(OPTION_CARDS), N_CARD_COLOURS), COUNT)
+    for option, cards in enumerate(OPTION_CARDS):
+        for card in cards[cards >= 0]:
+            table[option, card] += 1
+    return table
+
+
+OPTION_HAND = option_hand()
+
+
+def area_table(default: int, **values: int) -> np.ndarray:
+    """int[area]: `values` by area name, `default` elsewhere."""
+    table = np.full(len(Area), default, np.int64)
+    for name, value in values.items():
+        table[AREA.__dict__[name]] = value
+    return table
+
+
+# what a placement in each area leads to (R4): the next phase (PLACE: the turn ends), the
+# market opened (-1 none) and the sign of the space value in the player's money
+NEXT_PHASE = area_table(
+    PHASE.PLACE,
+    BUILDING=PHASE.BUILD,
+    SPIES=PHASE.BRIBE_STACK,
+    LIGHTS=PHASE.LIGHTS_OPTION,
+    GENIE=PHASE.GENIE,
+)
+NEXT_PHASE[list(MARKET_AREAS)] = PHASE.BUY
+MARKET = area_table(-1)
+MARKET[list(MARKET_AREAS)] = MARKET_AREAS
+MONEY_SIGN = area_table(0, BUILDING=-1, SPIES=-1, TENT=-1, BANK=1, GENIE=-1)
+
+
+# decisions that change the acting player's supply, lighted windows or towers (gift cards
+# do not; a turn's gift purchases are followed by a move that is one of these)
+_MATERIAL_GROUPS = (
+    Group.BUY, Group.BRIBE_TAKE, Group.LIGHTS_KEEP, Group.BUILD_TILE, Group.BUILD_LIGHTED,
+)  # fmt: skip
+CHANGES_MATERIALS = np.array([g in _MATERIAL_GROUPS for g in Group])  # bool[group]

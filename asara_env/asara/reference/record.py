@@ -8,9 +8,10 @@ from typing import Any
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.config import GameConfig
 from asara_env.asara.reference.engine import new_game, step
+from asara_env.asara.reference.serialize import state_from_dict, state_to_dict
 from asara_env.asara.reference.state import State
 from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import replay_actions
+from asara_env.common.record import Rules, replay_actions
 from asara_env.common.validate import check_int, check_seed, check_type
 
 RECORD_KEYS = ("config", "seed", "actions")
@@ -60,3 +61,16 @@ def replay(record: GameRecord) -> State:
     return replay_actions(
         new_game(record.config, record.seed), record.actions, step, CorruptStateError
     )
+
+
+# what resuming a saved game of any format needs (`asara_env.common.record.resume`)
+RULES: Rules[State, Any] = Rules(
+    game="asara",
+    new_game=new_game,
+    step=step,
+    state_from_dict=state_from_dict,
+    state_to_dict=state_to_dict,
+    record=GameRecord,
+    config_of=lambda state: state.config,
+    saved_seed=lambda state: 0,  # ASARA's positions carry their chance, not a seed
+)

@@ -13,6 +13,8 @@ from asara_env.basari.phases import Phase
 from asara_env.common import outcome
 from asara_env.common.outcome import MARGIN_SCALE, winners
 
+OVER = int(Phase.OVER)  # read once: an enum member's lookup is slow in a hot loop
+
 __all__ = [
     "MARGIN_SCALE",
     "REWARD_SCHEMES",
@@ -53,7 +55,7 @@ def scores(state: BasariState) -> NDArray[np.int64]:
 
 def is_terminal(state: BasariState) -> np.ndarray:
     """bool[B]: the games that are over (B10)."""
-    return state.phase == Phase.OVER
+    return state.phase == OVER
 
 
 def margin_over_mean_points(

@@ -8,9 +8,10 @@ from typing import Any
 from asara_env.basari.chance import check_seed
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.reference.engine import new_game, step
+from asara_env.basari.reference.serialize import state_from_dict, state_to_dict
 from asara_env.basari.reference.state import State
 from asara_env.common.errors import CorruptStateError
-from asara_env.common.record import replay_actions
+from asara_env.common.record import Rules, replay_actions
 from asara_env.common.validate import check_int, check_type
 
 RECORD_KEYS = ("config", "seed", "actions")
@@ -73,3 +74,16 @@ def replay(record: GameRecord) -> State:
     return replay_actions(
         new_game(record.config, record.seed), record.actions, step, CorruptStateError
     )
+
+
+# what resuming a saved game of any format needs (`asara_env.common.record.resume`)
+RULES: Rules[State, Any] = Rules(
+    game="basari",
+    new_game=new_game,
+    step=step,
+    state_from_dict=state_from_dict,
+    state_to_dict=state_to_dict,
+    record=GameRecord,
+    config_of=lambda state: state.config,
+    saved_seed=lambda state: int(state.seed),
+)

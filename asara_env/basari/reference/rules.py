@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from asara_env.basari.actions import Group
-from asara_env.basari.constants import CARD_NAMES, COLOUR_NAMES
+from asara_env.basari.constants import COLOUR_NAMES
 from asara_env.basari.phases import Phase
 from asara_env.basari.reference.state import State
 
@@ -176,7 +176,3 @@ def action_name(state: State, action: object) -> str:
     if a is None or not 0 <= a < state.config.n_actions:
         return "?"
     return state.config.actions.describe(a)
-
-
-def card_name(card: int) -> str:
-    return CARD_NAMES[card] if card >= 0 else "none"

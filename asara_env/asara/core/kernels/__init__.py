@@ -4,7 +4,11 @@ first use and cached on disk (`cache=True`); `asara_env.asara.core.compiled` wra
 into the core's verbs. Each mirrors its numpy counterpart in `asara_env.asara.core`
 exactly (the tests compare them byte for byte).
 
-The kernels that allocate nothing are decorated `UNCOUNTED` (compiled without reference
-counting), the others `COUNTED` (`arrays.py` says why). numba's on-disk cache follows no
-call from one file into another: after editing `mask.py`, clear the cache so that the
-kernels of `step.py` are compiled again with the new mask."""
+The kernels follow the convention of every game's (docs/architecture.md, "Compiled
+kernels"): the entry points `apply_actions`, `write_masks`, `observe_games` take the
+state as one plain tuple (`arrays.arrays(state)`) and the configuration as another
+(`arrays.rules_of(config)`); the helpers are inlined into them (`INLINED`), but
+`write_mask`, which two entry points share, and the few that allocate (`COUNTED`).
+numba's on-disk cache follows no call from one file into another: after editing
+`mask.py`, clear the cache so that the kernels of `step.py` are compiled again with the
+new mask."""

@@ -3,6 +3,8 @@ decision phase, mirroring `asara_env.asara.core.mask` (whose tables it reads).""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -19,21 +21,41 @@ from asara_env.asara.constants import (
     Area,
     Part,
 )
-from asara_env.asara.core import mask as m
-from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
+from asara_env.asara.core.kernels.arrays import Arrays, Rules
 from asara_env.asara.core.state import N_SPACES, SPACE_VALUE
 from asara_env.asara.core.tables import (
+    AFFORDABLE,
+    BASE3,
+    BUILD_COSTS,
+    BUILDABLE,
+    BUILDS,
+    COLOUR_BITS,
     COLOUR_SIZES,
+    DELTAS,
+    FEATURES,
+    FIRST_PLOT,
+    FOLLOWS_BITS,
+    GENIE_BUILDS,
+    GENIE_LIGHTS,
+    GENIE_MARKETS,
     GENIE_NEED,
+    HOLDS_BITS,
+    LIGHTS,
     LIGHTS_COST,
+    MARKETS,
     N_OPTIONS,
+    N_PLOTS,
     N_TARGETS,
     PRICES,
+    SPACE_BITS,
     SUMSET,
     TARGET_AREA,
+    TARGET_BITS,
+    TARGET_PART,
     TARGET_SPACES,
 )
 from asara_env.asara.phases import Phase
+from asara_env.common.kernels import COUNTED, ENTRY, INLINED
 
 C, K, W = N_TILE_COLOURS, N_CARD_COLOURS, MAX_TOWERS_PER_COLOUR
 BASE, TRUNK, WINDOW, TURRET = (int(p) for p in Part)
@@ -57,32 +79,23 @@ PH_GIFT_CARD, PH_GIFT_BUY, PH_GIFT_LIGHTS = (
     int(Phase.GIFT_CARD), int(Phase.GIFT_BUY), int(Phase.GIFT_LIGHTS),
 )  # fmt: skip
 N_GENIE_MOVES = GROUPS[Group.GENIE_MOVE].size
-TARGET_BITS = m._TARGET_BITS
-SPACE_BITS = m._SPACE_BITS
-FOLLOWS_BITS, HOLDS_BITS, BASE3 = m._FOLLOWS_BITS, m._HOLDS_BITS, m._BASE3.astype(np.int64)
-AFFORDABLE, BUILDABLE, BUILD_COSTS = m._AFFORDABLE, m._BUILDABLE, m._BUILD_COSTS
-COLOUR_BITS = m._COLOUR_BITS.astype(np.int64)
-FIRST_PLOT, PLOT_BITS = m._FIRST_PLOT, (1 << m._N_PLOTS) - 1
-MARKETS, BUILDS, LIGHTS = (
-    (m._MARKETS.start, m._MARKETS.stop),
-    (m._BUILDS.start, m._BUILDS.stop),
-    m._LIGHTS.start,
-)  # noqa: E501
-G_MARKETS, G_BUILDS, G_LIGHTS = (
-    (m._GENIE_MARKETS.start, m._GENIE_MARKETS.stop),
-    (m._GENIE_BUILDS.start, m._GENIE_BUILDS.stop),
-    m._GENIE_LIGHTS.start,
-)
-DELTAS = m._DELTAS.astype(np.int64)  # [placement kind, feature]
-TARGET_PART = m._TARGET_PART.astype(np.int64)
+BASE3_I64, COLOUR_BITS_I64 = BASE3.astype(np.int64), COLOUR_BITS.astype(np.int64)
+PLOT_BITS = (1 << N_PLOTS) - 1
+# the target (and Genie move) ranges as (start, stop) ints
+MARKET_SPAN, BUILD_SPAN = (MARKETS.start, MARKETS.stop), (BUILDS.start, BUILDS.stop)
+LIGHTS_AT = LIGHTS.start
+GENIE_MARKET_SPAN = (GENIE_MARKETS.start, GENIE_MARKETS.stop)
+GENIE_BUILD_SPAN, GENIE_LIGHTS_AT = (GENIE_BUILDS.start, GENIE_BUILDS.stop), GENIE_LIGHTS.start
+DELTAS_I64 = DELTAS.astype(np.int64)  # [placement kind, feature]
+TARGET_PART_I64 = TARGET_PART.astype(np.int64)
 MIN_LIGHTS_COST = int(LIGHTS_COST.min())
 CS = COLOUR_SIZES.shape
-assert m._FEATURES == (
+assert FEATURES == (
     "missing_base", "missing_turret", "bases", "trunks", "windows", "turrets", "lighted",
     "free", "towers",
 )  # fmt: skip
-N_FEATURES = len(m._FEATURES)  # a colour's build numbers (colour_features)
-N_KINDS = len(DELTAS)  # placements: a tile of each part, old or new tower; a lighted window
+N_FEATURES = len(FEATURES)  # a colour's build numbers (colour_features)
+N_KINDS = len(DELTAS_I64)  # placements: a tile of each part, old or new tower; a lighted window
 # the kernels' int64 scratch (`work`, N_SCRATCH long, given by the caller): each colour's
 # features, then the features after a placement, each colour's build sizes, and whether
 # each placement of each colour leaves the build finishable
@@ -94,18 +107,18 @@ assert N_SPACES <= 64 and N_LIGHTED and MAX_LIGHTS_DRAWN
 
 
 # ------------------------------------------------------------------------------ shared pieces
-@UNCOUNTED
-def markets_ok(s, b, part, money):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def markets_ok(s: Arrays, b: int, part: int, money: int) -> bool:
     """The display of `part` shows a tile `money` can pay for."""
     shown = 0
     for c in range(C):
         if s.displays[b, part, c, 0] != 0 or s.displays[b, part, c, 1] != 0:
-            shown |= COLOUR_BITS[c]
+            shown |= COLOUR_BITS_I64[c]
     return (shown & AFFORDABLE[min(max(money, 0), len(AFFORDABLE) - 1)]) != 0
 
 
-@UNCOUNTED
-def vacant_bits(s, b):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def vacant_bits(s: Arrays, b: int) -> np.uint64:
     """uint64: bit k set where space k is vacant."""
     bits = np.uint64(0)
     for sp in range(N_SPACES):
@@ -114,8 +127,8 @@ def vacant_bits(s, b):  # type: ignore[no-untyped-def]
     return bits
 
 
-@UNCOUNTED
-def space_taken(s, b, target):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def space_taken(s: Arrays, b: int, target: int) -> int:
     """The space a placement on `target` takes: the first vacant candidate."""
     for sp in range(N_SPACES):
         if TARGET_SPACES[target, sp] and s.space_seat[b, sp] < 0:
@@ -124,9 +137,9 @@ def space_taken(s, b, target):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ builds
-@UNCOUNTED
-def colour_features(s, b, seat, c, f):  # type: ignore[no-untyped-def]
-    """f[feature] (int64[N_FEATURES], `m._FEATURES` order): the build numbers of one colour."""
+@numba.njit(**INLINED)
+def colour_features(s: Arrays, b: int, seat: int, c: int, f: np.ndarray) -> None:
+    """f[feature] (int64[N_FEATURES], `FEATURES` order): the build numbers of one colour."""
     towers = s.n_towers[b, seat, c]
     missing_base = missing_turret = free = 0
     for k in range(towers):
@@ -146,13 +159,13 @@ def colour_features(s, b, seat, c, f):  # type: ignore[no-untyped-def]
     f[6] = s.lighted_supply[b, seat, c]
 
 
-@numba.njit(cache=True, inline="always")
-def _clip(x, n):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def clip(x: int, n: int) -> int:
     return min(max(x, 0), n - 1)
 
 
-@UNCOUNTED
-def colour_sizes(f):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def colour_sizes(f: np.ndarray) -> int:
     """The bitmask of build sizes a colour with features `f` allows (mask.colour_sizes)."""
     mb, mt, bases, trunks, windows, turrets, lighted, free, towers = (
         f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]
@@ -161,13 +174,13 @@ def colour_sizes(f):  # type: ignore[no-untyped-def]
         return 0
     max_new = min(min(bases - mb, turrets - mt), W - towers)
     return COLOUR_SIZES[
-        _clip(mb + mt, CS[0]), _clip(max_new, CS[1]), 1 if towers > 0 else 0,
-        _clip(trunks, CS[3]), _clip(windows, CS[4]), _clip(lighted, CS[5]), _clip(free, CS[6]),
+        clip(mb + mt, CS[0]), clip(max_new, CS[1]), 1 if towers > 0 else 0,
+        clip(trunks, CS[3]), clip(windows, CS[4]), clip(lighted, CS[5]), clip(free, CS[6]),
     ]  # fmt: skip
 
 
-@UNCOUNTED
-def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def build_sizes(s: Arrays, b: int, seat: int, f: np.ndarray) -> int:
     """The bitmask of build sizes `seat` can make (mask.build_sizes); f: int64 scratch,
     N_FEATURES long or longer."""
     total = 1
@@ -177,9 +190,9 @@ def build_sizes(s, b, seat, f):  # type: ignore[no-untyped-def]
     return total
 
 
-@UNCOUNTED
-def _finishes(s, b, seat, work):  # type: ignore[no-untyped-def]
-    """work[FINISHES_AT + kind * C + colour] = 1 where placing that tile (a kind of `DELTAS`)
+@numba.njit(**INLINED)
+def write_finishes(s: Arrays, b: int, seat: int, work: np.ndarray) -> None:
+    """work[FINISHES_AT + kind * C + colour] = 1 where placing that tile (a kind of `DELTAS_I64`)
     of that colour leaves a build of exactly the tiles still to place possible (R4.2.6),
     else 0; the rest of `work` (int64[N_SCRATCH]) is its scratch."""
     for c in range(C):
@@ -195,15 +208,15 @@ def _finishes(s, b, seat, work):  # type: ignore[no-untyped-def]
                 others = SUMSET[others, work[SIZES_AT + o]]
         for kind in range(N_KINDS):
             for i in range(N_FEATURES):
-                after[i] = work[c * N_FEATURES + i] + DELTAS[kind, i]
+                after[i] = work[c * N_FEATURES + i] + DELTAS_I64[kind, i]
             work[FINISHES_AT + kind * C + c] = (SUMSET[others, colour_sizes(after)] >> need) & 1
 
 
-@UNCOUNTED
-def _mask_build(s, b, seat, row, work):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_build(s: Arrays, b: int, seat: int, row: np.ndarray, work: np.ndarray) -> None:
     """Build tiles: in the supply, fitting their tower (R4.2.2, R7.2), the build still
     finishable; lighted windows onto free windows likewise. work: int64[N_SCRATCH]."""
-    _finishes(s, b, seat, work)
+    write_finishes(s, b, seat, work)
     finishes = work[FINISHES_AT : FINISHES_AT + N_KINDS * C]
     for c in range(C):
         towers = s.n_towers[b, seat, c]
@@ -213,7 +226,7 @@ def _mask_build(s, b, seat, row, work):  # type: ignore[no-untyped-def]
                 unique_ok = part in (TRUNK, WINDOW) or (parts[0] == 0 and parts[1] == 0)
                 old = k < towers and unique_ok and finishes[part * C + c] != 0
                 if old or (k == towers and finishes[(N_PARTS + part) * C + c] != 0):
-                    _mask_supply(s, b, seat, part, c, k, row)
+                    mask_supply(s, b, seat, part, c, k, row)
         if s.lighted_supply[b, seat, c] > 0 and finishes[2 * N_PARTS * C + c] != 0:
             for k in range(towers):
                 for g in range(N_GOLD):
@@ -222,8 +235,8 @@ def _mask_build(s, b, seat, row, work):  # type: ignore[no-untyped-def]
                         row[AT[BUILD_LIGHTED] + (c * W + k) * N_GOLD + g] = True
 
 
-@UNCOUNTED
-def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_supply(s: Arrays, b: int, seat: int, part: int, c: int, k: int, row: np.ndarray) -> None:
     """The supply's tiles of `part` and colour c, plain or gold, onto tower slot k."""
     for g in range(N_GOLD):
         if s.supply[b, seat, part, c, g] > 0:
@@ -231,26 +244,28 @@ def _mask_supply(s, b, seat, part, c, k, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ placements
-@UNCOUNTED
-def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_place(
+    s: Arrays, b: int, seat: int, money: int, min_money: np.ndarray, row: np.ndarray
+) -> None:
     """Placements the hand and the colour rule allow on targets whose move can be carried
     out (R3.5), and cards on the coloured building."""
     code = 0
     for c in range(K):
-        code += min(s.hands[b, seat, c], 2) * BASE3[c]
+        code += min(s.hands[b, seat, c], 2) * BASE3_I64[c]
     holds = HOLDS_BITS[code]
     vacant = vacant_bits(s, b)
     plots = (vacant >> np.uint64(FIRST_PLOT)) & np.uint64(PLOT_BITS)
     for t in range(N_TARGETS):
         if (vacant & TARGET_BITS[t]) == 0 or money < min_money[t]:
             continue
-        if MARKETS[0] <= t < MARKETS[1] and not markets_ok(s, b, t - MARKETS[0], money):
+        if MARKET_SPAN[0] <= t < MARKET_SPAN[1] and not markets_ok(s, b, t - MARKET_SPAN[0], money):
             continue
-        if BUILDS[0] <= t < BUILDS[1]:
-            j = t - BUILDS[0]
+        if BUILD_SPAN[0] <= t < BUILD_SPAN[1]:
+            j = t - BUILD_SPAN[0]
             if not BUILDABLE[s.build_sizes[b, seat], j] or BUILD_COSTS[plots, j] > money:
                 continue
-        if t == LIGHTS and s.lighted_len[b] <= 0:
+        if t == LIGHTS_AT and s.lighted_len[b] <= 0:
             continue
         colour = s.area_colour[b, TARGET_AREA[t]]
         bits = FOLLOWS_BITS[colour if colour >= 0 else C] & holds
@@ -261,8 +276,8 @@ def _mask_place(s, b, seat, money, min_money, row):  # type: ignore[no-untyped-d
 
 
 # ------------------------------------------------------------------------------ other decisions
-@UNCOUNTED
-def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_tiles(pile: np.ndarray, b: int, part: int, money: int, row: np.ndarray, at: int) -> None:
     """Tiles of `part` in a pile (a display or a stack) that `money` can pay for."""
     if part < 0:
         return
@@ -274,26 +289,26 @@ def _mask_tiles(pile, b, part, money, row, at):  # type: ignore[no-untyped-def]
                 row[at + (part * C + c) * N_GOLD + g] = True
 
 
-@UNCOUNTED
-def _mask_genie(s, b, seat, money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_genie(s: Arrays, b: int, seat: int, money: int, row: np.ndarray) -> None:
     """R9.1: any space's move but the Caliph's, vacant or not, paying its own cost."""
     for mv in range(N_GENIE_MOVES):
         ok = money >= GENIE_NEED[mv]
-        if ok and G_MARKETS[0] <= mv < G_MARKETS[1]:
-            ok = markets_ok(s, b, mv - G_MARKETS[0], money)
-        elif ok and G_BUILDS[0] <= mv < G_BUILDS[1]:
-            ok = BUILDABLE[s.build_sizes[b, seat], mv - G_BUILDS[0]]
-        elif ok and mv == G_LIGHTS:
+        if ok and GENIE_MARKET_SPAN[0] <= mv < GENIE_MARKET_SPAN[1]:
+            ok = markets_ok(s, b, mv - GENIE_MARKET_SPAN[0], money)
+        elif ok and GENIE_BUILD_SPAN[0] <= mv < GENIE_BUILD_SPAN[1]:
+            ok = BUILDABLE[s.build_sizes[b, seat], mv - GENIE_BUILD_SPAN[0]]
+        elif ok and mv == GENIE_LIGHTS_AT:
             ok = s.lighted_len[b] > 0
         row[AT[GENIE_MOVE] + mv] = ok
 
 
-@UNCOUNTED
-def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def move_possible(s: Arrays, b: int, left: int, shown: np.ndarray) -> bool:
     """The move waiting behind the gifts (R9.2 with R3.5) can be carried out with `left`
     Asari; `shown[c]`: its market's display would still show colour c."""
     target = s.pending_target[b]
-    if TARGET_PART[target] >= 0:
+    if TARGET_PART_I64[target] >= 0:
         for c in range(C):  # noqa: SIM110 (numba compiles no generator expressions)
             if shown[c] and left >= PRICES[c]:
                 return True
@@ -303,29 +318,29 @@ def _move_possible(s, b, left, shown):  # type: ignore[no-untyped-def]
     return left >= need
 
 
-@UNCOUNTED
-def _pending_display(s, b, out):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def pending_display(s: Arrays, b: int, out: np.ndarray) -> None:
     """out[c]: tiles of colour c in the waiting move's market (part 0 if not a market)."""
-    part = max(TARGET_PART[s.pending_target[b]], 0)
+    part = max(TARGET_PART_I64[s.pending_target[b]], 0)
     for c in range(C):
         out[c] = s.displays[b, part, c, 0] + s.displays[b, part, c, 1]
 
 
-@COUNTED
-def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def mask_gift_buy(s: Arrays, b: int, money: int, row: np.ndarray) -> bool:
     """R9.2: a tile of the gift's part the player can pay and still make their move;
     returns whether there is one."""
     part = s.market[b]
-    pending = TARGET_PART[s.pending_target[b]]
+    pending = TARGET_PART_I64[s.pending_target[b]]
     display = np.empty(C, np.int64)
-    _pending_display(s, b, display)
+    pending_display(s, b, display)
     shown = np.empty(C, np.bool_)
     found = False
     for c in range(C):
         left = money - PRICES[c]
         for o in range(C):
             shown[o] = display[o] - (1 if pending == part and o == c else 0) > 0
-        if left < 0 or not _move_possible(s, b, left, shown):
+        if left < 0 or not move_possible(s, b, left, shown):
             continue
         for g in range(N_GOLD):
             if s.displays[b, part, c, g] > 0:
@@ -334,14 +349,14 @@ def mask_gift_buy(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@COUNTED
-def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def mask_gift_lights(s: Arrays, b: int, money: int, row: np.ndarray) -> bool:
     """R9.2: a window of the stack, paid with LIGHTED_GIFT_COST, leaving the move possible;
     returns whether there is one."""
     display = np.empty(C, np.int64)
-    _pending_display(s, b, display)
+    pending_display(s, b, display)
     left = money - LIGHTED_GIFT_COST
-    ok = left >= 0 and _move_possible(s, b, left, display > 0)
+    ok = left >= 0 and move_possible(s, b, left, display > 0)
     if TARGET_AREA[s.pending_target[b]] == LIGHTS_AREA and s.lighted_len[b] <= 1:
         ok = False
     found = False
@@ -354,8 +369,8 @@ def mask_gift_lights(s, b, money, row):  # type: ignore[no-untyped-def]
     return found
 
 
-@UNCOUNTED
-def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_gift_card(s: Arrays, b: int, row: np.ndarray) -> bool:
     """R9.2: a card of the draw pile; returns whether there is one."""
     found = False
     for c in range(K):
@@ -366,8 +381,8 @@ def mask_gift_card(s, b, row):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ the mask
-@UNCOUNTED
-def write_mask(s, b, min_money, work):  # type: ignore[no-untyped-def]
+@numba.njit(**ENTRY)  # called by two entry points: compiled once, not inlined into each
+def write_mask(s: Arrays, b: int, min_money: np.ndarray, work: np.ndarray) -> None:
     """Recompute s.legal[b] for game b's phase (all False once it is over); work: the
     scratch, int64[N_SCRATCH]."""
     row = s.legal[b]
@@ -375,26 +390,26 @@ def write_mask(s, b, min_money, work):  # type: ignore[no-untyped-def]
     phase, seat = s.phase[b], s.seat[b]
     money = s.money[b, seat]
     if phase == PH_PLACE:
-        _mask_place(s, b, seat, money, min_money, row)
+        mask_place(s, b, seat, money, min_money, row)
     elif phase == PH_BUILD:
-        _mask_build(s, b, seat, row, work)
+        mask_build(s, b, seat, row, work)
     elif phase == PH_GENIE:
-        _mask_genie(s, b, seat, money, row)
+        mask_genie(s, b, seat, money, row)
     elif phase in (PH_GIFT_CARD, PH_GIFT_BUY, PH_GIFT_LIGHTS):
         mask_gift(s, b, phase, money, row)
     else:
-        _mask_move(s, b, phase, money, row)
+        mask_move(s, b, phase, money, row)
 
 
-@UNCOUNTED
-def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_move(s: Arrays, b: int, phase: int, money: int, row: np.ndarray) -> None:
     """The sub-decisions of a market, the spies and the lighted windows (none if over)."""
     if phase == PH_BUY:
-        _mask_tiles(s.displays, b, s.market[b], money, row, AT[BUY])
+        mask_tiles(s.displays, b, s.market[b], money, row, AT[BUY])
     elif phase == PH_BRIBE_STACK:
         row[AT[BRIBE_STACK] : AT[BRIBE_STACK] + N_PARTS] = True
     elif phase == PH_BRIBE_TAKE:
-        _mask_tiles(s.stacks, b, s.bribe_stack[b], money, row, AT[BRIBE_TAKE])
+        mask_tiles(s.stacks, b, s.bribe_stack[b], money, row, AT[BRIBE_TAKE])
         row[AT[BRIBE_NOTHING]] = True
     elif phase == PH_LIGHTS_OPTION:
         for o in range(len(LIGHTS_COST)):
@@ -405,8 +420,8 @@ def _mask_move(s, b, phase, money, row):  # type: ignore[no-untyped-def]
                 row[AT[LIGHTS_KEEP] + s.lights_drawn[b, j]] = True
 
 
-@UNCOUNTED
-def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def mask_gift(s: Arrays, b: int, phase: int, money: int, row: np.ndarray) -> bool:
     """A gift's decision (R9.2); whether it has a legal choice."""
     if phase == PH_GIFT_CARD:
         return mask_gift_card(s, b, row)
@@ -415,10 +430,12 @@ def mask_gift(s, b, phase, money, row):  # type: ignore[no-untyped-def]
     return mask_gift_lights(s, b, money, row)
 
 
-@COUNTED
-def write_masks(games, min_money, *fields):  # type: ignore[no-untyped-def]
-    """write_mask for each of `games`; `fields`: the state's arrays in ARRAY_FIELDS order."""
-    s = Arrays(*fields)
-    work = np.empty(N_SCRATCH, np.int64)
+@numba.njit(**ENTRY)
+def write_masks(
+    state: tuple[np.ndarray, ...], rules: tuple[Any, ...], games: np.ndarray, work: np.ndarray
+) -> None:
+    """write_mask for each of `games`; `state`: the `Arrays` as a plain tuple, `rules` the
+    `Rules`, work: int64[N_SCRATCH] of scratch."""
+    s, k = Arrays(*state), Rules(*rules)
     for b in games:
-        write_mask(s, b, min_money, work)
+        write_mask(s, b, k.min_money, work)

@@ -3,6 +3,8 @@ is `asara_env.asara.core.observation.OBS_SLICES`, whose offsets are read here on
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -23,10 +25,11 @@ from asara_env.asara.constants import (
     N_TILE_COLOURS,
     N_YEARS,
 )
-from asara_env.asara.core.kernels.arrays import UNCOUNTED, Arrays
+from asara_env.asara.core.kernels.arrays import Arrays, Rules
 from asara_env.asara.core.observation import OBS_INDEX, SPACE_FEATURES, TOWER_FEATURES
 from asara_env.asara.core.state import N_SPACES
 from asara_env.asara.phases import N_PHASES, Phase
+from asara_env.common.kernels import ENTRY, INLINED
 
 P4, C, K = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
 TOWERS_PER_SEAT = C * MAX_TOWERS_PER_COLOUR * TOWER_FEATURES
@@ -67,27 +70,28 @@ AT_CHEST_GIFTS, AT_GIFT_PILE, AT_GIFT_QUEUE, AT_GIFT_CHEST, AT_PENDING = (
 AT_PILE_SEEN, AT_STACK_SEEN = (OBS_INDEX[n].start for n in ("draw_pile_seen", "lighted_stack_seen"))
 
 
-@numba.njit(cache=True, inline="always")
-def _hot(row: np.ndarray, at: int, value: int) -> None:
+@numba.njit(**INLINED)
+def hot(row: np.ndarray, at: int, value: int) -> None:
     """One-hot at row[at + value]; nothing for -1."""
     if value >= 0:
         row[at + value] = 1.0
 
 
-@numba.njit(cache=True, inline="always")
-def _relative(seat: int, viewer: int, p: int) -> int:
+@numba.njit(**INLINED)
+def relative(seat: int, viewer: int, p: int) -> int:
     return (seat - viewer) % p if seat >= 0 else -1
 
 
-@numba.njit(cache=True, inline="always")
-def _flow(row, s, b, v, p, pro, genie, gifts):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def flow(row: np.ndarray, s: Arrays, k: Rules, b: int, v: int) -> None:
     """The configuration, year, phase, seats and the players' money and prestige."""
+    p = k.num_players
     row[AT_PLAYERS + p - MIN_PLAYERS] = 1.0
-    row[AT_PRO], row[AT_GENIE], row[AT_GIFTS] = pro, genie, gifts
-    _hot(row, AT_YEAR, s.year[b] - 1)
-    _hot(row, AT_PHASE, s.phase[b])
-    _hot(row, AT_SEAT, _relative(s.seat[b], v, p))
-    _hot(row, AT_CALIPH, _relative(s.caliph[b], v, p))
+    row[AT_PRO], row[AT_GENIE], row[AT_GIFTS] = k.pro, k.genie, k.gifts
+    hot(row, AT_YEAR, s.year[b] - 1)
+    hot(row, AT_PHASE, s.phase[b])
+    hot(row, AT_SEAT, relative(s.seat[b], v, p))
+    hot(row, AT_CALIPH, relative(s.caliph[b], v, p))
     for r in range(p):
         seat = (v + r) % p
         row[AT_PRESENT + r] = 1.0
@@ -95,8 +99,8 @@ def _flow(row, s, b, v, p, pro, genie, gifts):  # type: ignore[no-untyped-def]
         row[AT_PRESTIGE + r] = s.prestige[b, seat]
 
 
-@numba.njit(cache=True, inline="always")
-def _tiles(row, at, pile, b, seat):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def tiles(row: np.ndarray, at: int, pile: np.ndarray, b: int, seat: int) -> None:
     """row[at:at + TILES]: pile[b, seat] (a tile multiset), flat."""
     for part in range(N_PARTS):
         for c in range(C):
@@ -104,8 +108,8 @@ def _tiles(row, at, pile, b, seat):  # type: ignore[no-untyped-def]
                 row[at + (part * C + c) * N_GOLD + g] = pile[b, seat, part, c, g]
 
 
-@numba.njit(cache=True, inline="always")
-def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def players(row: np.ndarray, s: Arrays, b: int, v: int, p: int) -> None:
     """Hands, tiles, lighted windows and coloured-building cards of every seat."""
     for r in range(p):
         seat = (v + r) % p
@@ -113,7 +117,7 @@ def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
         for k in range(K):
             held += s.hands[b, seat, k]
         row[AT_HAND_SIZES + r] = held
-        _tiles(row, AT_SUPPLY + r * TILES, s.supply, b, seat)
+        tiles(row, AT_SUPPLY + r * TILES, s.supply, b, seat)
         held = 0
         for c in range(C):
             held += s.lighted_supply[b, seat, c]
@@ -129,8 +133,8 @@ def _players(row, s, b, v, p):  # type: ignore[no-untyped-def]
         row[AT_LIT_SUPPLY + c] = s.lighted_supply[b, v, c]
 
 
-@numba.njit(cache=True, inline="always")
-def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def towers(row: np.ndarray, s: Arrays, b: int, v: int, p: int) -> None:
     """Each tower's tile counts (part x gold), lit counts and whether it exists. Slots
     from n_towers on hold no tower, and so no tile: their entries stay 0."""
     for r in range(p):
@@ -148,18 +152,18 @@ def _towers(row, s, b, v, p):  # type: ignore[no-untyped-def]
                 row[at + N_GOLD] = 1.0
 
 
-@numba.njit(cache=True, inline="always")
-def _board(row, s, b, v, p):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def board(row: np.ndarray, s: Arrays, b: int, v: int, p: int) -> None:
     """The areas' colours, the spaces (the viewer's own face-down cards shown to it) and
     the windows the viewer put back into the lighted stack."""
     for a in range(N_AREAS):
-        _hot(row, AT_AREAS + a * K, s.area_colour[b, a])
+        hot(row, AT_AREAS + a * K, s.area_colour[b, a])
     for sp in range(N_SPACES):
         at = AT_SPACES + sp * SPACE_FEATURES
         buyer, up = s.space_seat[b, sp], s.space_face_up[b, sp]
-        _hot(row, at, _relative(buyer, v, p))
+        hot(row, at, relative(buyer, v, p))
         if up:
-            _hot(row, at + P4, s.space_cards[b, sp, 0])
+            hot(row, at + P4, s.space_cards[b, sp, 0])
         if buyer >= 0 and not up:
             row[at + P4 + K] = 1.0
             if buyer == v:
@@ -169,14 +173,14 @@ def _board(row, s, b, v, p):  # type: ignore[no-untyped-def]
                         row[at + P4 + K + 1 + card] += 1.0
     for i in range(N_LIGHTED):
         if s.lighted_owner[b, i] == v:
-            _hot(row, AT_LIT_KNOWN + i * C, s.lighted_stack[b, i])
+            hot(row, AT_LIT_KNOWN + i * C, s.lighted_stack[b, i])
 
 
-@numba.njit(cache=True, inline="always")
-def _pending(row, s, b, v):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def pending(row: np.ndarray, s: Arrays, b: int, v: int) -> None:
     """The pending decision's context, and what the seat to move alone sees (R7.2, R9.2)."""
-    _hot(row, AT_MARKET, s.market[b])
-    _hot(row, AT_BRIBE, s.bribe_stack[b])
+    hot(row, AT_MARKET, s.market[b])
+    hot(row, AT_BRIBE, s.bribe_stack[b])
     drawn = 0
     for j in range(MAX_LIGHTS_DRAWN):
         if s.lights_drawn[b, j] >= 0:
@@ -199,8 +203,8 @@ def _pending(row, s, b, v):  # type: ignore[no-untyped-def]
                 row[AT_STACK_SEEN + s.lighted_stack[b, i]] += 1.0
 
 
-@numba.njit(cache=True, inline="always")
-def _counts(row, s, b):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def counts(row: np.ndarray, s: Arrays, b: int) -> None:
     """The draw pile's size, the tile stacks and displays, and the gifts (R9.2)."""
     pile = 0
     for k in range(K):
@@ -218,27 +222,34 @@ def _counts(row, s, b):  # type: ignore[no-untyped-def]
     for chest in range(N_CHESTS):
         for j in range(GIFT_SLOTS):
             at = AT_CHEST_GIFTS + (chest * GIFT_SLOTS + j) * N_GIFT_KINDS
-            _hot(row, at, s.gifts[b, chest, j])
+            hot(row, at, s.gifts[b, chest, j])
     for j in range(GIFT_SLOTS):
-        _hot(row, AT_GIFT_QUEUE + j * N_GIFT_KINDS, s.gift_queue[b, j])
-    _hot(row, AT_GIFT_CHEST, s.gift_chest[b])
-    _hot(row, AT_PENDING, s.pending_target[b])
+        hot(row, AT_GIFT_QUEUE + j * N_GIFT_KINDS, s.gift_queue[b, j])
+    hot(row, AT_GIFT_CHEST, s.gift_chest[b])
+    hot(row, AT_PENDING, s.pending_target[b])
 
 
-@UNCOUNTED
-def observe_games(out, games, viewers, p, pro, genie, gifts, *fields):  # type: ignore[no-untyped-def]
-    """Writes out[j] = game games[j]'s observation for seat viewers[j]; `fields`: the
-    state's arrays in ARRAY_FIELDS order."""
-    s = Arrays(*fields)
+@numba.njit(**ENTRY)
+def observe_games(
+    state: tuple[np.ndarray, ...],
+    rules: tuple[Any, ...],
+    games: np.ndarray,
+    viewers: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Writes out[j] = game games[j]'s observation for seat viewers[j]; `state`: the
+    `Arrays` as a plain tuple, `rules` the `Rules`."""
+    s, k = Arrays(*state), Rules(*rules)
+    p = k.num_players
     for j in range(out.shape[0]):
         b, row, v = games[j], out[j], viewers[j]
         row[:] = 0.0
-        _flow(row, s, b, v, p, pro, genie, gifts)
-        _players(row, s, b, v, p)
-        _towers(row, s, b, v, p)
-        _board(row, s, b, v, p)
-        _pending(row, s, b, v)
-        _counts(row, s, b)
+        flow(row, s, k, b, v)
+        players(row, s, b, v, p)
+        towers(row, s, b, v, p)
+        board(row, s, b, v, p)
+        pending(row, s, b, v)
+        counts(row, s, b)
 
 
 assert N_YEARS and N_PHASES and N_TARGETS  # the slices' sizes the one-hots index into

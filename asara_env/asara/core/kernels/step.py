@@ -5,6 +5,9 @@ games that reached it, before their mask is written."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numba
 import numpy as np
 
 from asara_env.asara.actions import NUM_ACTIONS, Group
@@ -17,9 +20,8 @@ from asara_env.asara.constants import (
     RECRUIT_CARDS,
     GiftEffect,
 )
-from asara_env.asara.core.kernels.arrays import COUNTED, UNCOUNTED, Arrays
+from asara_env.asara.core.kernels.arrays import Arrays, Rules
 from asara_env.asara.core.kernels.mask import (
-    N_SCRATCH,
     PH_GIFT_BUY,
     PH_GIFT_LIGHTS,
     PH_PLACE,
@@ -29,40 +31,36 @@ from asara_env.asara.core.kernels.mask import (
     write_mask,
 )
 from asara_env.asara.core.state import SPACE_VALUE, TAPE_LENGTH
-from asara_env.asara.core.step import (
-    _AMOUNT,
-    _CHANGES_MATERIALS,
-    _EFFECT,
-    _GIFT_PHASE,
-    _MARKET,
-    _MONEY_SIGN,
-    _NEXT_PHASE,
-    _OPTION_HAND,
-)
 from asara_env.asara.core.tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
+    AMOUNT,
     AREA,
+    CHANGES_MATERIALS,
+    EFFECT,
     GENIE_AREA,
     GENIE_BUILD,
     GENIE_VALUE,
+    GIFT_PHASE,
     LIGHTS_COST,
     LIGHTS_DRAWN,
     LIGHTS_KEPT,
+    MARKET,
+    MONEY_SIGN,
+    NEXT_PHASE,
     OPTION_CARDS,
     OPTION_FACE_UP,
+    OPTION_HAND,
     PHASE,
     PRICES,
     TARGET_AREA,
     TARGET_BUILD_N,
 )
+from asara_env.common.kernels import COUNTED, ENTRY, INLINED
 
 C, K = N_TILE_COLOURS, N_CARD_COLOURS
-OPTION_HAND = _OPTION_HAND.astype(np.int64)
-NEXT_PHASE, MARKET, MONEY_SIGN = _NEXT_PHASE, _MARKET, _MONEY_SIGN
-GIFT_PHASE, EFFECT, AMOUNT = _GIFT_PHASE, _EFFECT, _AMOUNT
+OPTION_HAND_I64 = OPTION_HAND.astype(np.int64)
 ASARI, PRESTIGE, GIFT_BUY = int(GiftEffect.ASARI), int(GiftEffect.PRESTIGE), int(GiftEffect.BUY)
-CHANGES_MATERIALS = np.array(_CHANGES_MATERIALS)  # bool[group]
 CALIPH, TENT = AREA.CALIPH, AREA.TENT
 PH_GAME_OVER = PHASE.GAME_OVER
 PLACE, PLACE_COLOURED, BUY, BRIBE_STACK, BRIBE_TAKE, BRIBE_NOTHING = (
@@ -77,8 +75,8 @@ PH_BRIBE_TAKE, PH_LIGHTS_KEEP = PHASE.BRIBE_TAKE, PHASE.LIGHTS_KEEP
 
 
 # ------------------------------------------------------------------------------ chance
-@COUNTED
-def shuffled(s, b, counts):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)  # allocates: called by COUNTED functions only
+def shuffled(s: Arrays, b: int, counts: np.ndarray) -> np.ndarray:
     """The items of a pile (counts[K]) in random order: one double per item from game b's
     tape, sorted stably (chance.shuffled)."""
     total = counts.sum()
@@ -96,8 +94,8 @@ def shuffled(s, b, counts):  # type: ignore[no-untyped-def]
     return items[order]
 
 
-@COUNTED
-def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)  # allocates: called by COUNTED functions only
+def draw_many(s: Arrays, b: int, counts: np.ndarray, k: int) -> np.ndarray:
     """Draw min(k, total) items one by one from counts[K] (in place); the counts drawn
     (chance.draw_many)."""
     drawn = np.zeros(len(counts), np.int64)
@@ -116,10 +114,18 @@ def draw_many(s, b, counts, k):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ placement
-@UNCOUNTED
-def _place(s, b, seat, target, option, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def place(
+    s: Arrays,
+    b: int,
+    seat: int,
+    target: int,
+    option: int,
+    chest_of_space: np.ndarray,
+    has_gifts: bool,
+) -> bool:
     for c in range(K):
-        s.hands[b, seat, c] -= OPTION_HAND[option, c]
+        s.hands[b, seat, c] -= OPTION_HAND_I64[option, c]
     space = space_taken(s, b, target)
     s.space_seat[b, space] = seat
     for j in range(OPTION_CARDS.shape[1]):
@@ -131,18 +137,18 @@ def _place(s, b, seat, target, option, chest_of_space, has_gifts):  # type: igno
         s.area_colour[b, area] = OPTION_CARDS[option, 0]
     chest = chest_of_space[space] if has_gifts else -1
     if chest < 0 or s.gifts[b, chest, 0] < 0:
-        return _start_move(s, b, seat, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
+        return start_move(s, b, seat, area, SPACE_VALUE[space], TARGET_BUILD_N[target])
     for j in range(s.gifts.shape[2]):  # R9.2: the gifts first, in the order laid
         s.gift_queue[b, j] = s.gifts[b, chest, j]
         s.gifts[b, chest, j] = -1
     s.gift_chest[b] = chest
     s.pending_target[b] = target
     s.pending_space[b] = space
-    return _carry_out_gifts(s, b, seat)
+    return carry_out_gifts(s, b, seat)
 
 
-@COUNTED
-def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def carry_out_gifts(s: Arrays, b: int, seat: int) -> bool:
     """Carry out the waiting gifts in order until one asks for a decision with a legal
     choice (one without does nothing), then the space's own move; whether the turn ended.
     The gift masks are tried in s.legal[b], which the step rewrites afterwards."""
@@ -165,20 +171,20 @@ def _carry_out_gifts(s, b, seat):  # type: ignore[no-untyped-def]
         row[:] = False
         if mask_gift(s, b, phase, s.money[b, seat], row):
             return False
-    return _pending_move(s, b, seat)
+    return pending_move(s, b, seat)
 
 
-@UNCOUNTED
-def _pending_move(s, b, seat):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def pending_move(s: Arrays, b: int, seat: int) -> bool:
     """The move of the space the gifts lay on, once they are carried out."""
     target, space = s.pending_target[b], s.pending_space[b]
     s.market[b] = -1
     s.gift_chest[b] = s.pending_target[b] = s.pending_space[b] = -1
-    return _start_move(s, b, seat, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
+    return start_move(s, b, seat, TARGET_AREA[target], SPACE_VALUE[space], TARGET_BUILD_N[target])
 
 
-@UNCOUNTED
-def _start_move(s, b, seat, area, value, build_n):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def start_move(s: Arrays, b: int, seat: int, area: int, value: int, build_n: int) -> bool:
     """Carry out the move of a placement (R4); whether it ends the turn."""
     phase = NEXT_PHASE[area]
     s.phase[b] = phase
@@ -188,12 +194,12 @@ def _start_move(s, b, seat, area, value, build_n):  # type: ignore[no-untyped-de
     if area == CALIPH:
         s.caliph[b] = seat
     elif area == TENT:
-        _recruit(s, b, seat)
+        recruit(s, b, seat)
     return phase == PH_PLACE
 
 
-@COUNTED
-def _recruit(s, b, seat):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def recruit(s: Arrays, b: int, seat: int) -> None:
     """R7.1: draw RECRUIT_CARDS cards into the hand."""
     pile = s.draw_pile[b].astype(np.int64)
     drawn = draw_many(s, b, pile, RECRUIT_CARDS)
@@ -203,16 +209,18 @@ def _recruit(s, b, seat):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ moves
-@UNCOUNTED
-def _take_tile(s, b, seat, pile, part, colour, gold):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def take_tile(
+    s: Arrays, b: int, seat: int, pile: np.ndarray, part: int, colour: int, gold: int
+) -> bool:
     pile[b, part, colour, gold] -= 1
     s.supply[b, seat, part, colour, gold] += 1
     s.money[b, seat] -= PRICES[colour]
     return True
 
 
-@COUNTED
-def _keep_gift_window(s, b, seat, colour):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def keep_gift_window(s: Arrays, b: int, seat: int, colour: int) -> bool:
     """R9.2: keep a window of the stack, pay for it; the rest is shuffled, known to nobody."""
     counts = np.zeros(C, np.int64)
     for i in range(s.lighted_stack.shape[1]):
@@ -226,11 +234,11 @@ def _keep_gift_window(s, b, seat, colour):  # type: ignore[no-untyped-def]
     s.lighted_len[b] -= 1
     s.lighted_supply[b, seat, colour] += 1
     s.money[b, seat] -= LIGHTED_GIFT_COST
-    return _carry_out_gifts(s, b, seat)
+    return carry_out_gifts(s, b, seat)
 
 
-@COUNTED
-def _lights_option(s, b, seat, option):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def lights_option(s: Arrays, b: int, seat: int, option: int) -> bool:
     s.money[b, seat] -= LIGHTS_COST[option]
     length = np.int64(s.lighted_len[b])
     drawn = min(LIGHTS_DRAWN[option], length)
@@ -248,8 +256,8 @@ def _lights_option(s, b, seat, option):  # type: ignore[no-untyped-def]
     return False
 
 
-@COUNTED
-def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
+@numba.njit(**COUNTED)
+def keep_drawn(s: Arrays, b: int, seat: int, colour: int) -> bool:
     """Keep a drawn window; once the last is kept the others go back (R7.2)."""
     drawn = s.lights_drawn[b]
     for j in range(MAX_LIGHTS_DRAWN):
@@ -272,55 +280,57 @@ def _keep_drawn(s, b, seat, colour):  # type: ignore[no-untyped-def]
     return True
 
 
-@UNCOUNTED
-def _apply(s, b, group, f, chest_of_space, has_gifts):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def apply(
+    s: Arrays, b: int, group: int, f: np.ndarray, chest_of_space: np.ndarray, has_gifts: bool
+) -> bool:
     """Apply one legal action of `group` with fields f; whether the turn ended."""
     seat = np.int64(s.seat[b])
     if group == PLACE:
-        return _place(s, b, seat, f[0], f[1], chest_of_space, has_gifts)
+        return place(s, b, seat, f[0], f[1], chest_of_space, has_gifts)
     if group == PLACE_COLOURED:
         s.hands[b, seat, f[0]] -= 1
         s.coloured[b, seat, f[0]] += 1
         s.money[b, seat] += COLOURED_BUILDING_ASARI
         return True
     if group in (BUY, BRIBE_STACK, BRIBE_TAKE, BRIBE_NOTHING):
-        return _market_move(s, b, seat, group, f)
+        return market_move(s, b, seat, group, f)
     if group in (LIGHTS_OPTION, LIGHTS_KEEP):
         if group == LIGHTS_OPTION:
-            return _lights_option(s, b, seat, f[0])
+            return lights_option(s, b, seat, f[0])
         if s.phase[b] == PH_GIFT_LIGHTS:
-            return _keep_gift_window(s, b, seat, f[0])
-        return _keep_drawn(s, b, seat, f[0])
+            return keep_gift_window(s, b, seat, f[0])
+        return keep_drawn(s, b, seat, f[0])
     if group in (BUILD_TILE, BUILD_LIGHTED):
-        return _build(s, b, seat, group, f)
+        return build(s, b, seat, group, f)
     if group == GENIE_MOVE:
         area = GENIE_AREA[f[0]]
         if area < 0:  # the coloured building: no card is placed (R9.1)
             s.money[b, seat] += COLOURED_BUILDING_ASARI
             return True
-        return _start_move(s, b, seat, area, GENIE_VALUE[f[0]], GENIE_BUILD[f[0]])
+        return start_move(s, b, seat, area, GENIE_VALUE[f[0]], GENIE_BUILD[f[0]])
     s.draw_pile[b, f[0]] -= 1  # GIFT_CARD
     s.hands[b, seat, f[0]] += 1
-    return _carry_out_gifts(s, b, seat)
+    return carry_out_gifts(s, b, seat)
 
 
-@UNCOUNTED
-def _market_move(s, b, seat, group, f):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def market_move(s: Arrays, b: int, seat: int, group: int, f: np.ndarray) -> bool:
     """A purchase from a display, or the steps of a bribe (R4.1, R4.5)."""
     if group == BUY:
-        _take_tile(s, b, seat, s.displays, f[0], f[1], f[2])
-        return _carry_out_gifts(s, b, seat) if s.phase[b] == PH_GIFT_BUY else True
+        take_tile(s, b, seat, s.displays, f[0], f[1], f[2])
+        return carry_out_gifts(s, b, seat) if s.phase[b] == PH_GIFT_BUY else True
     if group == BRIBE_STACK:
         s.bribe_stack[b] = f[0]
         s.phase[b] = PH_BRIBE_TAKE
         return False
     if group == BRIBE_TAKE:
-        return _take_tile(s, b, seat, s.stacks, f[0], f[1], f[2])
+        return take_tile(s, b, seat, s.stacks, f[0], f[1], f[2])
     return True  # BRIBE_NOTHING
 
 
-@UNCOUNTED
-def _build(s, b, seat, group, f):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def build(s: Arrays, b: int, seat: int, group: int, f: np.ndarray) -> bool:
     """One tile or lighted window built onto a tower (R4.2, R7.2)."""
     if group == BUILD_TILE:
         part, colour, gold, slot = f[0], f[1], f[2], f[3]
@@ -335,8 +345,8 @@ def _build(s, b, seat, group, f):  # type: ignore[no-untyped-def]
     return s.build_left[b] == 0
 
 
-@UNCOUNTED
-def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def next_seat(s: Arrays, b: int, p: int) -> bool:
     """End the turn: the next seat in turn holding cards moves (R5); False if none does
     (the year ends)."""
     s.phase[b] = PH_PLACE
@@ -352,31 +362,23 @@ def _next_seat(s, b, p):  # type: ignore[no-untyped-def]
     return False
 
 
-@COUNTED
-def apply_actions(games, actions, strict, p, chest_of_space, has_gifts, min_money, *fields):  # type: ignore[no-untyped-def]
-    """Apply actions[j] to game games[j] where it is legal, and write its mask. Returns
-    bool[n] the actions legal or in a finished game, and bool[n] the games whose year
-    ended (their year's end and mask are left to the caller). `strict`: change nothing if
-    any action is illegal. `fields`: the state's arrays in ARRAY_FIELDS order."""
-    n = len(games)
-    ok, year_ends = np.empty(n, np.bool_), np.empty(n, np.bool_)
-    work = np.empty(N_SCRATCH, np.int64)
-    apply_actions_into(
-        ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts,
-        min_money, *fields,
-    )  # fmt: skip
-    return ok, year_ends
-
-
-@UNCOUNTED
-def apply_actions_into(  # type: ignore[no-untyped-def]
-    ok, year_ends, work, games, actions, strict, p, chest_of_space, has_gifts, min_money,
-    *fields,
-):  # fmt: skip
-    """apply_actions writing its results into ok and year_ends (bool[n] each), with
-    int64[N_SCRATCH] of scratch (`work`): it allocates nothing, so it is compiled
-    without reference counting, the quicker call from Python."""
-    s = Arrays(*fields)
+@numba.njit(**ENTRY)
+def apply_actions(
+    state: tuple[np.ndarray, ...],
+    rules: tuple[Any, ...],
+    games: np.ndarray,
+    actions: np.ndarray,
+    strict: bool,
+    ok: np.ndarray,
+    year_ends: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """Apply actions[j] to game games[j] where it is legal, and write its mask. Writes
+    ok[j]: the action was legal or the game finished, and year_ends[j]: the game's year
+    ended (its year's end and mask are left to the caller). `strict`: change nothing if
+    any action is illegal. `state`: the `Arrays` as a plain tuple, `rules` the `Rules`;
+    work: int64[N_SCRATCH] of scratch (the kernel allocates nothing)."""
+    s, k = Arrays(*state), Rules(*rules)
     n = len(games)
     all_ok = True
     for j in range(n):
@@ -389,23 +391,20 @@ def apply_actions_into(  # type: ignore[no-untyped-def]
         return
     for j in range(n):
         if year_ends[j]:
-            applied = _apply_one(
-                s, games[j], actions[j], p, chest_of_space, has_gifts, min_money, work
-            )
-            year_ends[j] = not applied
+            year_ends[j] = not apply_one(s, k, games[j], actions[j], work)
 
 
-@UNCOUNTED
-def _apply_one(s, b, a, p, chest_of_space, has_gifts, min_money, work):  # type: ignore[no-untyped-def]
+@numba.njit(**INLINED)
+def apply_one(s: Arrays, k: Rules, b: int, a: int, work: np.ndarray) -> bool:
     """Apply legal action a to game b and write its mask; False if its year ended instead
     (before the mask is written). work: int64[N_SCRATCH] of scratch."""
     s.decisions[b] += 1
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])
-    ended = _apply(s, b, group, ACTION_FIELDS[a], chest_of_space, has_gifts)
+    ended = apply(s, b, group, ACTION_FIELDS[a], k.chest_of_space, k.has_gifts)
     if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
         s.build_sizes[b, seat] = build_sizes(s, b, seat, work)
-    if ended and not _next_seat(s, b, p):
+    if ended and not next_seat(s, b, k.num_players):
         return False
-    write_mask(s, b, min_money, work)
+    write_mask(s, b, k.min_money, work)
     return True

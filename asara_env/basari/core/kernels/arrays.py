@@ -1,7 +1,8 @@
 """What the kernels take: the state's arrays (`Arrays`, the fields of
 `asara_env.basari.core.state.FIELD_SPECS` in order) and a configuration's tables
-(`Rules`). They cross from Python as plain tuples, which numba unboxes faster than named
-ones, and are named again inside the kernels (`Arrays(*state)`)."""
+(`Rules`). They cross from Python as plain tuples and are named again inside the kernels
+(`Arrays(*state)`); `asara_env.common.kernels` says why, and how each kind of kernel is
+compiled."""
 
 from __future__ import annotations
 
@@ -45,14 +46,6 @@ class Arrays(NamedTuple):
 
 assert Arrays._fields == tuple(ARRAY_FIELDS), "Arrays must list FIELD_SPECS in order"
 
-
-# How the kernels are compiled. Only the entry points (called from Python) are compiled
-# functions of their own; every helper is inlined into them, since a call would pass the
-# ~250 words of `Arrays` by value. The kernels allocate nothing, so numba's reference
-# counting is off (`_nrt`): it would count (atomically) every array taken out of `Arrays`.
-# Both are cached on disk beside the modules.
-ENTRY: dict[str, Any] = {"cache": True, "_nrt": False}
-INLINED: dict[str, Any] = {**ENTRY, "inline": "always"}
 
 _GET_ARRAYS = attrgetter(*ARRAY_FIELDS)
 

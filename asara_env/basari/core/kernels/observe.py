@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from asara_env.basari.constants import MAX_PLAYERS, N_CARDS, N_COLOURS, ROUNDS
-from asara_env.basari.core.kernels.arrays import ENTRY, INLINED, Arrays, Rules
+from asara_env.basari.core.kernels.arrays import Arrays, Rules
 from asara_env.basari.core.observation import (
     GEM_SCALE,
     POINTS_SCALE,
@@ -20,6 +20,7 @@ from asara_env.basari.core.observation import (
     seat_index,
 )
 from asara_env.basari.phases import N_PHASES
+from asara_env.common.kernels import ENTRY, INLINED
 
 
 class Layout(NamedTuple):

@@ -28,9 +28,10 @@ from asara_env.basari.constants import (
     TIE_RETURN,
     Card,
 )
-from asara_env.basari.core.kernels.arrays import ENTRY, INLINED, Arrays, Rules
+from asara_env.basari.core.kernels.arrays import Arrays, Rules
 from asara_env.basari.core.kernels.chance import DIE_ACTION, MOVE, coin, die
 from asara_env.basari.phases import Phase
+from asara_env.common.kernels import ENTRY, INLINED
 
 SETUP, SELECT, BARTER, OVER = (int(p) for p in Phase)
 DIE, POINTS, GEMS = int(Card.DIE), int(Card.POINTS), int(Card.GEMS)

@@ -14,9 +14,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from asara_env.basari.core.kernels.arrays import ENTRY
 from asara_env.basari.core.kernels.observe import observe_games
 from asara_env.basari.core.kernels.step import ALL_LEGAL, step_games
+from asara_env.common.kernels import ENTRY
 
 
 @numba.njit(**ENTRY)

@@ -1,0 +1,1 @@
+"""BASARI's command-line options, shared by its training and tournaments."""

@@ -130,13 +130,8 @@ def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searche
     )
     flat.rng = rng
 
-    def search(
-        state: Any,
-        games: NDArray[np.int64],
-        seats: NDArray[np.int64],
-        observations: NDArray[np.float32],
-        masks: NDArray[np.bool_],
-    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    def search(state: Any, decisions: Decisions) -> Decided:
+        games, seats, _, masks = decisions
         actions = flat.run(state, games, seats).actions
         policies = np.zeros(masks.shape, np.float32)
         policies[np.arange(len(actions)), actions] = 1.0

@@ -46,7 +46,11 @@ is fixed per world; below it (and the other seats at a simultaneous root) the tr
 
 Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is played
 in max(1, round(sims / A)) worlds (the other seats' choices of that step and everything
-after by the playout policy), and the action of best mean reward is played.
+after by the playout policy), and the action of best mean reward is played. With
+`opponents` (a mixture of playout policies and their weights), each world draws, for every
+seat but the observer, one policy of the mixture by the weights, which plays that seat for
+the whole world; the observer's own later moves stay the playout policy's. The action is
+then the best against the population, not against one policy.
 """
 
 from __future__ import annotations
@@ -95,6 +99,9 @@ class Settings:
     c_scale: float = C_SCALE  # Gumbel: sigma's scale of q
     batch: int = 1024  # worlds per core batch at most
     flat: bool = False  # flat Monte Carlo instead of the tree
+    # flat only: (playout name, weight) of the other seats' policies, drawn per world
+    # (module docstring); empty: every seat plays `playout`
+    opponents: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         checks = {
@@ -107,6 +114,8 @@ class Settings:
             "considered": self.considered >= 1,
             "c_scale": math.isfinite(self.c_scale) and self.c_scale > 0,
             "batch": self.batch >= 1,
+            "opponents": (self.flat or not self.opponents)
+            and all(math.isfinite(w) and w > 0 for _, w in self.opponents),
         }
         bad = [name for name, ok in checks.items() if not ok]
         if bad:
@@ -147,6 +156,12 @@ class Search:
             None if seed is None else int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
         )
         self.policy = game.playout(settings.playout, playout_seed)
+        self.mixture = [
+            game.playout(name, None if playout_seed is None else playout_seed + 1 + k)
+            for k, (name, _) in enumerate(settings.opponents)
+        ]
+        weights = np.array([w for _, w in settings.opponents], np.float64)
+        self.weights = weights / weights.sum() if len(weights) else weights
         self.iterations = 0  # iterations (or flat playouts) run so far
         self.tree_steps = 0  # worlds stepped inside the trees
         self.playout_steps = 0  # worlds stepped in playouts
@@ -525,23 +540,57 @@ class Search:
             node.set_priors(seat, keys.tolist(), p[row, legal].tolist())
 
     # ------------------------------------------------------------------ leaves
-    def _leaf_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
-        """float[n, P]: every seat's reward in each world (see the module docstring)."""
+    def draw_seats(self, observers: NDArray[np.int64], players: int) -> NDArray[np.int64] | None:
+        """int[n, P]: who plays each seat of n new worlds: k for `mixture[k]` (drawn by
+        the weights), -1 for the playout policy (the observer's seat); None without a
+        mixture (every seat the playout policy)."""
+        if not self.mixture:
+            return None
+        n = len(observers)
+        seats = self.rng.choice(len(self.mixture), size=(n, players), p=self.weights)
+        seats[np.arange(n), observers] = -1
+        return seats.astype(np.int64)
+
+    def _joint(self, worlds: Any, who: NDArray[np.int64] | None) -> NDArray[np.int64]:
+        """int[B, P]: every seat's playout action in each world, seat j of world i by
+        the policy who[i, j] names (`draw_seats`)."""
+        if who is None:
+            return self.game.native(worlds, self.policy(worlds, self.rng))
+        joint = np.zeros(who.shape, np.int64)
+        for k in np.unique(who):
+            rows = np.flatnonzero((who == k).any(axis=1))
+            full = len(rows) == len(who)
+            part = worlds if full else self.game.take(worlds, rows)
+            policy = self.policy if k < 0 else self.mixture[k]
+            acts = self.game.native(part, policy(part, self.rng))
+            mine = who[rows] == k
+            block = joint[rows]
+            block[mine] = acts[mine]
+            joint[rows] = block
+        return joint
+
+    def _leaf_rewards(
+        self,
+        worlds: Any,
+        observers: NDArray[np.int64],
+        who: NDArray[np.int64] | None = None,
+    ) -> NDArray[np.float64]:
+        """float[n, P]: every seat's reward in each world (see the module docstring);
+        `who` as `draw_seats` gives (None: every seat the playout policy)."""
         if self.value_net:
             if self.settings.horizon:
-                self._advance(worlds, self.settings.horizon)
+                self._advance(worlds, self.settings.horizon, who)
             return self._net_rewards(worlds, observers)
-        return self._playout(worlds)
+        return self._playout(worlds, who)
 
-    def _advance(self, worlds: Any, steps: int) -> None:
+    def _advance(self, worlds: Any, steps: int, who: NDArray[np.int64] | None) -> None:
         """Play every unfinished world on for `steps` steps with the playout policy."""
         for _ in range(steps):
             live = int((~self.game.is_terminal(worlds)).sum())
             if not live:
                 return
             self.playout_steps += live
-            joint = self.game.native(worlds, self.policy(worlds, self.rng))
-            self.game.step(worlds, joint)
+            self.game.step(worlds, self._joint(worlds, who))
 
     def _net_rewards(self, worlds: Any, observers: NDArray[np.int64]) -> NDArray[np.float64]:
         game = self.game
@@ -578,9 +627,10 @@ class Search:
         np.put_along_axis(out, seats, v[:, :players], axis=1)
         return out
 
-    def _playout(self, worlds: Any) -> NDArray[np.float64]:
-        """Every seat's reward after playing each world on with the playout policy, to
-        the end or for `horizon` steps (the worlds are advanced in place)."""
+    def _playout(self, worlds: Any, who: NDArray[np.int64] | None) -> NDArray[np.float64]:
+        """Every seat's reward after playing each world on with the playout policy (seat
+        by seat as `who` says, `draw_seats`), to the end or for `horizon` steps (the
+        worlds are advanced in place)."""
         game, s = self.game, self.settings
         players = game.players(worlds)
         out = np.zeros((len(game.is_terminal(worlds)), players))
@@ -597,7 +647,7 @@ class Search:
                 keep = np.flatnonzero(~done)
                 rows, current = rows[keep], game.take(current, keep)
             self.playout_steps += len(done) - finished
-            game.step(current, game.native(current, self.policy(current, self.rng)))
+            game.step(current, self._joint(current, None if who is None else who[rows]))
             depth += 1
         out[rows] = game.rewards(current, s.value)
         return out
@@ -642,10 +692,11 @@ class Search:
         for part in self._batches(len(jobs)):
             j, a = jobs[part], tried[part]
             worlds = game.determinise(state, j, seats[j], self.rng)
-            joint = game.native(worlds, self.policy(worlds, self.rng))
+            who = self.draw_seats(seats[j], game.players(worlds))
+            joint = self._joint(worlds, who)
             joint[np.arange(len(j)), seats[j]] = a
             game.step(worlds, joint)
-            rewards = self._leaf_rewards(worlds, seats[j])
+            rewards = self._leaf_rewards(worlds, seats[j], who)
             np.add.at(totals, (j, a), rewards[np.arange(len(j)), seats[j]])
             np.add.at(visits, (j, a), 1)
             self.iterations += len(j)

@@ -422,3 +422,50 @@ def test_basari_edges_hide_the_colour_of_another_seats_gem():
     assert (
         np.delete(keys, np.arange(add, add + 4)) == np.delete(ids, np.arange(add, add + 4))
     ).all()
+
+
+# ------------------------------------------------------------------ a mixture of playouts
+
+
+def test_the_playout_mixture_is_drawn_by_its_weights_for_every_seat_but_the_observer():
+    where = search_game("basari", BACKEND)
+    settings = Settings(sims=8, flat=True, opponents=(("random", 3.0), ("value", 1.0)))
+    observers = np.arange(20_000) % 4
+    who = Search(where, settings, seed=5).draw_seats(observers, 4)
+    assert who is not None and who.shape == (20_000, 4)
+    assert (who[np.arange(20_000), observers] == -1).all()
+    others = who[np.arange(4)[None, :] != observers[:, None]]
+    assert set(np.unique(others)) == {0, 1}
+    assert abs((others == 0).mean() - 0.75) < 0.02
+    again = Search(where, settings, seed=5).draw_seats(observers, 4)
+    assert again is not None and (again == who).all()  # the search's seed decides
+    assert Search(where, Settings(sims=8, flat=True), seed=5).draw_seats(observers, 4) is None
+
+
+def test_each_seat_of_a_world_is_played_by_the_policy_drawn_for_it():
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    worlds = where.take(state, np.zeros(3, np.int64))
+    search = Search(where, Settings(sims=8, flat=True, opponents=(("random", 1.0),)), seed=0)
+    search.policy = lambda s, rng: np.full((3, 2), 7, np.int64)
+    search.mixture = [lambda s, rng: np.full((len(s.phase), 2), 3, np.int64)]
+    who = np.array([[-1, 0], [0, -1], [-1, -1]])
+    assert search._joint(worlds, who).tolist() == [[7, 3], [3, 7], [7, 7]]
+
+
+def test_a_flat_search_against_a_mixture_decides_legally():
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    seat = deciding_seat(state)
+    settings = Settings(sims=16, flat=True, opponents=(("random", 1.0), ("value", 2.0)))
+    decision = Search(where, settings, seed=0).run(state, np.array([0]), np.array([seat]))
+    mask = where.masks(state)[0, seat]
+    assert mask[decision.actions[0]] and decision.policies[0][~mask].sum() == 0
+
+
+@pytest.mark.parametrize(
+    "opponents, flat", [((("random", 0.0),), True), ((("random", 1.0),), False)]
+)
+def test_a_mixture_needs_flat_search_and_positive_weights(opponents, flat):
+    with pytest.raises(ValueError, match="search option opponents"):
+        Settings(flat=flat, opponents=opponents)

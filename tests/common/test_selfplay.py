@@ -28,6 +28,7 @@ from training.selfplay.buffer import (  # noqa: E402
 )
 from training.selfplay.learner import Learner, LearnerSettings, losses  # noqa: E402
 from training.selfplay.network import new_model, scheme_total, seat_policy  # noqa: E402
+from training.selfplay.search import parse_mix  # noqa: E402
 from training.selfplay.workers import blocks  # noqa: E402
 
 SMALL = [
@@ -222,6 +223,20 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
         (["--reward", "money"], "argument --reward: invalid choice"),
         (["--leaf", "playout", "--playout", "chess"], "argument --playout: must be one of"),
         (["--c-scale", "0"], "argument --c-scale: must be"),
+        (["--playout-mix", "random"], "argument --playout-mix: needs --search flat"),
+        (
+            ["--search", "flat", "--playout-mix", "random,chess"],
+            "argument --playout-mix: 'chess' is no playout policy",
+        ),
+        (
+            ["--search", "flat", "--playout-mix", "random=0"],
+            "argument --playout-mix: the weight of 'random' must be a positive number",
+        ),
+        (
+            ["--search", "flat", "--playout-mix", "random=x"],
+            "argument --playout-mix: the weight of 'random' must be a number",
+        ),
+        (["--search", "flat", "--playout-mix", "value,value"], "'value' is named twice"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(argv, message, tmp_path: Path, capsys):
@@ -405,6 +420,28 @@ def test_an_iteration_whose_search_scores_leaves_by_playouts(tmp_path: Path):
     check_policies(kept.data.policies, kept.data.masks)
     recorded = json.loads((out / "run.json").read_text())
     assert (recorded["settings"]["leaf"], recorded["settings"]["playout"]) == ("playout", "random")
+
+
+def test_a_playout_mixture_is_read_with_its_weights():
+    names = ("random", "value", "ppo_2p")
+    assert parse_mix("value,random=0.5, ppo_2p=2", names) == (
+        ("value", 1.0),
+        ("random", 0.5),
+        ("ppo_2p", 2.0),
+    )
+    assert parse_mix("", names) == ()
+
+
+def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path):
+    out = tmp_path / "r"
+    argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
+    train([*argv, "--playout-mix", "random=2,value", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    assert searched.sum() > 20 and (kept.data.policies[searched].max(axis=1) == 1.0).all()
+    recorded = json.loads((out / "run.json").read_text())
+    assert recorded["settings"]["playout_mix"] == "random=2,value"
 
 
 def test_an_iteration_of_flat_monte_carlo_targets_its_chosen_actions(tmp_path: Path):

@@ -86,3 +86,6 @@ class WorkerSettings:
     leaf: str = "net"  # how the search scores its leaves: "net" (value head) or "playout"
     playout: str = "random"  # the playout policy of leaf="playout" (SearchGame.playout_names)
     c_scale: float = 0.1  # the Gumbel root's sigma scale (agents.search.mcts.C_SCALE)
+    # flat search: (playout name, weight) of the other seats' policies, drawn per world
+    # (agents.search.mcts.Settings.opponents); empty: every seat plays `playout`
+    playout_mix: tuple[tuple[str, float], ...] = ()

@@ -9,7 +9,8 @@ Each iteration:
    search's Gumbel root at `--simulations` simulations, guided by the current network,
    its leaves scored by the network's value head or by playouts of `--playout` with
    `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
-   Monte Carlo over playouts of `--playout`, its chosen action the target;
+   Monte Carlo over playouts of `--playout`, the other seats of each playout by a policy
+   drawn from `--playout-mix` where it is given, its chosen action the target;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -64,7 +65,7 @@ from .. import runfolder
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
-from .search import FLAT, LEAVES, NET_LEAF, SEARCHERS, share_map
+from .search import FLAT, LEAVES, NET_LEAF, SEARCHERS, parse_mix, share_map
 from .spec import Row, SelfPlaySpec
 from .workers import WorkerSettings, make_pool, weights_of
 
@@ -230,6 +231,7 @@ class Trainer:
             args.leaf,
             args.playout,
             args.c_scale,
+            parse_mix(args.playout_mix, playout_names(spec.game)),
         )
 
     def resume(self) -> None:
@@ -459,6 +461,14 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         "own, a baseline or a shipped model's name (ppo_2p)",
     )
     p.add_argument(
+        "--playout-mix",
+        default="",
+        metavar="NAME[=WEIGHT],...",
+        help="--search flat: the other seats of each playout world played by one of these "
+        "policies each, drawn by the weights (1 if not given), the deciding seat's own later "
+        "moves by --playout (default: every seat --playout)",
+    )
+    p.add_argument(
         "--c-scale",
         type=command.bounded_float(0.0, 100.0, open_low=True),
         default=0.1,
@@ -571,6 +581,8 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
         )
     if args.leaf != NET_LEAF or args.search == FLAT:
         check_playout(p, spec.game, args.playout)
+    if args.playout_mix:
+        check_mix(p, spec.game, args)
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))
@@ -609,6 +621,24 @@ def check_playout(p: argparse.ArgumentParser, game: str, playout: str) -> None:
     names = search_game(game).playout_names
     if playout not in names:
         p.error(f"argument --playout: must be one of {list(names)}, got {playout!r}")
+
+
+def playout_names(game: str) -> tuple[str, ...]:
+    """The names of `game`'s playout policies (agents.search)."""
+    from agents.search.gumbel import search_game  # imported only to read the names
+
+    return search_game(game).playout_names
+
+
+def check_mix(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
+    """A usage error unless `--playout-mix` reads as a mixture of the game's playout
+    policies and the search is flat."""
+    if args.search != FLAT:
+        p.error(f"argument --playout-mix: needs --search {FLAT}, not {args.search!r}")
+    try:
+        parse_mix(args.playout_mix, playout_names(game))
+    except ValueError as e:
+        p.error(f"argument --playout-mix: {e}")
 
 
 def _interrupt(signum: int, frame: Any) -> None:

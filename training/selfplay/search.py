@@ -14,7 +14,11 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
   seat played in max(1, round(simulations / A)) determinised worlds, the rest of each game
   by playouts of `settings.playout`, the action of best mean reward played and taken as
   the target (a one-hot policy): a search that does not use the network at all, whose
-  choices the network is distilled towards.
+  choices the network is distilled towards. With `settings.playout_mix` (`--playout-mix
+  value,random,ppo_2p=2`) the other seats of each world are played by one policy of that
+  mixture each, drawn by its weights, and the deciding seat's own later moves by
+  `settings.playout`: the action is the best against the population, not a best response
+  to one policy.
 - "prior": no search, a control: the action drawn from the network's policy, the target
   that policy itself (the value head learns from the outcomes, the policy has nothing to
   learn from).
@@ -22,7 +26,8 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -126,7 +131,14 @@ def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searche
     game = search_game(settings.game, settings.backend)
     seed = int(rng.integers(2**63))
     flat = Search(
-        game, Settings(sims=settings.simulations, playout=settings.playout, flat=True), seed
+        game,
+        Settings(
+            sims=settings.simulations,
+            playout=settings.playout,
+            flat=True,
+            opponents=settings.playout_mix,
+        ),
+        seed,
     )
     flat.rng = rng
 
@@ -138,6 +150,30 @@ def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searche
         return actions, policies
 
     return search
+
+
+def parse_mix(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...]:
+    """`NAME[=WEIGHT],...` -> ((name, weight), ...), each name one of `names` (a playout
+    policy) at most once, each weight a positive finite number (1 if not given); ''
+    -> (). ValueError naming what is wrong."""
+    mix: dict[str, float] = {}
+    for item in (part.strip() for part in text.split(",")) if text.strip() else ():
+        name, sep, weight_text = item.partition("=")
+        name = name.strip()
+        if name not in names:
+            raise ValueError(f"{name!r} is no playout policy; known: {sorted(names)}")
+        if name in mix:
+            raise ValueError(f"{name!r} is named twice")
+        try:
+            weight = float(weight_text) if sep else 1.0
+        except ValueError:
+            raise ValueError(
+                f"the weight of {name!r} must be a number, got {weight_text!r}"
+            ) from None
+        if not (math.isfinite(weight) and weight > 0):
+            raise ValueError(f"the weight of {name!r} must be a positive number, got {weight_text}")
+        mix[name] = weight
+    return tuple(mix.items())
 
 
 SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {

@@ -16,7 +16,10 @@ import numpy as np
 
 from asara_env.basari.core.kernels.observe import observe_games
 from asara_env.basari.core.kernels.step import ALL_LEGAL, step_games
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 
 @numba.njit(**ENTRY)

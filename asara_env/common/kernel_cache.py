@@ -13,9 +13,10 @@ $NUMBA_CACHE_DIR) and numba's file names, but adds to each name a digest of the 
 module and of every project module that module imports, directly or not (read from the
 sources, `if TYPE_CHECKING:` imports aside). Edit any of them and the kernels whose
 closure holds it look for files that do not exist yet: they compile again, and a stale
-cache can never be loaded. The files of the same kernel under another digest are removed
-when its locator is made; a process that still runs the old sources and finds its files
-gone compiles again, it never loads the new ones (their names differ).
+cache can never be loaded. A module's cache files under any other digest (or none) are
+removed when the locator of its first kernel is made; a process that still runs the old
+sources and finds its files gone compiles again, it never loads the new ones (their
+names differ).
 
 Hashing the closure of every kernel module costs a few milliseconds per process, once.
 """
@@ -136,17 +137,19 @@ def source_digest(module: str, py_file: str) -> str:
     return digest.hexdigest()[:DIGEST_CHARS]
 
 
-def remove_other_digests(folder: str, prefix: str, digest: str) -> None:
-    """Remove numba's files in `folder` named `prefix` + a digest other than `digest`:
-    the same kernel compiled from older sources. A file another process removes first
-    or is still writing (under a temporary name) is left alone."""
+@cache
+def remove_other_digests(folder: str, stem: str, digest: str) -> None:
+    """Remove numba's files in `folder` of the module file `stem` (`stem.py`) whose
+    names hold no `digest`: its kernels compiled from other sources (or at other lines,
+    or before the digest was kept). Once a process per module; a file another process
+    removes first, or is still writing under a temporary name, is left alone."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
-        stale = not name[len(prefix) :].startswith(digest)
-        if name.startswith(prefix) and name.endswith(CACHE_SUFFIXES) and stale:
+        other = f"-{digest}." not in name
+        if name.startswith(f"{stem}.") and name.endswith(CACHE_SUFFIXES) and other:
             try:
                 os.remove(os.path.join(folder, name))
             except OSError:
@@ -190,10 +193,7 @@ class SourceDigestLocator:
         else:
             return None
         digest = source_digest(module, py_file)
-        stem = Path(py_file).stem
-        qualname = py_func.__qualname__.replace("<", "").replace(">", "")
-        prefix = f"{stem}.{qualname}-{inner.get_disambiguator()}-"
-        remove_other_digests(inner.get_cache_path(), prefix, digest)
+        remove_other_digests(inner.get_cache_path(), Path(py_file).stem, digest)
         return cls(inner, digest)
 
 

@@ -75,8 +75,11 @@ def test_a_changed_table_is_compiled_again_and_the_old_files_go(tmp_path, cache_
     assert (value, hits) == (1, 1)  # loaded from the cache
     if cache_dir is not None:
         assert cache_dir in path.parents
+    stray = path / "kernel.value-3.py311.nbi"  # numba's own name, without a digest
+    stray.write_bytes(b"")
     (root / "toykernels" / "tables.py").write_text("VALUE = 20\n")
     assert run_kernel(root, cache_dir)[:2] == (20, 0)  # the new table, compiled
+    assert not stray.exists()
     assert run_kernel(root, cache_dir)[:2] == (20, 1)  # and cached in its turn
     indexes = sorted(p.name for p in path.glob("kernel.value-*.nbi"))
     assert len(indexes) == 1, indexes  # the old sources' files are removed

@@ -70,6 +70,10 @@ IMPORT = re.compile(
 """An `import a.b, c as d` or `from .a import (b, c as d)` statement, wherever it stands
 (a docstring's example too: the closure may hold a module too many, never one too few)."""
 
+MODULE_DOCSTRING = re.compile(r'\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*[rRuU]?("""|\'\'\')[\s\S]*?\1')
+"""The docstring that opens a module, whose examples import what the module does not (cut
+at its first closing quotes: an escaped one would leave more text to read, never less)."""
+
 TYPE_CHECKING_BLOCK = re.compile(r"^if (?:typing\.)?TYPE_CHECKING:\n(?:[ \t]+.*\n|[ \t]*\n)*", re.M)
 """A top-level `if TYPE_CHECKING:` block: imports for the type checker, never run."""
 
@@ -86,7 +90,8 @@ def _imports(source: str, module: str, is_package: bool) -> set[str]:
     attribute; only the names with a file are followed)."""
     package = module if is_package else module.rpartition(".")[0]
     found: set[str] = set()
-    for origin, names, plain in IMPORT.findall(TYPE_CHECKING_BLOCK.sub("", source)):
+    code = TYPE_CHECKING_BLOCK.sub("", MODULE_DOCSTRING.sub("", source, count=1))
+    for origin, names, plain in IMPORT.findall(code):
         if plain:
             found.update(_names(plain))
             continue

@@ -7,18 +7,18 @@ keeps would run the old rules. Every module that compiles kernels therefore call
 
     use_source_digest_cache()        # before its first @numba.njit
 
-which puts `SourceDigestLocator` first among numba's cache locators. For a kernel of this
-project it keeps numba's own choice of folder (`__pycache__` beside the source, or
+which puts `SourceDigestLocator` first among numba's cache locators. For a kernel of
+this project it keeps numba's own choice of folder (`__pycache__` beside the source, or
 $NUMBA_CACHE_DIR) and numba's file names, but adds to each name a digest of the kernel's
 module and of every project module that module imports, directly or not (read from the
-sources, `if TYPE_CHECKING:` imports aside). Edit any of them and the kernels whose
-closure holds it look for files that do not exist yet: they compile again, and a stale
-cache can never be loaded. A module's cache files under any other digest (or none) are
-removed when the locator of its first kernel is made; a process that still runs the old
-sources and finds its files gone compiles again, it never loads the new ones (their
-names differ).
+sources, a module's opening docstring and `if TYPE_CHECKING:` imports aside). Edit any
+of them and the kernels whose closure holds it look for files that do not exist yet:
+they compile again, and a stale cache can never be loaded. A module's cache files under
+any other digest (or none) are removed when the locator of its first kernel is made; a
+process that still runs the old sources and finds its files gone compiles again, it
+never loads the new ones (their names differ).
 
-Reading and hashing the closures of all the kernel modules (~110 files, ~0.6 MB; the
+Reading and hashing the closures of all the kernel modules (~90 files, ~0.5 MB; the
 imports found with a regular expression, not parsed) costs a few tens of milliseconds of
 CPU once a process. numba's other caches (another package's kernels) are left as they are.
 """

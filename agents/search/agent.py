@@ -46,8 +46,19 @@ KINDS = ("flatmc", "ismcts", "gumbel")
 TRAINED_FOR = re.compile(r"_(\d+)p\.zip$")  # a shipped model's file names its player count
 # the reward scheme each game's shipped models were trained for, where it is not the win
 # share (0 to 1) the search's values are on: BASARI's `rank` (1 first, -1 last) is read as
-# 1 - place / (P - 1), (v + 1) / 2 (the win share itself heads-up)
-MODEL_REWARDS = {"basari": "rank"}
+# 1 - place / (P - 1), (v + 1) / 2 (the win share itself heads-up); ASARA's zero-sum `win`
+# (1 the winner, -1 / (P - 1) the others) as (v (P - 1) + 1) / P, (v + 1) / 2 heads-up
+MODEL_REWARDS = {"asara": "win", "basari": "rank"}
+
+
+def value_as_share(scheme: str | None, players: int, values: NDArray[Any]) -> NDArray[Any]:
+    """A value head's `values`, trained on reward `scheme` (MODEL_REWARDS) at `players`
+    seats, on the search's scale: the win share (0 to 1) or rank's 1 - place / (P - 1)."""
+    if scheme == "rank":
+        return (values + 1) / 2
+    if scheme == "win":
+        return (values * (players - 1) + 1) / players
+    return values
 
 
 def trained_players(game: str, model: str) -> int | None:
@@ -60,10 +71,11 @@ def trained_players(game: str, model: str) -> int | None:
 def network_evaluator(game: str, model: str) -> Evaluate:
     """The search's network callback for shipped model `model` of `game`: the policy's
     log-probabilities as logits and the value head's estimate of the observer's win share
-    (a `rank`-trained model's value mapped by MODEL_REWARDS)."""
+    (the value of the reward it was trained on mapped by MODEL_REWARDS)."""
     from agents.network import load_net
 
     net = load_net(game, model)
+    scheme, players = MODEL_REWARDS.get(game), trained_players(game, model) or 2
     one_torch_thread()
 
     def evaluate(
@@ -71,10 +83,7 @@ def network_evaluator(game: str, model: str) -> Evaluate:
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         priors = net.priors(observations, masks)
         logits = np.log(np.maximum(priors, 1e-30))
-        values = net.values(observations)
-        if MODEL_REWARDS.get(game) == "rank":
-            values = (values + 1) / 2
-        return logits, values
+        return logits, value_as_share(scheme, players, net.values(observations))
 
     return evaluate
 

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .game import SearchGame
-from .mcts import Decision, Evaluate, Search, Settings
+from .mcts import C_SCALE, Decision, Evaluate, Search, Settings
 
 DEFAULT_CONSIDERED = 16  # actions drawn at the root (Danihelka et al.'s m)
 DEFAULT_C = 1.25  # PUCT's constant below the root
@@ -51,6 +51,7 @@ def gumbel_search(
     games: ArrayLike | None = None,
     considered: int = DEFAULT_CONSIDERED,
     c: float = DEFAULT_C,
+    c_scale: float = C_SCALE,
     wave: int | None = None,
     backend: str | None = None,
     value_net: bool = True,
@@ -62,8 +63,8 @@ def gumbel_search(
     `simulations` Gumbel-root simulations guided by `evaluate` (see the module
     docstring). `rng`: the generator (or a seed) of the Gumbel noise and the
     determinisations. `value_net=False` scores leaves by playouts (`playout`, `horizon`)
-    instead of the network's values. A decision with one legal action is not searched
-    (its policy is that action)."""
+    instead of the network's values. `c_scale`: the scale of q in the Gumbel sigma. A
+    decision with one legal action is not searched (its policy is that action)."""
     where = search_game(game, backend) if isinstance(game, str) else game
     seat_array = np.asarray(seats, np.int64)
     game_rows = np.arange(len(seat_array)) if games is None else np.asarray(games, np.int64)
@@ -79,6 +80,7 @@ def gumbel_search(
         horizon=horizon,
         root="gumbel",
         considered=int(considered),
+        c_scale=float(c_scale),
     )
     search = Search(where, settings, None, evaluate, prior=True, value_net=value_net)
     if isinstance(rng, np.random.Generator):

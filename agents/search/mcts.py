@@ -41,8 +41,8 @@ the simulations spread evenly over the survivors, then the better half kept by g
 returned is the improved policy softmax(logits + sigma(completed q)), q of the actions not
 visited completed by the mixed value; sigma(q) = (c_visit + max visits) * c_scale * q, q
 a win share in [0, 1] (rewards of another scale rescaled to [0, 1] over the root's
-actions, as mctx does). The observer's action at the root is fixed per
-world; below it (and the other seats at a simultaneous root) the tree chooses as above.
+actions, as mctx does), c_scale mctx's 0.1 by default. The observer's action at the root
+is fixed per world; below it (and the other seats at a simultaneous root) the tree chooses as above.
 
 Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is played
 in max(1, round(sims / A)) worlds (the other seats' choices of that step and everything
@@ -73,7 +73,8 @@ Evaluate = Callable[
     [NDArray[np.float32], NDArray[np.bool_]], tuple[NDArray[np.floating], NDArray[np.floating]]
 ]
 ROOTS = ("puct", "gumbel")
-C_VISIT, C_SCALE = 50.0, 1.0  # Gumbel's sigma (Danihelka et al. 2022, their defaults)
+C_VISIT = 50.0  # Gumbel's sigma (Danihelka et al. 2022, their default)
+C_SCALE = 0.1  # Gumbel's sigma scale, mctx's default value_scale
 COMPACT_BELOW = 0.6  # playouts drop finished worlds once fewer than this share are live
 NO_FORCE = -1
 
@@ -91,6 +92,7 @@ class Settings:
     value: str = "win"  # the reward scheme of the game's card the search maximises
     root: str = "puct"  # "puct" or "gumbel"
     considered: int = 16  # Gumbel: actions drawn at the root
+    c_scale: float = C_SCALE  # Gumbel: sigma's scale of q
     batch: int = 1024  # worlds per core batch at most
     flat: bool = False  # flat Monte Carlo instead of the tree
 
@@ -103,6 +105,7 @@ class Settings:
             "horizon": self.horizon is None or self.horizon >= 0,
             "root": self.root in ROOTS,
             "considered": self.considered >= 1,
+            "c_scale": math.isfinite(self.c_scale) and self.c_scale > 0,
             "batch": self.batch >= 1,
         }
         bad = [name for name, ok in checks.items() if not ok]
@@ -360,7 +363,7 @@ class Search:
             scaled = completed
         else:  # another scheme's rewards: rescaled to [0, 1] over the legal actions
             scaled = (completed - low) / (high - low) if high > low else np.zeros(len(mask))
-        return np.where(mask, (C_VISIT + visits.max()) * C_SCALE * scaled, 0.0)
+        return np.where(mask, (C_VISIT + visits.max()) * self.settings.c_scale * scaled, 0.0)
 
     # ------------------------------------------------------------------ iterations
     def _run_forced(

@@ -406,23 +406,26 @@ def register_games() -> list[str]:
             continue
         name = short_name(game)
         if name not in known:
-            _FACTORIES[game] = _factory(game)
-            pyspiel.register_game(game_type(game), _FACTORIES[game])
+            pyspiel.register_game(game_type(game), _registered_class(game))
         names.append(name)
     return names
 
 
-# the registered factories, kept alive here: OpenSpiel's registry (a C++ static) releases
-# its references after the interpreter has let go of the GIL, which aborts the process
-# unless the last reference is Python's
-_FACTORIES: dict[str, Any] = {}
+def _registered_class(game: str) -> type[SpielGame]:
+    """`SpielGame` of `game` as the class OpenSpiel's registry calls with the parameters.
 
+    A class, as OpenSpiel's own Python games register, not a function: the registry is a
+    C++ static that drops its references when the process exits, after the interpreter has
+    finalized. Freeing a Python object then aborts the process ("Fatal Python error:
+    PyThreadState_Get"); a class is never freed by that last reference (its `__mro__`
+    refers to the class itself), a function would be once the module is cleared."""
 
-def _factory(game: str) -> Any:
-    def make(params: Mapping[str, Any] | None = None) -> SpielGame:
-        return SpielGame(game, params)
+    class RegisteredGame(SpielGame):
+        def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+            super().__init__(game, params)
 
-    return make
+    RegisteredGame.__name__ = RegisteredGame.__qualname__ = f"SpielGame_{game}"
+    return RegisteredGame
 
 
 register_games()

@@ -6,6 +6,10 @@ every state saying what the package's env says for the same game and seed."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +24,8 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import asara_env.integrations.openspiel as spiel  # noqa: E402
 from asara_env.asara.env import raw_env  # noqa: E402
 from asara_env.basari.env import BasariParallelEnv  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ASARA_RULES = [
     {"variant": "basic", "expansions": ""},
@@ -241,3 +247,33 @@ def test_openspiels_bots_play_whole_games(game):
     assert final.is_terminal()
     assert turn_based.min_utility() <= min(final.returns())
     assert max(final.returns()) <= turn_based.max_utility()
+
+
+# every registered game loaded and played a step, then the module's own references dropped,
+# as the interpreter drops them when it finalizes; OpenSpiel's registry (a C++ static)
+# lets go of what it holds only after that
+EXIT_AFTER_LOADING = """
+import gc
+import pyspiel
+import asara_env.integrations.openspiel as spiel
+for name in spiel.register_games():
+    state = pyspiel.load_game(name).new_initial_state()
+    state.apply_action(0)
+spiel.__dict__.clear()
+del name, state
+gc.collect()
+"""
+
+
+def test_the_process_exits_cleanly_after_registering_the_games():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_AFTER_LOADING],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Fatal Python error" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr

@@ -290,6 +290,43 @@ def test_gumbel_seconds_budget_spends_each_halving_round_its_share():
     assert state.legal[0, seat, decision.actions[0]]
 
 
+def test_the_gumbel_scale_defaults_to_mctx_and_sharpens_the_improved_policy():
+    """c_scale is mctx's 0.1 by default, a non-positive one is refused, and a larger one
+    moves the improved policy further from the prior (the same search otherwise)."""
+    assert Settings().c_scale == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="c_scale"):
+        Settings(c_scale=0.0)
+    where = SearchGame("basari", BACKEND)
+    states = basari_states(2, 11, every=9)[:6]
+    state = concat(states)
+    seats = np.array([deciding_or_mover(where, state, i) for i in range(len(states))])
+    net = RecordingNet(2)
+    masks = where.masks(state)[np.arange(len(seats)), seats]
+    logits = np.where(masks, net(where.observe(state, seats), masks)[0], -np.inf)
+    prior = np.exp(logits - logits.max(axis=1, keepdims=True))
+    prior /= prior.sum(axis=1, keepdims=True)
+    gaps = []
+    for c_scale in (0.1, 1.0):
+        d = gumbel_search(where, state, seats, net, simulations=16, rng=4, c_scale=c_scale)
+        gaps.append(np.abs(d.policies - prior).sum())
+    assert 0 < gaps[0] < gaps[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shipped_values_are_read_as_win_shares(players):
+    """ASARA's zero-sum `win` values and BASARI's `rank` values, mapped to the search's
+    scale: every outcome's reward becomes the seat's win share (its 1 - place / (P - 1))."""
+    from agents.search.agent import value_as_share
+    from asara_env.common.outcome import places, rank_rewards, win_shares, zero_sum_win_rewards
+
+    rng = np.random.default_rng(players)
+    scores = np.stack([rng.permutation(players) for _ in range(20)]).astype(np.int64)
+    won = value_as_share("win", players, zero_sum_win_rewards(scores).astype(np.float64))
+    assert np.allclose(won, win_shares(scores))
+    ranked = value_as_share("rank", players, rank_rewards(scores).astype(np.float64))
+    assert np.allclose(ranked, 1 - places(scores) / (players - 1))
+
+
 # ------------------------------------------------------------------ helpers
 def search_agent(game: str, spec: str, seed: int) -> GameSearchAgent:
     """The registry's agent for a search spec, as the GameSearchAgent it is."""

@@ -220,6 +220,8 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
         (["--simulations", "0"], "argument --simulations: must be at least 1"),
         (["--eval-opponents", "chess"], "argument --eval-opponents: unknown agents ['chess']"),
         (["--reward", "money"], "argument --reward: invalid choice"),
+        (["--leaf", "playout", "--playout", "chess"], "argument --playout: must be one of"),
+        (["--c-scale", "0"], "argument --c-scale: must be"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(argv, message, tmp_path: Path, capsys):
@@ -368,6 +370,12 @@ def test_a_reward_the_search_cannot_read_is_refused(tmp_path: Path, capsys):
     assert e.value.code == 2 and "argument --reward" in capsys.readouterr().err
 
 
+def test_a_reward_the_search_does_not_read_is_allowed_with_playout_leaves(tmp_path: Path):
+    argv = [*SMALL, "--search", "gumbel", "--players", "3", "--reward", "rank"]
+    args = run.parse_args(BASARI, [*argv, "--leaf", "playout", "--out", str(tmp_path / "r")])
+    assert (args.reward, args.leaf) == ("rank", "playout")
+
+
 def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Path):
     """The real search at a tiny budget: every searched target a distribution over its
     mask, and the learner's first loss finite."""
@@ -383,3 +391,30 @@ def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Pa
     check_policies(kept.data.policies, kept.data.masks)
     assert np.isfinite(float(rows(out / "progress.csv")[0]["policy_loss"]))
     assert set(np.unique(kept.data.outcomes.sum(axis=1))) <= {1.0}  # BASARI's win shares
+
+
+def test_an_iteration_whose_search_scores_leaves_by_playouts(tmp_path: Path):
+    """--leaf playout: the Gumbel root over playouts of a fixed policy (random here), its
+    targets distributions over their masks, recorded in the run's settings."""
+    out = tmp_path / "r"
+    argv = [*SMALL, "--search", "gumbel", "--simulations", "8", "--iterations", "1"]
+    train([*argv, "--leaf", "playout", "--playout", "random", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    assert (kept.data.masks.sum(axis=1) > 1).sum() > 20
+    check_policies(kept.data.policies, kept.data.masks)
+    recorded = json.loads((out / "run.json").read_text())
+    assert (recorded["settings"]["leaf"], recorded["settings"]["playout"]) == ("playout", "random")
+
+
+def test_an_iteration_of_flat_monte_carlo_targets_its_chosen_actions(tmp_path: Path):
+    """--search flat: every searched target one-hot (the flat search's choice)."""
+    out = tmp_path / "r"
+    argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
+    train([*argv, "--playout", "random", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    assert searched.sum() > 20
+    check_policies(kept.data.policies, kept.data.masks)
+    assert (kept.data.policies[searched].max(axis=1) == 1.0).all()

@@ -83,3 +83,6 @@ class WorkerSettings:
     architecture: dict[str, Any]  # the network's policy_kwargs (the learner's)
     backend: str = "numba"
     threads: int = 1  # torch threads of a worker
+    leaf: str = "net"  # how the search scores its leaves: "net" (value head) or "playout"
+    playout: str = "random"  # the playout policy of leaf="playout" (SearchGame.playout_names)
+    c_scale: float = 0.1  # the Gumbel root's sigma scale (agents.search.mcts.C_SCALE)

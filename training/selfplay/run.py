@@ -6,7 +6,10 @@ Each iteration:
 
 1. Self-play: `--games` games played to their ends on the game's compiled core, all at
    once, every decision of every seat by the search (`--search gumbel`: the shared
-   search's Gumbel root at `--simulations` simulations, guided by the current network;
+   search's Gumbel root at `--simulations` simulations, guided by the current network,
+   its leaves scored by the network's value head or by playouts of `--playout` with
+   `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
+   Monte Carlo over playouts of `--playout`, its chosen action the target;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -61,7 +64,7 @@ from .. import runfolder
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
-from .search import SEARCHERS, share_map
+from .search import FLAT, LEAVES, NET_LEAF, SEARCHERS, share_map
 from .spec import Row, SelfPlaySpec
 from .workers import WorkerSettings, make_pool, weights_of
 
@@ -224,6 +227,9 @@ class Trainer:
             dict(self.model.policy_kwargs),
             args.backend,
             args.threads,
+            args.leaf,
+            args.playout,
+            args.c_scale,
         )
 
     def resume(self) -> None:
@@ -441,6 +447,24 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         help="the search's budget per decision",
     )
     p.add_argument(
+        "--leaf",
+        default=NET_LEAF,
+        choices=LEAVES,
+        help="how the search scores a leaf: the network's value head, or a playout to the end",
+    )
+    p.add_argument(
+        "--playout",
+        default="random",
+        help="the playout policy of --leaf playout and --search flat: random, the game's "
+        "own, a baseline or a shipped model's name (ppo_2p)",
+    )
+    p.add_argument(
+        "--c-scale",
+        type=command.bounded_float(0.0, 100.0, open_low=True),
+        default=0.1,
+        help="the Gumbel root's scale of q in its improved policy (mctx's default 0.1)",
+    )
+    p.add_argument(
         "--games", type=games, default=64, help="self-play games per iteration, played at once"
     )
     p.add_argument(
@@ -538,12 +562,15 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     spec.check(p, args)
     if (
         args.search == "gumbel"
+        and args.leaf == NET_LEAF
         and share_map(reward_schemes(spec.game)[args.reward], args.players) is None
     ):
         p.error(
             f"argument --reward: the search reads values as win shares, and {args.reward!r} at "
             f"{args.players} players is not a function of the win share; use 'win'"
         )
+    if args.leaf != NET_LEAF or args.search == FLAT:
+        check_playout(p, spec.game, args.playout)
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))
@@ -573,6 +600,15 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
         what="a self-play run",
     )
     return args
+
+
+def check_playout(p: argparse.ArgumentParser, game: str, playout: str) -> None:
+    """A usage error unless `playout` names one of the game's playout policies."""
+    from agents.search.gumbel import search_game  # imported only to check the name
+
+    names = search_game(game).playout_names
+    if playout not in names:
+        p.error(f"argument --playout: must be one of {list(names)}, got {playout!r}")
 
 
 def _interrupt(signum: int, frame: Any) -> None:

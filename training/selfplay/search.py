@@ -2,11 +2,19 @@
 model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.search`.
 
 - "gumbel": the shared search's Gumbel root (agents/search/) at `settings.simulations`
-  simulations per decision, guided by the network being trained (its policy the prior,
-  its value head the leaf estimate), each decision searched from the deciding seat's
-  information set (determinised), BASARI's simultaneous choices as the shared search
-  treats them. The action is the root's choice, the target its improved policy
+  simulations per decision, guided by the network being trained (its policy the prior;
+  the leaves scored by its value head with `settings.leaf == "net"`, or by playouts of
+  the policy `settings.playout` to the game's end with "playout": a fixed playout policy,
+  e.g. a shipped model, makes a teacher that does not depend on the value head), each
+  decision searched from the deciding seat's information set (determinised), BASARI's
+  simultaneous choices as the shared search treats them, sigma's scale
+  `settings.c_scale`. The action is the root's choice, the target its improved policy
   (completed Q-values), not its visit counts.
+- "flat": flat Monte Carlo (agents/search/mcts.py): every legal action of the deciding
+  seat played in max(1, round(simulations / A)) determinised worlds, the rest of each game
+  by playouts of `settings.playout`, the action of best mean reward played and taken as
+  the target (a one-hot policy): a search that does not use the network at all, whose
+  choices the network is distilled towards.
 - "prior": no search, a control: the action drawn from the network's policy, the target
   that policy itself (the value head learns from the outcomes, the policy has nothing to
   learn from).
@@ -43,6 +51,9 @@ def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
     return search
 
 
+NET_LEAF, PLAYOUT_LEAF = "net", "playout"  # WorkerSettings.leaf
+FLAT = "flat"  # the flat Monte Carlo searcher's name
+LEAVES = (NET_LEAF, PLAYOUT_LEAF)
 SPREAD = 10**11  # scores far apart: every game's points differ, tie-break keys and all
 
 
@@ -91,15 +102,47 @@ def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generat
     def search(state: Any, decisions: Decisions) -> Decided:
         games, seats, _, _ = decisions
         decision = gumbel_search(
-            game, state, seats, evaluate, settings.simulations, rng, games=games
+            game,
+            state,
+            seats,
+            evaluate,
+            settings.simulations,
+            rng,
+            games=games,
+            c_scale=settings.c_scale,
+            value_net=settings.leaf == NET_LEAF,
+            playout=settings.playout,
         )
         return decision.actions, decision.policies
 
     return search
 
 
+def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searcher:
+    """Flat Monte Carlo over playouts of `settings.playout` (module docstring)."""
+    from agents.search.gumbel import search_game  # imported when playing
+    from agents.search.mcts import Search, Settings
+
+    game = search_game(settings.game, settings.backend)
+    seed = int(rng.integers(2**63))
+    flat = Search(
+        game, Settings(sims=settings.simulations, playout=settings.playout, flat=True), seed
+    )
+    flat.rng = rng
+
+    def search(state: Any, decisions: Decisions) -> Decided:
+        games, seats, _, masks = decisions
+        actions = flat.run(state, games, seats).actions
+        policies = np.zeros(masks.shape, np.float32)
+        policies[np.arange(len(actions)), actions] = 1.0
+        return actions, policies
+
+    return search
+
+
 SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {
     "gumbel": gumbel_searcher,
+    FLAT: lambda settings, model, rng: flat_searcher(settings, rng),
     "prior": lambda settings, model, rng: prior_searcher(model, rng),
 }
 

@@ -26,7 +26,10 @@ from asara_env.asara.core.kernels.mask import N_FEATURES, build_sizes
 from asara_env.asara.core.mask import write_mask
 from asara_env.asara.core.state import TAPE_LENGTH, CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 # the doubles of one world's deal: the cards, the windows, and the order of a stack the
 # viewer looked through (R9.2)

@@ -56,7 +56,10 @@ from asara_env.asara.core.tables import (
     TARGET_AREA,
     TARGET_BUILD_N,
 )
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED, ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 C, K = N_TILE_COLOURS, N_CARD_COLOURS
 OPTION_HAND_I64 = OPTION_HAND.astype(np.int64)

@@ -29,7 +29,10 @@ from asara_env.asara.constants import (
 from asara_env.asara.core.kernels.arrays import Arrays, Rules
 from asara_env.asara.core.state import TAPE_LENGTH
 from asara_env.asara.core.tables import PHASE
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 C, K = N_TILE_COLOURS, N_CARD_COLOURS
 PILE = C * N_GOLD  # the items of one stack: colour-major, then plain/gold

@@ -42,7 +42,14 @@ TRAINED_FOR: dict[str, dict[str, int]] = {  # the player count each model was tr
     "asara": {"ppo_2p": 2, "ppo_4p": 4},
     "basari": {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4},
 }
-assert all(TRAINED_FOR[game].keys() == MODELS[game].keys() for game in MODELS)
+# the reward scheme (the env's `reward=`) each model's value head was trained on
+TRAINED_ON: dict[str, dict[str, str]] = {
+    "asara": {"ppo_2p": "win", "ppo_4p": "win"},
+    "basari": {"ppo_2p": "rank", "ppo_3p": "rank", "ppo_4p": "rank"},
+}
+assert all(
+    TRAINED_FOR[game].keys() == TRAINED_ON[game].keys() == MODELS[game].keys() for game in MODELS
+)
 
 
 def trained_players(game: str, name: str) -> int:

@@ -168,8 +168,8 @@ def _compile_notice_type() -> type:
             if not self.said:
                 self.said = True
                 print(
-                    f"{self.game}: compiling the numba kernels (minutes, once after an "
-                    "install; numba caches them; `make setup` does it ahead) ...",
+                    f"{self.game}: compiling the numba kernels (up to a minute, once after an "
+                    "install or a change of the rules' code; numba caches them) ...",
                     file=sys.stderr,
                     flush=True,
                 )

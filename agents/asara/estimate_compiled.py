@@ -18,7 +18,10 @@ from asara_env.asara.constants import (
 from asara_env.asara.core.kernels.arrays import Arrays, arrays
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 GAME_OVER = int(Phase.GAME_OVER)
 PRO_KEY = 64  # R7.3: a tower's height (or a seat's tower count) outranks its lit windows

@@ -43,10 +43,13 @@ from asara_env.asara.core.kernels.arrays import Arrays, arrays
 from asara_env.asara.core.observation import OBS_INDEX
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
 
 from .features import PLOT_SPACES, SHAPES, TOWER_EXISTS, TOWER_LIT_GOLD, TOWER_LIT_PLAIN
 from .heuristic import Plan
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 C, K, G = N_TILE_COLOURS, N_CARD_COLOURS, N_GOLD
 N_SLOTS = SHAPES["towers"][2]  # towers started per colour

@@ -23,7 +23,6 @@ than the game's is refused at the first decision (one ValueError naming the opti
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from functools import cache, partial
 from typing import Any
@@ -32,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from agents.base import Actions, Agent
-from agents.models import MODELS
+from agents.models import MODELS, TRAINED_ON, trained_players
 from agents.registry import MAX_BATCH, MAX_SECONDS, MAX_SIMS, MAX_WAVE, AgentKind, Option
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
@@ -43,17 +42,13 @@ from .mcts import ROOTS, Decision, Evaluate, Search, Settings
 
 NET = "net"  # value=net: the value head of the prior's network
 KINDS = ("flatmc", "ismcts", "gumbel")
-TRAINED_FOR = re.compile(r"_(\d+)p\.zip$")  # a shipped model's file names its player count
-# the reward scheme each game's shipped models were trained for, where it is not the win
-# share (0 to 1) the search's values are on: BASARI's `rank` (1 first, -1 last) is read as
-# 1 - place / (P - 1), (v + 1) / 2 (the win share itself heads-up); ASARA's zero-sum `win`
-# (1 the winner, -1 / (P - 1) the others) as (v (P - 1) + 1) / P, (v + 1) / 2 heads-up
-MODEL_REWARDS = {"asara": "win", "basari": "rank"}
 
 
 def value_as_share(scheme: str | None, players: int, values: NDArray[Any]) -> NDArray[Any]:
-    """A value head's `values`, trained on reward `scheme` (MODEL_REWARDS) at `players`
-    seats, on the search's scale: the win share (0 to 1) or rank's 1 - place / (P - 1)."""
+    """A value head's `values`, trained on reward `scheme` (`agents.models.TRAINED_ON`) at
+    `players` seats, on the search's scale: the win share (0 to 1). BASARI's `rank` (1
+    first, -1 last) is read as 1 - place / (P - 1), (v + 1) / 2; ASARA's zero-sum `win` (1
+    the winner, -1 / (P - 1) the others) as (v (P - 1) + 1) / P; both (v + 1) / 2 heads-up."""
     if scheme == "rank":
         return (values + 1) / 2
     if scheme == "win":
@@ -61,21 +56,14 @@ def value_as_share(scheme: str | None, players: int, values: NDArray[Any]) -> ND
     return values
 
 
-def trained_players(game: str, model: str) -> int | None:
-    """The player count shipped model `model` of `game` was trained for (from its file's
-    name, e.g. basari_2p.zip), None if it does not say."""
-    found = TRAINED_FOR.search(MODELS.get(game, {}).get(model, ""))
-    return int(found.group(1)) if found else None
-
-
 def network_evaluator(game: str, model: str) -> Evaluate:
     """The search's network callback for shipped model `model` of `game`: the policy's
     log-probabilities as logits and the value head's estimate of the observer's win share
-    (the value of the reward it was trained on mapped by MODEL_REWARDS)."""
+    (the value of the reward it was trained on, `TRAINED_ON`, read as a win share)."""
     from agents.network import load_net
 
     net = load_net(game, model)
-    scheme, players = MODEL_REWARDS.get(game), trained_players(game, model) or 2
+    scheme, players = TRAINED_ON[game][model], trained_players(game, model)
     one_torch_thread()
 
     def evaluate(

@@ -22,10 +22,14 @@ from numpy.typing import NDArray
 from asara_env.asara.constants import N_CARD_COLOURS, N_CARDS, N_LIGHTED, N_TILE_COLOURS
 from asara_env.asara.core import take
 from asara_env.asara.core.kernels.arrays import Arrays, arrays
-from asara_env.asara.core.mask import build_sizes, write_mask
+from asara_env.asara.core.kernels.mask import N_FEATURES, build_sizes
+from asara_env.asara.core.mask import write_mask
 from asara_env.asara.core.state import TAPE_LENGTH, CoreState
 from asara_env.asara.phases import Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 # the doubles of one world's deal: the cards, the windows, and the order of a stack the
 # viewer looked through (R9.2)
@@ -52,10 +56,7 @@ def determinise_games(
     worlds.seed[:] = 0
     viewers = np.ascontiguousarray(viewers, np.int64)
     redeal(arrays(worlds), viewers, u)
-    rows = np.arange(n)
-    for seat in range(worlds.config.num_players):  # their lighted windows may have changed
-        worlds.build_sizes[:, seat] = build_sizes(worlds, rows, np.full(n, seat))
-    write_mask(worlds, rows)
+    write_mask(worlds, np.arange(n))
     return worlds
 
 
@@ -81,9 +82,11 @@ def spread(pool: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
 
 @numba.njit(**COUNTED)
 def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) -> None:
-    """Redeal, in place, every world's cards and windows its viewer cannot know (`state`:
-    the `Arrays` as a plain tuple; u: float64[B, N_UNIFORMS])."""
+    """Redeal, in place, every world's cards and windows its viewer cannot know, and
+    recompute every seat's build sizes (their lighted windows may have changed); `state`:
+    the `Arrays` as a plain tuple; u: float64[B, N_UNIFORMS]."""
     s = Arrays(*state)
+    features = np.empty(N_FEATURES, np.int64)
     phase, seat, hands, draw_pile = s.phase, s.seat, s.hands, s.draw_pile
     space_seat, space_cards, space_face_up, coloured = (
         s.space_seat, s.space_cards, s.space_face_up, s.coloured
@@ -107,6 +110,8 @@ def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) ->
             b, v, drawn_hidden, looked, u[b, WINDOWS_U:STACK_U], u[b, STACK_U:], lighted_supply,
             lighted_stack, lighted_owner, lighted_len, lights_drawn,
         )  # fmt: skip
+        for p in range(hands.shape[1]):
+            s.build_sizes[b, p] = build_sizes(s, b, p, features)
 
 
 @numba.njit(**COUNTED)

@@ -86,5 +86,8 @@ def _pick_rows(rows: NDArray[np.uint8], u: NDArray[np.float64], out: NDArray[np.
 def _compiled_pick() -> Picker:
     import numba
 
+    from asara_env.common.kernel_cache import use_source_digest_cache
+
+    use_source_digest_cache()
     picker: Picker = numba.njit(cache=True, nogil=True)(_pick_rows)
     return picker

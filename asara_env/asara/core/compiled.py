@@ -10,8 +10,8 @@ from the numpy core.
 
 Games played here are bit-identical to the numpy core's (and so to the reference
 engine's): every field after every step, the masks and the observations of every seat.
-The end of a year (its scoring and the next year's deal, a few times a game) runs the
-numpy core's functions on the games that reach it. The kernels loop over the games one by
+The end of a year (its scoring and the next year's deal, drawing the same doubles from
+each game's tape) is compiled too. The kernels loop over the games one by
 one on one thread, at every batch size: a game's step, mask and observation touch only
 that game's entries, and the kernels that allocate nothing are compiled without reference
 counting, so a game costs less than its share of the numpy core's vectorised verbs even at
@@ -41,7 +41,6 @@ from asara_env.asara.core.kernels.arrays import arrays, rules_of
 from asara_env.asara.core.kernels.mask import N_SCRATCH
 from asara_env.asara.core.observation import OBS_DIM, output_buffer, viewers_of
 from asara_env.asara.core.step import illegal_error, step_arguments
-from asara_env.asara.core.year import end_year
 from asara_env.common.opponents import TurnBased
 
 __all__ = ["TURNS", "observe", "observe_games", "step", "warm_up"]  # the rest: the numpy core's
@@ -64,15 +63,11 @@ def step(
     if actions.dtype == np.uint64:  # ids past int64's range are simply illegal
         wide[actions > np.iinfo(np.int64).max] = -1
     rules, work = rules_of(state.config), np.empty(N_SCRATCH, np.int64)
-    ok, year_ends = np.empty(len(rows), bool), np.empty(len(rows), bool)
+    ok, applies = np.empty(len(rows), bool), np.empty(len(rows), bool)
     strict = on_illegal == "raise"
-    step_kernels.apply_actions(arrays(state), rules, rows, wide, strict, ok, year_ends, work)
+    step_kernels.apply_actions(arrays(state), rules, rows, wide, strict, ok, applies, work)
     if on_illegal == "raise" and not ok.all():
         raise illegal_error(state, rows, actions, int(np.flatnonzero(~ok)[0]))
-    if year_ends.any():
-        ended = rows[year_ends]
-        end_year(state, ended)
-        mask_kernels.write_masks(arrays(state), rules, ended, work)
     return ~ok
 
 

@@ -9,6 +9,6 @@ kernels"): the entry points `apply_actions`, `write_masks`, `observe_games` take
 state as one plain tuple (`arrays.arrays(state)`) and the configuration as another
 (`arrays.rules_of(config)`); the helpers are inlined into them (`INLINED`), but
 `write_mask`, which two entry points share, and the few that allocate (`COUNTED`).
-numba's on-disk cache follows no call from one file into another: after editing
-`mask.py`, clear the cache so that the kernels of `step.py` are compiled again with the
-new mask."""
+Their on-disk cache is keyed by every source a kernel's module imports
+(`asara_env.common.kernel_cache`): after an edit to `mask.py` or `tables.py`, the kernels
+of `step.py` compile again with the new rules."""

@@ -55,7 +55,10 @@ from asara_env.asara.core.tables import (
     TARGET_SPACES,
 )
 from asara_env.asara.phases import Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED, ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 C, K, W = N_TILE_COLOURS, N_CARD_COLOURS, MAX_TOWERS_PER_COLOUR
 BASE, TRUNK, WINDOW, TURRET = (int(p) for p in Part)

@@ -29,7 +29,10 @@ from asara_env.asara.core.kernels.arrays import Arrays, Rules
 from asara_env.asara.core.observation import OBS_INDEX, SPACE_FEATURES, TOWER_FEATURES
 from asara_env.asara.core.state import N_SPACES
 from asara_env.asara.phases import N_PHASES, Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 P4, C, K = MAX_PLAYERS, N_TILE_COLOURS, N_CARD_COLOURS
 TOWERS_PER_SEAT = C * MAX_TOWERS_PER_COLOUR * TOWER_FEATURES

@@ -1,7 +1,6 @@
 """One decision applied per game, with its automatic consequences up to the next decision
-(numba); mirrors `asara_env.asara.core.step` function by function. The end of a year (its
-scoring and the next year's deal) is left to the numpy core: `apply_actions` reports the
-games that reached it, before their mask is written."""
+(numba), the end of a year included (`asara_env.asara.core.kernels.year`); mirrors
+`asara_env.asara.core.step` function by function."""
 
 from __future__ import annotations
 
@@ -30,6 +29,7 @@ from asara_env.asara.core.kernels.mask import (
     space_taken,
     write_mask,
 )
+from asara_env.asara.core.kernels.year import end_year
 from asara_env.asara.core.state import SPACE_VALUE, TAPE_LENGTH
 from asara_env.asara.core.tables import (
     ACTION_FIELDS,
@@ -56,7 +56,10 @@ from asara_env.asara.core.tables import (
     TARGET_AREA,
     TARGET_BUILD_N,
 )
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED, ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 C, K = N_TILE_COLOURS, N_CARD_COLOURS
 OPTION_HAND_I64 = OPTION_HAND.astype(np.int64)
@@ -370,34 +373,33 @@ def apply_actions(
     actions: np.ndarray,
     strict: bool,
     ok: np.ndarray,
-    year_ends: np.ndarray,
+    applies: np.ndarray,
     work: np.ndarray,
 ) -> None:
-    """Apply actions[j] to game games[j] where it is legal, and write its mask. Writes
-    ok[j]: the action was legal or the game finished, and year_ends[j]: the game's year
-    ended (its year's end and mask are left to the caller). `strict`: change nothing if
-    any action is illegal. `state`: the `Arrays` as a plain tuple, `rules` the `Rules`;
-    work: int64[N_SCRATCH] of scratch (the kernel allocates nothing)."""
+    """Apply actions[j] to game games[j] where it is legal, with the end of its year if it
+    comes, and write its mask. Writes ok[j]: the action was legal or the game finished.
+    `strict`: change nothing if any action is illegal. `state`: the `Arrays` as a plain
+    tuple, `rules` the `Rules`; applies: bool[len(games)] and work: int64[N_SCRATCH] of
+    scratch (the kernel allocates nothing but an end of year's piles)."""
     s, k = Arrays(*state), Rules(*rules)
     n = len(games)
     all_ok = True
     for j in range(n):
         b, a = games[j], actions[j]
-        year_ends[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]  # for now: whether it applies
-        ok[j] = year_ends[j] or s.phase[b] == PH_GAME_OVER
+        applies[j] = 0 <= a < NUM_ACTIONS and s.legal[b, a]
+        ok[j] = applies[j] or s.phase[b] == PH_GAME_OVER
         all_ok = all_ok and ok[j]
     if strict and not all_ok:
-        year_ends[:] = False
         return
     for j in range(n):
-        if year_ends[j]:
-            year_ends[j] = not apply_one(s, k, games[j], actions[j], work)
+        if applies[j]:
+            apply_one(s, k, games[j], actions[j], work)
 
 
 @numba.njit(**INLINED)
-def apply_one(s: Arrays, k: Rules, b: int, a: int, work: np.ndarray) -> bool:
-    """Apply legal action a to game b and write its mask; False if its year ended instead
-    (before the mask is written). work: int64[N_SCRATCH] of scratch."""
+def apply_one(s: Arrays, k: Rules, b: int, a: int, work: np.ndarray) -> None:
+    """Apply legal action a to game b, with the end of its year if it comes, and write
+    its mask. work: int64[N_SCRATCH] of scratch."""
     s.decisions[b] += 1
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])
@@ -405,6 +407,5 @@ def apply_one(s: Arrays, k: Rules, b: int, a: int, work: np.ndarray) -> bool:
     if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
         s.build_sizes[b, seat] = build_sizes(s, b, seat, work)
     if ended and not next_seat(s, b, k.num_players):
-        return False
+        end_year(s, k, b)
     write_mask(s, b, k.min_money, work)
-    return True

@@ -19,7 +19,10 @@ from asara_env.basari.chance import (
     Kind,
 )
 from asara_env.basari.constants import DIE_FACES
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 SHIFT_1, SHIFT_2, SHIFT_3 = MIX_SHIFTS
 ONE = np.uint64(1)

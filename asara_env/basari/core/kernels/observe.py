@@ -20,7 +20,10 @@ from asara_env.basari.core.observation import (
     seat_index,
 )
 from asara_env.basari.phases import N_PHASES
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 
 class Layout(NamedTuple):

@@ -31,7 +31,10 @@ from asara_env.basari.constants import (
 from asara_env.basari.core.kernels.arrays import Arrays, Rules
 from asara_env.basari.core.kernels.chance import DIE_ACTION, MOVE, coin, die
 from asara_env.basari.phases import Phase
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY, INLINED
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 SETUP, SELECT, BARTER, OVER = (int(p) for p in Phase)
 DIE, POINTS, GEMS = int(Card.DIE), int(Card.POINTS), int(Card.GEMS)

@@ -2,10 +2,10 @@
 the state's arrays cross from Python once: the two kernels are called from a third
 compiled one.
 
-numba's disk cache keys this entry point on this file alone, while its compiled code holds
-the two kernels it calls: after editing `step.py` or `observe.py` (or what they inline),
-delete `kernels/__pycache__` (or the `$NUMBA_CACHE_DIR` in use) before trusting
-`step_observe`. The tests compare it with the numpy core's step and observation."""
+Its compiled code holds the two kernels it calls; its cache is keyed by every source it
+imports (`asara_env.common.kernel_cache`), so an edit to `step.py` or `observe.py` (or
+what they inline) compiles it again. The tests compare it with the numpy core's step and
+observation."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ import numpy as np
 
 from asara_env.basari.core.kernels.observe import observe_games
 from asara_env.basari.core.kernels.step import ALL_LEGAL, step_games
+from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import ENTRY
+
+use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
 
 @numba.njit(**ENTRY)

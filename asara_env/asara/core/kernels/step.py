@@ -29,8 +29,8 @@ from asara_env.asara.core.kernels.mask import (
     space_taken,
     write_mask,
 )
-from asara_env.asara.core.kernels.year import end_year
-from asara_env.asara.core.state import SPACE_VALUE, TAPE_LENGTH
+from asara_env.asara.core.kernels.year import end_year, shuffled
+from asara_env.asara.core.state import SPACE_VALUE
 from asara_env.asara.core.tables import (
     ACTION_FIELDS,
     ACTION_GROUP,
@@ -78,25 +78,6 @@ PH_BRIBE_TAKE, PH_LIGHTS_KEEP = PHASE.BRIBE_TAKE, PHASE.LIGHTS_KEEP
 
 
 # ------------------------------------------------------------------------------ chance
-@numba.njit(**INLINED)  # allocates: called by COUNTED functions only
-def shuffled(s: Arrays, b: int, counts: np.ndarray) -> np.ndarray:
-    """The items of a pile (counts[K]) in random order: one double per item from game b's
-    tape, sorted stably (chance.shuffled)."""
-    total = counts.sum()
-    start = s.tape_pos[b]
-    if total and start + total > TAPE_LENGTH:
-        raise RuntimeError("a game used more chance than TAPE_LENGTH provides")
-    s.tape_pos[b] = start + total
-    items = np.empty(total, np.int64)
-    at = 0
-    for k in range(len(counts)):
-        for _ in range(counts[k]):
-            items[at] = k
-            at += 1
-    order = np.argsort(s.tape[b, start : start + total], kind="mergesort")
-    return items[order]
-
-
 @numba.njit(**INLINED)  # allocates: called by COUNTED functions only
 def draw_many(s: Arrays, b: int, counts: np.ndarray, k: int) -> np.ndarray:
     """Draw min(k, total) items one by one from counts[K] (in place); the counts drawn

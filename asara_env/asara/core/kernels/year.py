@@ -50,7 +50,7 @@ PH_PLACE, PH_GAME_OVER = PHASE.PLACE, PHASE.GAME_OVER
 
 
 @numba.njit(**INLINED)  # allocates: called by COUNTED functions only
-def shuffled_pile(s: Arrays, b: int, counts: np.ndarray) -> np.ndarray:
+def shuffled(s: Arrays, b: int, counts: np.ndarray) -> np.ndarray:
     """The items of a pile (counts[K]) in random order: one double per item from game b's
     tape, sorted stably (chance.shuffled)."""
     total = counts.sum()
@@ -177,7 +177,7 @@ def deal_and_refill(s: Arrays, b: int, p: int, has_gifts: bool, pro: bool) -> No
     """Deal all the cards afresh, seat 0 first, then refill the displays part by part,
     then lay the gifts (year.deal_and_refill)."""
     deck = np.full(K, CARDS_PER_COLOUR, np.int64)
-    items = shuffled_pile(s, b, deck)
+    items = shuffled(s, b, deck)
     hand = HAND_SIZES[p]
     s.hands[b, :, :] = 0
     for seat in range(p):
@@ -194,7 +194,7 @@ def deal_and_refill(s: Arrays, b: int, p: int, has_gifts: bool, pro: bool) -> No
         for c in range(C):
             for g in range(N_GOLD):
                 pile[c * N_GOLD + g] = s.stacks[b, part, c, g]
-        order = shuffled_pile(s, b, pile)
+        order = shuffled(s, b, pile)
         for j in range(min(want, len(order))):
             c, g = order[j] // N_GOLD, order[j] % N_GOLD
             s.stacks[b, part, c, g] -= 1
@@ -207,7 +207,7 @@ def deal_and_refill(s: Arrays, b: int, p: int, has_gifts: bool, pro: bool) -> No
 def lay_gifts(s: Arrays, b: int, pro: bool) -> None:
     """R9.2: one gift from the shuffled pile on top of every chest in play, in chest order
     (year.lay_gifts)."""
-    top = shuffled_pile(s, b, s.gift_pile[b].astype(np.int64))
+    top = shuffled(s, b, s.gift_pile[b].astype(np.int64))
     for i in range(N_CHESTS_IN_PLAY[int(pro)]):
         chest = CHESTS[int(pro), i]
         slot = 0  # the first free slot: how many are laid

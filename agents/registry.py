@@ -54,14 +54,18 @@ MAX_WAVE = 4096
 class Option:
     """How the text of one `key=value` option is read, and the values it may take."""
 
-    kind: Literal["int", "float", "bool", "str", "file"]
+    kind: Literal["int", "float", "bool", "str", "file", "mix"]
     low: float | None = None  # the smallest value allowed
     low_open: bool = False  # `low` itself is not allowed
     high: float | None = None  # the largest value allowed
-    choices: tuple[str, ...] = ()  # the values a "str" option may take (any if empty)
+    # the values a "str" option may take (any if empty); a "mix" option's names
+    choices: tuple[str, ...] = ()
 
     def read(self, text: str) -> OptionValue:
         """The value `text` stands for; ValueError saying what the option takes."""
+        if self.kind == "mix":
+            read_mixture(text, self.choices)
+            return text
         value = _READERS[self.kind](text)
         if self.choices and value not in self.choices:
             raise ValueError(f"must be one of {list(self.choices)}, got {text!r}")
@@ -139,6 +143,27 @@ def _file(text: str) -> str:
     if problem:
         raise ValueError(f"{found[0]} is not a saved MaskablePPO model ({problem})")
     return text
+
+
+MIX_ITEM, MIX_WEIGHT = "+", "*"  # a "mix" option: `NAME[*WEIGHT]+NAME[*WEIGHT]...`
+
+
+def read_mixture(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...]:
+    """`NAME[*WEIGHT]+...` -> ((name, weight), ...): each name one of `names` (any if
+    empty), at most once, each weight a positive finite number (1 if not given);
+    ValueError naming what is wrong (`ppo_2p*2+value*2+random`)."""
+    mix: dict[str, float] = {}
+    for item in text.split(MIX_ITEM):
+        name, star, weight_text = item.partition(MIX_WEIGHT)
+        if names and name not in names:
+            raise ValueError(f"names {name!r} in {text!r}; the names: {sorted(names)}")
+        if name in mix:
+            raise ValueError(f"names {name!r} twice in {text!r}")
+        weight = _number(weight_text) if star else 1.0
+        if weight <= 0:
+            raise ValueError(f"gives {name!r} the weight {weight_text}; weights must be > 0")
+        mix[name] = weight
+    return tuple(mix.items())
 
 
 _READERS: dict[str, Callable[[str], OptionValue]] = {

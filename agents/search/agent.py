@@ -14,6 +14,11 @@ instead: each decision searched alone for S wall seconds (`agents.search.mcts`; 
 one wave). With `sims` the agent is deterministic given its seed and the decisions it is
 asked (in the same groups); with `seconds` the work done depends on the machine.
 
+Opponents (flatmc only): `opponents=ppo_2p*2+value*2+random` plays every other seat of
+each playout world by one policy of that mixture, drawn per world by the weights (`*W`,
+1 if not given; the names are playouts), the agent's own later moves by `playout`: the
+action is the best against that population rather than a best reply to `playout` alone.
+
 Networks: `prior=<model>` (a shipped model of the game, `agents.models.MODELS`) gives
 the priors of PUCT below the root and the logits of the Gumbel root; `value=net` scores
 the leaves by that network's value head (the observer's own observation of the leaf's
@@ -32,7 +37,15 @@ from numpy.typing import ArrayLike, NDArray
 
 from agents.base import Actions, Agent
 from agents.models import MODELS, TRAINED_ON, trained_players
-from agents.registry import MAX_BATCH, MAX_SECONDS, MAX_SIMS, MAX_WAVE, AgentKind, Option
+from agents.registry import (
+    MAX_BATCH,
+    MAX_SECONDS,
+    MAX_SIMS,
+    MAX_WAVE,
+    AgentKind,
+    Option,
+    read_mixture,
+)
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
 
@@ -99,6 +112,7 @@ class GameSearchAgent(Agent[Any]):
         prior: str | None = None,
         backend: str | None = None,
         batch: int = 1024,
+        opponents: str = "",
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -125,12 +139,22 @@ class GameSearchAgent(Agent[Any]):
             considered=considered,
             batch=batch,
             flat=kind == "flatmc",
+            opponents=self._mixture(opponents),
         )
         self.search_game.playout(playout, None)  # an unknown playout is refused now
         if self.value_model is None:
             self.search_game.check_scheme(scheme)
         self._checked: set[int] = set()
         super().__init__(seed)
+
+    def _mixture(self, opponents: str) -> tuple[tuple[str, float], ...]:
+        """The `opponents` option read: ((playout name, weight), ...), () if empty."""
+        if not opponents:
+            return ()
+        try:
+            return read_mixture(opponents, self.search_game.playout_names)
+        except ValueError as e:
+            raise ValueError(f"option opponents {e}") from None
 
     @staticmethod
     def _value_model(game: str, value: str, prior: str | None) -> str | None:
@@ -254,6 +278,7 @@ def shared_kinds(game: str) -> Mapping[str, AgentKind]:
     }
     tree = {**options, "root": Option("str", choices=ROOTS), "considered": Option("int", low=1)}
     flat = {k: v for k, v in options.items() if k not in ("c", "wave", "prior")}
+    flat["opponents"] = Option("mix", choices=playouts)
     takes = {"flatmc": flat, "ismcts": tree, "gumbel": tree}
     return {
         kind: AgentKind(partial(_build, game, kind), takes[kind], main="sims") for kind in KINDS

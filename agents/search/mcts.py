@@ -45,8 +45,10 @@ actions, as mctx does), c_scale mctx's 0.1 by default. The observer's action at 
 is fixed per world; below it (and the other seats at a simultaneous root) the tree chooses as above.
 
 Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is played
-in max(1, round(sims / A)) worlds (the other seats' choices of that step and everything
-after by the playout policy), and the action of best mean reward is played. With
+in the same max(1, round(sims / A)) worlds (each world determinised once and copied for
+every action, so the actions meet the same chance; the other seats' choices of that step
+and everything after by the playout policy), and the action of best mean reward is
+played. With
 `opponents` (a mixture of playout policies and their weights), each world draws, for every
 seat but the observer, one policy of the mixture by the weights, which plays that seat for
 the whole world; the observer's own later moves stay the playout policy's. The action is
@@ -682,17 +684,23 @@ class Search:
         totals: NDArray[np.float64],
         visits: NDArray[np.float64],
     ) -> None:
-        """Every legal action of decision i played in counts[i] worlds, its seat's rewards
-        added to `totals` and the playouts counted in `visits` ([decision, action])."""
+        """Every legal action of decision i played in the same counts[i] worlds (each world
+        determinised once, its seats' policies drawn once, and copied for every action:
+        the actions are compared on common chance), its seat's rewards added to `totals`
+        and the playouts counted in `visits` ([decision, action])."""
         game = self.game
-        jobs = np.concatenate(
-            [np.full(k * len(a), i) for i, (k, a) in enumerate(zip(counts, legal))]
-        )
-        tried = np.concatenate([np.tile(a, k) for k, a in zip(counts, legal)])
-        for part in self._batches(len(jobs)):
-            j, a = jobs[part], tried[part]
-            worlds = game.determinise(state, j, seats[j], self.rng)
-            who = self.draw_seats(seats[j], game.players(worlds))
+        bases = np.concatenate([np.full(k, i) for i, k in enumerate(counts)])
+        widths = np.array([len(legal[i]) for i in bases.tolist()], np.int64)
+        per_batch = max(1, self.settings.batch // int(widths.max()))
+        for lo in range(0, len(bases), per_batch):
+            base = bases[lo : lo + per_batch]
+            drawn = game.determinise(state, base, seats[base], self.rng)
+            drawn_who = self.draw_seats(seats[base], game.players(drawn))
+            copies = np.repeat(np.arange(len(base)), widths[lo : lo + per_batch])
+            j = base[copies]
+            a = np.concatenate([legal[i] for i in base.tolist()])
+            worlds = game.take(drawn, copies)
+            who = None if drawn_who is None else drawn_who[copies]
             joint = self._joint(worlds, who)
             joint[np.arange(len(j)), seats[j]] = a
             game.step(worlds, joint)

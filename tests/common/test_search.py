@@ -469,3 +469,49 @@ def test_a_flat_search_against_a_mixture_decides_legally():
 def test_a_mixture_needs_flat_search_and_positive_weights(opponents, flat):
     with pytest.raises(ValueError, match="search option opponents"):
         Settings(flat=flat, opponents=opponents)
+
+
+def test_flat_search_compares_the_actions_on_the_same_worlds(monkeypatch):
+    """Every legal action of a flat decision is played in the same determinised worlds
+    (common chance): each world's seed meets every legal action once."""
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    seat = deciding_seat(state)
+    legal = np.flatnonzero(where.masks(state)[0, seat])
+    stepped: list[tuple[list[int], list[int]]] = []
+    real_step = where.step
+
+    def step(worlds, joint):
+        stepped.append((worlds.seed.tolist(), np.asarray(joint)[:, seat].tolist()))
+        real_step(worlds, joint)
+
+    monkeypatch.setattr(where, "step", step)
+    search = Search(where, Settings(sims=4 * len(legal), flat=True, horizon=0), seed=0)
+    search.run(state, np.array([0]), np.array([seat]))
+    seeds, actions = stepped[0]
+    tried: dict[int, list[int]] = {}
+    for world_seed, action in zip(seeds, actions):
+        tried.setdefault(world_seed, []).append(action)
+    assert len(tried) == 4
+    assert all(sorted(a) == legal.tolist() for a in tried.values())
+
+
+def test_a_flatmc_spec_takes_a_mixture_of_opponents():
+    agent = make_agent("basari", "flatmc:16:playout=ppo_2p:opponents=ppo_2p*2+value+random*0.5")
+    assert agent.settings.opponents == (("ppo_2p", 2.0), ("value", 1.0), ("random", 0.5))
+    assert make_agent("basari", "flatmc:16").settings.opponents == ()
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("flatmc:opponents=nobody", "names 'nobody'"),
+        ("flatmc:opponents=value*0", "weight 0"),
+        ("flatmc:opponents=value+value", "twice"),
+        ("flatmc:opponents=value*much", "must be a number"),
+        ("ismcts:opponents=value", "no option 'opponents'"),
+    ],
+)
+def test_a_bad_mixture_of_opponents_is_refused_by_name(spec, words):
+    with pytest.raises(ValueError, match=words):
+        make_agent("basari", spec)

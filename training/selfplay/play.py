@@ -89,3 +89,5 @@ class WorkerSettings:
     # flat search: (playout name, weight) of the other seats' policies, drawn per world
     # (agents.search.mcts.Settings.opponents); empty: every seat plays `playout`
     playout_mix: tuple[tuple[str, float], ...] = ()
+    # flat search: the reward scheme its playouts are scored by (the game's card's)
+    search_reward: str = "win"

@@ -10,7 +10,8 @@ Each iteration:
    its leaves scored by the network's value head or by playouts of `--playout` with
    `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
    Monte Carlo over playouts of `--playout`, the other seats of each playout by a policy
-   drawn from `--playout-mix` where it is given, its chosen action the target;
+   drawn from `--playout-mix` where it is given, each playout scored by
+   `--search-reward`, its chosen action the target;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -232,6 +233,7 @@ class Trainer:
             args.playout,
             args.c_scale,
             parse_mix(args.playout_mix, playout_names(spec.game)),
+            args.search_reward,
         )
 
     def resume(self) -> None:
@@ -469,6 +471,12 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         "moves by --playout (default: every seat --playout)",
     )
     p.add_argument(
+        "--search-reward",
+        default="win",
+        help="--search flat: the reward scheme the playouts are scored by (the game's: "
+        "win, rank, margin; default: win)",
+    )
+    p.add_argument(
         "--c-scale",
         type=command.bounded_float(0.0, 100.0, open_low=True),
         default=0.1,
@@ -583,6 +591,7 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
         check_playout(p, spec.game, args.playout)
     if args.playout_mix:
         check_mix(p, spec.game, args)
+    check_search_reward(p, spec.game, args)
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))
@@ -639,6 +648,16 @@ def check_mix(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -
         parse_mix(args.playout_mix, playout_names(game))
     except ValueError as e:
         p.error(f"argument --playout-mix: {e}")
+
+
+def check_search_reward(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
+    """A usage error unless `--search-reward` is one of the game's reward schemes, given
+    (other than the default) only with the flat search."""
+    schemes = sorted(reward_schemes(game))
+    if args.search_reward not in schemes:
+        p.error(f"argument --search-reward: must be one of {schemes}, got {args.search_reward!r}")
+    if args.search_reward != "win" and args.search != FLAT:
+        p.error(f"argument --search-reward: needs --search {FLAT}, not {args.search!r}")
 
 
 def _interrupt(signum: int, frame: Any) -> None:

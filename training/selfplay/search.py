@@ -18,7 +18,10 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
   value,random,ppo_2p=2`) the other seats of each world are played by one policy of that
   mixture each, drawn by its weights, and the deciding seat's own later moves by
   `settings.playout`: the action is the best against the population, not a best response
-  to one policy.
+  to one policy. Its playouts are scored by `settings.search_reward` (`--search-reward`):
+  `win` by default; BASARI's `margin` (points over the mean) tells actions apart where
+  every playout of a decision ends in the same winner, which `win` scores alike (ties
+  that the search would break at random).
 - "prior": no search, a control: the action drawn from the network's policy, the target
   that policy itself (the value head learns from the outcomes, the policy has nothing to
   learn from).
@@ -137,6 +140,7 @@ def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searche
             playout=settings.playout,
             flat=True,
             opponents=settings.playout_mix,
+            value=settings.search_reward,
         ),
         seed,
     )

@@ -48,7 +48,9 @@ Flat Monte Carlo (`flat=True`): no tree; every legal action of the observer is p
 in the same max(1, round(sims / A)) worlds (each world determinised once and copied for
 every action, so the actions meet the same chance; the other seats' choices of that step
 and everything after by the playout policy), and the action of best mean reward is
-played. With
+played; where the playout policy's own choice for the observer is among the best (a tie,
+as when every world ends alike), that choice is played rather than one drawn at random,
+so the search departs from its playout policy only for an action it found better. With
 `opponents` (a mixture of playout policies and their weights), each world draws, for every
 seat but the observer, one policy of the mixture by the weights, which plays that seat for
 the whole world; the observer's own later moves stay the playout policy's. The action is
@@ -671,9 +673,18 @@ class Search:
                 self._flat_round(state, seats, legal, counts, totals, visits)
         means = np.where(visits > 0, totals / np.maximum(visits, 1), -np.inf)
         actions = pick_best(means, self.rng.random(n))
+        own = self._own_choices(state, seats)
+        tied = means[np.arange(n), own] == means.max(axis=1)
+        actions[tied] = own[tied]
         policies = visits / visits.sum(axis=1, keepdims=True)
         values = np.array([means[i, actions[i]] for i in range(n)])
         return Decision(actions, policies.astype(np.float32), values)
+
+    def _own_choices(self, state: Any, seats: NDArray[np.int64]) -> NDArray[np.int64]:
+        """int64[n]: the playout policy's action for seats[i] in game i of `state` (the
+        observer's own; a model or a baseline reads only its observation)."""
+        joint = self.game.native(state, self.policy(state, self.rng))
+        return joint[np.arange(len(seats)), seats].astype(np.int64)
 
     def _flat_round(
         self,

@@ -515,3 +515,25 @@ def test_a_flatmc_spec_takes_a_mixture_of_opponents():
 def test_a_bad_mixture_of_opponents_is_refused_by_name(spec, words):
     with pytest.raises(ValueError, match=words):
         make_agent("basari", spec)
+
+
+def test_flat_search_plays_its_playout_policys_choice_among_equal_actions():
+    """Where every action scores alike (here: no playout, the scores unchanged by one
+    step), flat Monte Carlo plays what its playout policy would, not a random action."""
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    seat = deciding_seat(state)
+    legal = np.flatnonzero(where.masks(state)[0, seat])
+
+    def always(chosen: int) -> Any:
+        def policy(worlds: Any, rng: np.random.Generator) -> np.ndarray:
+            joint = np.argmax(where.masks(worlds), axis=2)  # the other seat's only action
+            joint[:, seat] = chosen
+            return joint
+
+        return policy
+
+    for chosen in legal.tolist():
+        search = Search(where, Settings(sims=4 * len(legal), flat=True, horizon=0), seed=0)
+        search.policy = always(chosen)
+        assert search.run(state, np.array([0]), np.array([seat])).actions[0] == chosen

@@ -237,6 +237,8 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
             "argument --playout-mix: the weight of 'random' must be a number",
         ),
         (["--search", "flat", "--playout-mix", "value,value"], "'value' is named twice"),
+        (["--search", "flat", "--search-reward", "money"], "argument --search-reward: must be"),
+        (["--search-reward", "margin"], "argument --search-reward: needs --search flat"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(argv, message, tmp_path: Path, capsys):

@@ -219,9 +219,8 @@ class ISMCTSAgent(FlatMCAgent):
     def _most_visited(self, tree: Any, root: int, observer: int) -> int:
         """The root action with the most visits (ties: best mean, then the generator)."""
         self.searches += 1
-        kids = np.array(tree.children(root), np.int64)
-        order = np.argsort(tree.key[kids], kind="stable")
-        kids = kids[order]
+        kids = np.flatnonzero(tree.parent[: int(tree.size[0])] == root)
+        kids = kids[np.argsort(tree.key[kids])]  # by action: a root's keys are distinct
         actions, visits, backed = tree.key[kids], tree.visits[kids], tree.backed[kids]
         sums = tree.total[kids, observer]
         means = np.divide(sums, backed, out=np.zeros(len(kids)), where=backed > 0)

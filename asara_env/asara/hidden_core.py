@@ -21,10 +21,9 @@ from numpy.typing import NDArray
 
 from asara_env.asara.constants import N_CARD_COLOURS, N_CARDS, N_LIGHTED, N_TILE_COLOURS
 from asara_env.asara.core import take
-from asara_env.asara.core.kernels.arrays import Arrays, arrays
-from asara_env.asara.core.kernels.mask import N_FEATURES, build_sizes
-from asara_env.asara.core.mask import write_mask
-from asara_env.asara.core.state import TAPE_LENGTH, CoreState
+from asara_env.asara.core.kernels.arrays import Arrays, arrays, rules_of
+from asara_env.asara.core.kernels.mask import N_FEATURES, N_SCRATCH, build_sizes, write_masks
+from asara_env.asara.core.state import CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
@@ -51,12 +50,13 @@ def determinise_games(
     worlds = take(roots, np.asarray(games, np.int64))
     n = len(worlds.phase)
     u = rng.random((n, N_UNIFORMS))
-    worlds.tape[:] = rng.random((n, TAPE_LENGTH))
+    rng.random(out=worlds.tape)  # TAPE_LENGTH doubles a world, row by row
     worlds.tape_pos[:] = 0
     worlds.seed[:] = 0
     viewers = np.ascontiguousarray(viewers, np.int64)
-    redeal(arrays(worlds), viewers, u)
-    write_mask(worlds, np.arange(n))
+    state = arrays(worlds)
+    redeal(state, viewers, u)
+    write_masks(state, rules_of(worlds.config), np.arange(n), np.empty(N_SCRATCH, np.int64))
     return worlds
 
 

@@ -180,8 +180,14 @@ def digests(tree: Path, steps: int, models: bool, search: bool = False) -> dict[
         env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": cache}
         env["OMP_NUM_THREADS"] = "1"
         done = subprocess.run(
-            [sys.executable, "-c", f"SEARCHES = {SEARCHES!r}\n" + DIGESTS, str(steps),
-             "1" if models else "0", "1" if search else "0"],
+            [
+                sys.executable,
+                "-c",
+                f"SEARCHES = {SEARCHES!r}\n" + DIGESTS,
+                str(steps),
+                "1" if models else "0",
+                "1" if search else "0",
+            ],
             cwd=tree,
             env=env,
             capture_output=True,

@@ -242,6 +242,7 @@ class ISMCTSAgent(FlatMCAgent):
             self._descend(tree, worlds, nodes, viewers)
             rewards = self.playout(worlds, viewers)
         else:
+            assert self.policy is not None  # a plan is the playout policy's
             counts = np.zeros(2, np.int64)
             horizon = kernels.NO_HORIZON if self.horizon is None else self.horizon
             kernels.run_wave(

@@ -64,20 +64,26 @@ class Tree:
     def __init__(self, players: int, capacity: int = 64):
         self.players = players
         self.size = np.zeros(1, np.int64)  # nodes in use (the kernels add to it)
-        self._allocate(max(1, capacity))
+        capacity = max(1, capacity)
+        self.mover = np.zeros(capacity, np.int64)  # the seat whose move leads here, -1 root
+        self.key = np.zeros(capacity, np.int64)  # the edge key from the parent, -1 root
+        self.parent = np.zeros(capacity, np.int64)  # NO_NODE for a root
+        self.first = np.zeros(capacity, np.int64)  # the last child expanded, NO_NODE none
+        self.next = np.zeros(capacity, np.int64)  # the sibling expanded before, NO_NODE none
+        self.kids = np.zeros(capacity, np.int64)  # children
+        self.visits = np.zeros(capacity, np.int64)  # iterations through it (when chosen)
+        self.backed = np.zeros(capacity, np.int64)  # of them, the ones backed up
+        self.avail = np.zeros(capacity, np.int64)  # iterations with its edge legal
+        self.total = np.zeros((capacity, players))  # summed backed-up rewards per seat
 
     def _allocate(self, capacity: int) -> None:
+        """Every array `capacity` nodes long, the nodes in use kept."""
         used = int(self.size[0])
-        old = {f: getattr(self, f, None) for f in TREE_FIELDS[:-1]}
-        for f in TREE_FIELDS[:-2]:
-            grown = np.zeros(capacity, np.int64)
-            if old[f] is not None:
-                grown[:used] = old[f][:used]
+        for f in TREE_FIELDS[:-1]:
+            old = getattr(self, f)
+            grown = np.zeros((capacity, *old.shape[1:]), old.dtype)
+            grown[:used] = old[:used]
             setattr(self, f, grown)
-        total = np.zeros((capacity, self.players))
-        if old["total"] is not None:
-            total[:used] = old["total"][:used]
-        self.total = total
 
     @property
     def capacity(self) -> int:
@@ -235,6 +241,17 @@ def new_child(tree: tuple[np.ndarray, ...], node: int, key: int, seat: int) -> i
     return i
 
 
+@numba.njit(**INLINED)
+def mark_children(tree: tuple[np.ndarray, ...], node: int, slot: np.ndarray, on: bool) -> None:
+    """slot[key] = the child by edge key, for every child of `node` (`on`), or back to
+    NO_NODE."""
+    first, nxt, edge_key = tree[3], tree[4], tree[1]
+    child = first[node]
+    while child != NO_NODE:
+        slot[edge_key[child]] = child if on else NO_NODE
+        child = nxt[child]
+
+
 @numba.njit(**ENTRY)
 def select(
     tree: tuple[np.ndarray, ...],
@@ -259,12 +276,9 @@ def select(
     children; the availability of every available child counted. `work`: `Work.ints`
     (its slot all NO_NODE, and left so)."""
     slot, keys, tried, untried = work[0], work[1], work[2], work[3]
-    first, nxt, edge_key, visits, avail = tree[3], tree[4], tree[1], tree[6], tree[8]
+    visits, avail = tree[6], tree[8]
     m = candidates(ids, n, own, keys)
-    child = first[node]
-    while child != NO_NODE:
-        slot[edge_key[child]] = child
-        child = nxt[child]
+    mark_children(tree, node, slot, True)
     n_tried = n_untried = 0
     for j in range(m):
         child = slot[keys[j]]
@@ -276,35 +290,42 @@ def select(
             tried[n_tried] = keys[j]
             n_tried += 1
     grow = n_untried > 0 and (n_tried == 0 or may_grow(tree, node, widen))
-    guided, guide_key = False, NO_NODE
+    guide_key = NO_NODE
     if grow and guide >= 0:
         guide_key = guide if own else PUBLIC_KEY[guide]
+        guided = False
         for j in range(n_untried):
             guided = guided or untried[j] == guide_key
-    if guided:
+        guide_key = guide_key if guided else NO_NODE
+    if guide_key != NO_NODE:
         key = guide_key
-    elif grow and guided_by_mass:
-        key = untried[0]
-        for j in range(1, n_untried):
-            if mass[untried[j]] > mass[key]:
-                key = untried[j]
     elif grow:
-        key = untried[draw_below(rng, n_untried)]
+        key = expansion(untried, n_untried, mass, guided_by_mass, rng)
     elif guided_by_mass:
         key = puct(tree, node, tried, n_tried, slot, seat, c, mass)
     else:
         key = ucb(tree, node, tried, n_tried, slot, seat, c)
     chosen = new_child(tree, node, key, seat) if grow else slot[key]
     visits[chosen] += 1
-    child = first[node]
-    while child != NO_NODE:
-        slot[edge_key[child]] = NO_NODE
-        child = nxt[child]
-    if guided:
+    mark_children(tree, node, slot, False)
+    if guide_key != NO_NODE:
         return guide, chosen, False
     if own:
         return key, chosen, not grow
     return behind(ids, n, key, rng), chosen, not grow
+
+
+@numba.njit(**INLINED)
+def expansion(untried: np.ndarray, n: int, mass: np.ndarray, guided_by_mass: bool, rng: Any) -> int:
+    """The untried edge (of untried[:n]) to expand: the first of most prior mass[key], or
+    without priors one drawn from `rng`."""
+    if not guided_by_mass:
+        return untried[draw_below(rng, n)]
+    key = untried[0]
+    for j in range(1, n):
+        if mass[untried[j]] > mass[key]:
+            key = untried[j]
+    return key
 
 
 @numba.njit(**ENTRY)
@@ -430,12 +451,35 @@ def run_wave(
     int64[2], += the decisions stepped in the tree and in the playouts. `work`, `row`,
     `scores`: `Work.ints` (with room for len(nodes) worlds), `Work.row`, `Work.scores`."""
     s, k = Arrays(*state), Rules(*rules)
-    ids, active, guides, step_work = work[4], work[5], work[6], work[7]
-    n = len(nodes)
     visit_roots(tree, nodes)
-    for w in range(n):
+    counts[0] += descend(s, k, tree, nodes, viewers, plan, expand_policy, policy_rng, rng, c,
+                         widen, work, row, scores)  # fmt: skip
+    counts[1] += play_out(s, k, len(nodes), plan, policy_rng, horizon, work, row, scores)
+
+
+@numba.njit(**INLINED)
+def descend(
+    s: Arrays,
+    k: Rules,
+    tree: tuple[np.ndarray, ...],
+    nodes: np.ndarray,
+    viewers: np.ndarray,
+    plan: NDArray[np.float64],
+    expand_policy: bool,
+    policy_rng: Any,
+    rng: Any,
+    c: float,
+    widen: float,
+    work: tuple[np.ndarray, ...],
+    row: NDArray[np.float32],
+    scores: NDArray[np.float64],
+) -> int:
+    """`run_wave`'s descent, depth by depth: the active worlds' policy moves (with
+    `expand_policy`), then each one's selection and step; returns the decisions stepped."""
+    ids, active, guides, step_work = work[4], work[5], work[6], work[7]
+    n_active, stepped = len(nodes), 0
+    for w in range(n_active):
         active[w] = w
-    n_active = n
     while n_active:
         m = 0
         for j in range(n_active):
@@ -454,18 +498,35 @@ def run_wave(
             w = active[j]
             n_ids = legal_ids(s.legal[w], ids)
             seat = np.int64(s.seat[w])
-            own = seat == viewers[w]
             action, nodes[w], inside = select(
-                tree, nodes[w], ids, n_ids, seat, own, guides[j], scores, False, rng, c,
-                widen, work,
+                tree, nodes[w], ids, n_ids, seat, seat == viewers[w], guides[j], scores, False,
+                rng, c, widen, work,
             )  # fmt: skip
             apply_one(s, k, w, action, step_work)
             if inside:
                 active[m] = w
                 m += 1
-        counts[0] += n_active
+        stepped += n_active
         n_active = m
-    depth = 0
+    return stepped
+
+
+@numba.njit(**INLINED)
+def play_out(
+    s: Arrays,
+    k: Rules,
+    n: int,
+    plan: NDArray[np.float64],
+    policy_rng: Any,
+    horizon: int,
+    work: tuple[np.ndarray, ...],
+    row: NDArray[np.float32],
+    scores: NDArray[np.float64],
+) -> int:
+    """`run_wave`'s playouts: worlds 0..n-1 stepped together with the heuristic, one
+    decision of every unfinished world a depth (its uniform drawn in batch order), until
+    all are over or `horizon` depths (NO_HORIZON: no limit); returns the decisions."""
+    step_work, depth, stepped = work[7], 0, 0
     while horizon == NO_HORIZON or depth < horizon:
         live = 0
         for w in range(n):
@@ -476,8 +537,9 @@ def run_wave(
                 live += 1
         if live == 0:
             break
-        counts[1] += live
+        stepped += live
         depth += 1
+    return stepped
 
 
 class Work:

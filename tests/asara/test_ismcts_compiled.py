@@ -18,7 +18,7 @@ from asara_env.asara.config import GameConfig
 from tests.asara.test_search import _late_choices
 
 C = 0.7
-SHARED = [a for a in range(NUM_ACTIONS) if (PUBLIC_KEY == PUBLIC_KEY[a]).sum() > 1]
+SHARED = [a for a in range(NUM_ACTIONS) if (PUBLIC_KEY[a] == PUBLIC_KEY).sum() > 1]
 
 
 # ------------------------------------------------------------------------------ the reference
@@ -33,15 +33,9 @@ class RefNode:
         return self.total[seat] / self.backed if self.backed else default
 
 
-def ref_select(node, legal, seat, own, guide, prior, rng, widen):
-    """(action, child, inside): the Python search's `_select`, `_ucb`, `_puct`, written
-    plainly."""
-    keys = list(legal) if own else [int(PUBLIC_KEY[a]) for a in legal]
-    mass = None
-    if prior is not None:
-        mass = {}
-        for key, p in zip(keys, prior.tolist()):
-            mass[key] = mass.get(key, 0.0) + p
+def ref_edges(node, keys, own):
+    """(untried, tried) edge keys of a node, in the order the search considers them, each
+    tried child's availability counted."""
     untried, tried = [], []
     for key in keys if own else sorted(set(keys)):
         child = node.children.get(key)
@@ -50,6 +44,32 @@ def ref_select(node, legal, seat, own, guide, prior, rng, widen):
         else:
             child.avail += 1
             tried.append(key)
+    return untried, tried
+
+
+def ref_bandit(node, tried, seat, mass):
+    """UCB (PUCT with priors) over the tried edges, the first best."""
+    parent, best, score = node.mean(seat), -1, -math.inf
+    for k in tried:
+        child = node.children[k]
+        if mass is not None:
+            bonus = C * mass[k] * math.sqrt(child.avail) / (1 + child.visits)
+        else:
+            bonus = C * math.sqrt(math.log(child.avail) / child.visits)
+        if child.mean(seat, parent) + bonus > score:
+            best, score = k, child.mean(seat, parent) + bonus
+    return best
+
+
+def ref_select(node, legal, seat, own, guide, prior, rng, widen):
+    """(action, child, inside): the Python search's `_select`, written plainly."""
+    keys = list(legal) if own else [int(PUBLIC_KEY[a]) for a in legal]
+    mass = None
+    if prior is not None:
+        mass = {}
+        for key, p in zip(keys, prior.tolist()):
+            mass[key] = mass.get(key, 0.0) + p
+    untried, tried = ref_edges(node, keys, own)
     may = node.mover < 0 or widen >= 1
     may = may or len(node.children) < math.floor((node.visits - 1) ** widen)
     grow = bool(untried) and (not tried or may)
@@ -62,16 +82,7 @@ def ref_select(node, legal, seat, own, guide, prior, rng, widen):
     elif grow:
         key = untried[int(rng.integers(len(untried)))]
     else:
-        parent, best, score = node.mean(seat), -1, -math.inf
-        for k in tried:
-            child = node.children[k]
-            if mass is not None:
-                bonus = C * mass[k] * math.sqrt(child.avail) / (1 + child.visits)
-            else:
-                bonus = C * math.sqrt(math.log(child.avail) / child.visits)
-            if child.mean(seat, parent) + bonus > score:
-                best, score = k, child.mean(seat, parent) + bonus
-        key = best
+        key = ref_bandit(node, tried, seat, mass)
     if grow:
         node.children[key] = RefNode(len(node.total), seat)
         node.children[key].avail = 1
@@ -129,7 +140,9 @@ def test_selection_and_backup_match_a_plain_python_tree(widen, priors, guides):
                 masks[j, setup.choice(pool, setup.integers(1, 12), replace=False)] = True
             seats = setup.integers(players, size=len(active))
             legal = [np.flatnonzero(m).tolist() for m in masks]
-            chosen = [int(setup.choice(ids)) if guides and setup.random() < 0.6 else -1 for ids in legal]
+            chosen = [
+                int(setup.choice(ids)) if guides and setup.random() < 0.6 else -1 for ids in legal
+            ]
             shape = (len(active), NUM_ACTIONS if priors else 0)
             prior = setup.integers(0, 4, shape) / 8  # coarse: ties between edges
             actions = np.zeros(len(active), np.int64)

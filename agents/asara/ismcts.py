@@ -60,14 +60,23 @@ assumes the others' hidden choices are random among those they could make.
 What is batched. Iterations run in waves of `wave` per game: all the wave's
 determinisations (of every game searched together) are one core batch (drawn as flatmc
 draws them: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each
-world's edge in Python (in batch order, one tree update at a time, so later worlds of a
-wave see the visits of the earlier ones: a virtual visit lowers the exploration bonus of a
-child already being explored, while its mean counts only backed-up rewards) and then
-stepping every world still in the tree by one decision with one core `step` on the batch;
-then all the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are
-backed up.
+world's edge in batch order, one tree update at a time, so later worlds of a wave see the
+visits of the earlier ones (a virtual visit lowers the exploration bonus of a child
+already being explored, while its mean counts only backed-up rewards), and stepping every
+world still in the tree by one decision; then all the wave's playouts are stepped
+together, and all are backed up.
 Games asked together (`act_states`, `act_core`: the arena asks for all the games where
 the agent is to move) run their waves in one batch of at most `batch` worlds.
+
+The tree is arrays (`agents.asara.ismcts_compiled.Tree`: one per call, every game's root
+in it; `last_roots` reads it through `Node`), and its selection and backup are compiled
+(numba) on both backends, drawing from the agent's own generator. Where the playout
+policy is a heuristic whose choice is compiled (towers, greedy, tall on the numba
+backend, no network), a whole wave, descent and playouts, is one kernel call
+(`ismcts_compiled.run_wave`); otherwise, and with a network, each depth is one call of the
+compiled selection between the batched calls of the policy or the network and one core
+`step`, and the playouts are `FlatMCAgent.playout`. Both draw the same random numbers in
+the same order, so the decisions are the same either way.
 
 Budget: `sims` iterations per decision (waves of `wave`; the last one smaller), or
 `seconds` per decision: waves until the time is spent, one game at a time. A decision with
@@ -197,7 +206,8 @@ class ISMCTSAgent(FlatMCAgent):
         if not searched:
             self.last_roots = [None] * len(states)
             return chosen
-        tree = ismcts_compiled().Tree(states[0].num_players)
+        room = len(searched) * (self.sims + 1)  # a node per iteration at most, and the roots
+        tree = ismcts_compiled().Tree(states[0].num_players, room)
         roots = {i: tree.add_root() for i in searched}
         if self.seconds is not None:
             for i, root in roots.items():

@@ -102,7 +102,6 @@ from numpy.typing import NDArray
 from agents.base import pick_best
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
 from asara_env.asara.core.kernels.arrays import arrays, rules_of
-from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 
 from .edges import PUBLIC_KEY
@@ -200,7 +199,7 @@ class ISMCTSAgent(FlatMCAgent):
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
         self._roots.clear()
-        legal = [legal_actions(s) for s in states]
+        legal = [self._legal(s) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
         searched = [i for i, a in enumerate(legal) if len(a) > 1]
         if not searched:

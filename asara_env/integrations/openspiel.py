@@ -47,7 +47,13 @@ saves and determinises it. docs/openspiel.md has the table of what works.
   docs/<game>/state.md, and is rebuilt through the env's `load_game`) and
   `resample_from_infostate(player, sampler)` (the game as the player may imagine it,
   through the game's determinisation; the sampler's numbers seed it), which OpenSpiel's
-  Python IS-MCTS bot calls.
+  Python IS-MCTS bot calls. `pyspiel.serialize_game_and_state` and
+  `pyspiel.deserialize_game_and_state` (or `pickle`) carry a state across processes
+  once this module is imported there.
+- `game.load_state(saved)`: a state holding a game the package saved, in any format the
+  game's env `load_game` reads (an env's `save_game()`, a game record, a terminal game's
+  `--save`, the web page's download), for a game whose parameters match its
+  configuration; its OpenSpiel history starts there.
 - `TurnBasedResampler`: the same for BASARI's turn-based form, where the others' choices
   of the step already made are hidden too (`ISMCTSBot.set_resampler`).
 """
@@ -228,6 +234,20 @@ class SpielGame(pyspiel.Game):
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
+
+    def load_state(self, saved: object) -> SpielState:
+        """A state holding a game the package saved, dealt, at its last position: any
+        format the game's env `load_game` reads (`env.save_game()`, a game record, a
+        terminal game's `--save`, the web page's download). A ValueError naming what is
+        wrong: a malformed or illegal game, a configuration other than this game's
+        parameters, a finished game (OpenSpiel's returns are the moves' rewards, and
+        none is left). The state's history and move count start at that position."""
+        world: World = self.world_class.load(self.params, saved)
+        if world.is_terminal():
+            raise ValueError("the saved game is over: load one with a move left to play")
+        state = SpielState(self)
+        state._world = world
+        return state
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None

@@ -54,8 +54,10 @@ saves and determinises it. docs/openspiel.md has the table of what works.
   game's env `load_game` reads (an env's `save_game()`, a game record, a terminal game's
   `--save`, the web page's download), for a game whose parameters match its
   configuration; its OpenSpiel history starts there.
-- `TurnBasedResampler`: the same for BASARI's turn-based form, where the others' choices
-  of the step already made are hidden too (`ISMCTSBot.set_resampler`).
+- `Resampler(seed)`: that resampling drawn from a seeded generator, for
+  `ISMCTSBot.set_resampler` (the bot's own draws from an unseeded sampler, so that its
+  games differ from run to run); `TurnBasedResampler(seed)` the same for BASARI's
+  turn-based form, where the others' choices of the step already made are hidden too.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ except ModuleNotFoundError as error:  # one line naming the extra (asara_env.com
 __all__ = [
     "SHARED_PARAMETERS",
     "SpielGame",
+    "Resampler",
     "SpielState",
     "TurnBasedResampler",
     "World",
@@ -395,14 +398,25 @@ class SeatObserver:
         return f"seat {player} {digest}"
 
 
-class TurnBasedResampler:
-    """`resample_from_infostate` for a simultaneous game's turn-based form
-    (`pyspiel.convert_to_turn_based`), for `ISMCTSBot.set_resampler`: the game as the
-    player to move may imagine it, the choices the players before it made in this step
-    (which it has not seen) drawn uniformly among their legal actions."""
+class Resampler:
+    """`resample_from_infostate` drawn from a seeded generator, for
+    `ISMCTSBot.set_resampler`: OpenSpiel's IS-MCTS bot otherwise determinises with an
+    unseeded `pyspiel.UniformProbabilitySampler`, so that its games differ from run to run
+    whatever its `random_state`."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+    def __call__(self, state: Any, player: int) -> Any:
+        """The game as `player` may imagine it (`SpielState.imagined`)."""
+        return state.imagined(player, self.rng)
+
+
+class TurnBasedResampler(Resampler):
+    """`Resampler` for a simultaneous game's turn-based form
+    (`pyspiel.convert_to_turn_based`): the game as the player to move may imagine it, the
+    choices the players before it made in this step (which it has not seen) drawn
+    uniformly among their legal actions."""
 
     def __call__(self, state: Any, player: int) -> Any:
         inner: SpielState = state.simultaneous_game_state()

@@ -304,6 +304,23 @@ def test_openspiels_bots_play_whole_games(game):
     assert max(final.returns()) <= turn_based.max_utility()
 
 
+def test_a_seeded_resampler_makes_is_mcts_play_the_same_game():
+    game = load("asara", players=2, seed=3)
+
+    def opening() -> list[int]:
+        rng = np.random.RandomState(0)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=6, random_state=rng)
+        bot.set_resampler(spiel.Resampler(seed=1))
+        state = game.new_initial_state()
+        state.apply_action(0)
+        for _ in range(6):
+            state.apply_action(bot.step(state))
+        return list(state.history())
+
+    assert opening() == opening()
+
+
 # every registered game loaded and played a step, then the module's own references dropped,
 # as the interpreter drops them when it finalizes; OpenSpiel's registry (a C++ static)
 # lets go of what it holds only after that

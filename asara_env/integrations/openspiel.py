@@ -82,9 +82,9 @@ except ModuleNotFoundError as error:  # one line naming the extra (asara_env.com
     raise (missing_extra(error, "asara_env.integrations.openspiel") or error) from error
 
 __all__ = [
+    "Resampler",
     "SHARED_PARAMETERS",
     "SpielGame",
-    "Resampler",
     "SpielState",
     "TurnBasedResampler",
     "World",

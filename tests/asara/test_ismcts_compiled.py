@@ -64,7 +64,7 @@ def ref_bandit(node, tried, seat, mass):
 def ref_select(node, legal, seat, own, guide, prior, rng, widen):
     """(action, child, inside): the Python search's `_select`, written plainly."""
     keys = list(legal) if own else [int(PUBLIC_KEY[a]) for a in legal]
-    mass = None
+    mass: dict[int, float] | None = None
     if prior is not None:
         mass = {}
         for key, p in zip(keys, prior.tolist()):
@@ -212,6 +212,7 @@ def test_the_compiled_wave_decides_as_the_depth_by_depth_one(players, monkeypatc
             if root is not None
         ]
         counts = (agent.tree_decisions, agent.playout_decisions, agent.iterations)
+        assert agent.policy is not None
         gens = (agent.rng.bit_generator.state, agent.policy.rng.bit_generator.state)
         return actions.tolist(), stats, counts, gens
 

@@ -2,6 +2,7 @@
 computed in each tree and compared name by name.
 
     python -m benchmarks.compare_behaviour BEFORE_DIR [AFTER_DIR] [--steps 120] [--models]
+        [--search]
 
 Each tree runs the same script in a fresh process (cwd and PYTHONPATH the tree, its own
 empty numba cache, so that no kernel compiled from other sources is loaded). The digests
@@ -10,7 +11,12 @@ array of the state and the observation after every step of seeded random legal p
 autoreset; for ASARA also the determinisations (`hidden_core`), the compiled heuristic's
 choices and the compiled leaf estimate on those states; for BASARI also `step_observe`.
 `--models` adds the final scores of games of every shipped model against random on both
-cores (needs the `train` extra). Exit status 1 if any digest differs.
+cores (needs the `train` extra). `--search` adds the searches' decisions (`SEARCHES`) on
+positions of 2 and 4 players (`benchmarks.bench_search.positions`): per spec and player
+count the actions, the root's visits and mean rewards of every edge (ISMCTS) and the
+state of every random generator the agent holds after each decision (the same random
+numbers consumed); the network-guided spec needs the `train` extra. Exit status 1 if any
+digest differs.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import hashlib, json, sys
 import numpy as np
 from asara_env.games import load_core
 
-steps, with_models = int(sys.argv[1]), sys.argv[2] == "1"
+steps, with_models, with_search = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3] == "1"
 out = {}
 
 def digest(h, *arrays):
@@ -118,17 +124,70 @@ if with_models:
                                           seeds, backend=backend)
                 out[f"{game} model {name} vs random {backend}"] = hashlib.sha256(
                     np.asarray(scores).tobytes()).hexdigest()
+if with_search:
+    from agents.registry import make_agent
+    from benchmarks.bench_search import positions
+
+    def generators(agent):
+        found = [agent.rng]
+        policy = getattr(agent, "policy", None)
+        if policy is not None and getattr(policy, "rng", None) is not None:
+            found.append(policy.rng)
+        return [repr(g.bit_generator.state) for g in found]
+
+    def root_stats(agent):
+        rows = []
+        for root in getattr(agent, "last_roots", []):
+            if root is None:
+                rows.append(None)
+                continue
+            rows.append([(int(k), int(c.visits), int(c.avail), c.total.tolist())
+                         for k, c in sorted(root.children.items())])
+        return rows
+
+    for game, spec, players in SEARCHES:
+        agent = make_agent(game, spec + ":backend=numba", 0)
+        h = hashlib.sha256()
+        for p in players:
+            found = positions(game, p, 2, seed=100 + p)
+            for cases in found.values():
+                for state, seat in cases:
+                    games = np.zeros(1, np.int64)
+                    if game == "asara":
+                        acts = agent.act_games(state, games)
+                    else:
+                        acts = agent.act_seats(state, games, np.array([seat]))
+                    h.update(repr((np.asarray(acts).tolist(), root_stats(agent),
+                                   generators(agent))).encode())
+        out[f"search {game} {spec} {players}"] = h.hexdigest()
 print(json.dumps(out))
 """
 
+# the searches whose decisions `--search` digests: (game, spec, player counts)
+SEARCHES = [
+    ("asara", "ismcts:128:playout=towers:horizon=10:value=margin", (2, 4)),
+    ("asara", "ismcts:64:playout=towers:horizon=10:value=margin:widen=1", (2, 4)),
+    ("asara", "ismcts:32:prior=ppo_2p:value=net:wave=16", (2,)),
+    ("asara", "ismcts:48:playout=random:horizon=4:expand=random:wave=8", (2, 4)),
+    ("asara", "flatmc:64:playout=towers:horizon=10:value=margin", (2, 4)),
+    ("basari", "ismcts:64:playout=random:horizon=10", (2, 4)),
+]
 
-def digests(tree: Path, steps: int, models: bool) -> dict[str, str]:
+
+def digests(tree: Path, steps: int, models: bool, search: bool = False) -> dict[str, str]:
     """The digests computed in `tree`, in a fresh process with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": cache}
         env["OMP_NUM_THREADS"] = "1"
         done = subprocess.run(
-            [sys.executable, "-c", DIGESTS, str(steps), "1" if models else "0"],
+            [
+                sys.executable,
+                "-c",
+                f"SEARCHES = {SEARCHES!r}\n" + DIGESTS,
+                str(steps),
+                "1" if models else "0",
+                "1" if search else "0",
+            ],
             cwd=tree,
             env=env,
             capture_output=True,
@@ -146,10 +205,11 @@ def main() -> None:
     parser.add_argument("after", type=Path, nargs="?", default=ROOT, help="default: this tree")
     parser.add_argument("--steps", type=int, default=120, help="steps of play per rules set")
     parser.add_argument("--models", action="store_true", help="also the shipped models' games")
+    parser.add_argument("--search", action="store_true", help="also the searches' decisions")
     args = parser.parse_args()
-    before = digests(args.before.resolve(), args.steps, args.models)
+    before = digests(args.before.resolve(), args.steps, args.models, args.search)
     print(f"before: {len(before)} digests from {args.before}", flush=True)
-    after = digests(args.after.resolve(), args.steps, args.models)
+    after = digests(args.after.resolve(), args.steps, args.models, args.search)
     print(f"after:  {len(after)} digests from {args.after}", flush=True)
     differ = 0
     for name in sorted(before.keys() | after.keys()):

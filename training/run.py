@@ -34,11 +34,15 @@ A run trains MaskablePPO with one learner seat against opponents drawn by weight
   `settings` column counts the changes in effect, and the learning curve marks the step.
   Every file is written atomically (a temporary file renamed over it); Ctrl-C saves the
   model so far as `interrupted.zip` (continue with `--resume OUT`).
+- Steps: PPO collects whole rollouts of `--n-steps` x `--envs` learner decisions, so
+  `--steps` is rounded up to a whole number of rollouts; a run that rounds says so once
+  when it starts ("20,000 steps asked, 20,480 run: whole rollouts of 2,048 (--n-steps 128
+  x --envs 16)"), and SB3's progress bar counts to the steps that run.
 - Hyper-parameters: the game's `hyper` defaults, each a flag (`--learning-rate`, ...).
 - `run.json`: `settings` and `changes` (above), then the last session's arguments as typed
   values (`args`) and the defaults they came from (`defaults`), wall time, rates, the final
   evaluation and the step count, plus what the game's `finish` hook adds (BASARI: every
-  baseline at 2, 3, 4 players).
+  baseline at 2, 3, 4 players); `learner_steps` is the steps run (rounded up).
 """
 
 from __future__ import annotations
@@ -225,7 +229,8 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
         return spec.win_rate(m, config, opponent, args.eval_games, eval_seed)
 
     segment = runfolder.segment(args.out)
-    curve = args.steps >= args.eval_every  # a run shorter than an interval: the end only
+    planned = whole_rollouts(args.steps, model.n_steps * env.num_envs)  # what PPO will run
+    curve = planned >= args.eval_every  # a run shorter than an interval: the end only
     evaluator = WinRateCallback(
         win_rate, args.eval_opponents, args.eval_every, args.out, segment, at_start=curve
     )
@@ -239,10 +244,12 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     )
     every = max(args.checkpoint_every // args.envs, 1)
     checkpoints = AtomicCheckpoints(every, str(args.out / "checkpoints"), "model")
+    if planned != args.steps:
+        print(rounded_up_notice(args.steps, model.n_steps, env.num_envs), flush=True)
     start = time.perf_counter()
     try:
-        model.learn(
-            args.steps,
+        model.learn(  # SB3's progress bar counts to the steps given: those that will run
+            planned,
             callback=CallbackList([checkpoints, league, evaluator]),
             progress_bar=not args.no_progress,
             reset_num_timesteps=not args.resume,
@@ -255,13 +262,15 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
             f"continue it with --resume {args.out}"
         ) from None
     seconds = time.perf_counter() - start
+    ran = model.num_timesteps - done
     atomic_save(model, args.out / "final.zip")
     info = {
         "args": typed_args(args),
         "defaults": args._defaults,
         "seconds": seconds,  # model.learn only
         "setup_seconds": setup_seconds,  # the environment and model, behaviour cloning
-        "learner_steps_per_second": args.steps / seconds,
+        "learner_steps": ran,  # --steps rounded up to whole rollouts
+        "learner_steps_per_second": ran / seconds,
         "env_decisions_per_second": env.decisions / seconds,  # learner + opponents
         "final_eval": evaluator.evaluate(),
         "num_timesteps": model.num_timesteps,
@@ -273,9 +282,24 @@ def train(spec: GameSpec, args: argparse.Namespace) -> MaskablePPO:
     marks = runfolder.change_marks(args.out)
     plot_learning_curve(args.out / "eval.csv", args.out / "learning_curve.png", marks)
     rate = env.decisions / seconds
-    print(f"done: {args.steps} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
+    print(f"done: {ran:,} learner steps in {seconds:.0f} s ({rate:.0f} env decisions/s);")
     print(f"model in {args.out / 'final.zip'}")
     return model
+
+
+def whole_rollouts(steps: int, rollout: int) -> int:
+    """The learner steps PPO runs when asked for `steps`: it collects whole rollouts of
+    `rollout` (n_steps x envs) decisions until it has `steps`, so `steps` rounded up."""
+    return -(-steps // rollout) * rollout
+
+
+def rounded_up_notice(steps: int, n_steps: int, envs: int) -> str:
+    """The line saying that `steps` are rounded up to whole rollouts, and why."""
+    rollout = n_steps * envs
+    return (
+        f"{steps:,} steps asked, {whole_rollouts(steps, rollout):,} run: whole rollouts of "
+        f"{rollout:,} (--n-steps {n_steps} x --envs {envs})"
+    )
 
 
 def typed_args(args: argparse.Namespace) -> Row:
@@ -371,8 +395,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
         "--steps",
         type=steps,
         default=d["steps"],
-        help="learner decisions to train in this run; with --resume, steps MORE than the "
-        "checkpoint has (additional, not total)",
+        help="learner decisions to train in this run, rounded up to whole rollouts "
+        "(n-steps x envs); with --resume, steps MORE than the checkpoint has (additional, "
+        "not total)",
     )
     envs = command.bounded_int(1, MAX_ENVS, "a positive int")
     p.add_argument("--envs", type=envs, default=d["envs"], help="games played at once")

@@ -44,7 +44,7 @@ from asara_env.asara.core.observation import OBS_INDEX
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.core.tables import OPTION_CARDS, OPTION_FACE_UP, TARGET_AREA, TARGET_BUILD_N
 from asara_env.common.kernel_cache import use_source_digest_cache
-from asara_env.common.kernels import COUNTED
+from asara_env.common.kernels import COUNTED, INLINED
 
 from .features import PLOT_SPACES, SHAPES, TOWER_EXISTS, TOWER_LIT_GOLD, TOWER_LIT_PLAIN
 from .heuristic import Plan
@@ -92,6 +92,7 @@ MARKET_LAST, BUILDING, BANK_AREA = int(Area.MARKET_TURRET), int(Area.BUILDING), 
 SPIES_AREA, CALIPH_AREA, TENT_AREA = int(Area.SPIES), int(Area.CALIPH), int(Area.TENT)
 LIGHTS_AREA = int(Area.LIGHTS)
 NO_PLOT = 99  # `Seen.plot_cost` of a build with no plot free
+ROW_SIZE = O_SPACES + N_SPACES_SEEN * SPACE_ROW  # the observation's entries up to those read
 
 # the plan's weights, packed into one float64 vector
 W_ASARI, W_CARD, W_GOLD, W_PAIR, W_GROW, W_GLUT, W_BUILD = range(7)
@@ -491,37 +492,51 @@ def choose_state_rows(
     u: NDArray[np.float64],
     out: NDArray[np.int64],
 ) -> None:
-    """out[i]: the best legal action of game games[i]'s seat to move; the entries of its
-    observation the scores read are written into one row, game by game. `state`: the
-    `Arrays` as a plain tuple."""
+    """out[i]: the best legal action of game games[i]'s seat to move (`choose_state_row`).
+    `state`: the `Arrays` as a plain tuple."""
     s = Arrays(*state)
+    row = np.zeros(ROW_SIZE, np.float32)
+    scores = np.zeros(masks.shape[1])
+    for i in range(len(games)):
+        out[i] = choose_state_row(s, w, games[i], masks[i], u[i], row, scores)
+
+
+@numba.njit(**INLINED)  # allocates in score_row: called by COUNTED functions only
+def choose_state_row(
+    s: Arrays,
+    w: NDArray[np.float64],
+    b: int,
+    mask: NDArray[np.bool_],
+    u: float,
+    row: NDArray[np.float32],
+    scores: NDArray[np.float64],
+) -> int:
+    """The best legal action (`mask`) of game b's seat to move, ties broken by `u`: the
+    entries of its observation the scores read are written into `row` (float32[ROW_SIZE],
+    reusable from game to game), the scores into `scores` (float64[A] of scratch)."""
     year, seat, caliph, money, hands = s.year, s.seat, s.caliph, s.money, s.hands
     draw_pile, stacks, displays, supply = s.draw_pile, s.stacks, s.displays, s.supply
     tower_parts, tower_lit, n_towers, space_seat = (
         s.tower_parts, s.tower_lit, s.n_towers, s.space_seat
     )  # fmt: skip
-    row = np.zeros(O_SPACES + N_SPACES_SEEN * SPACE_ROW, np.float32)
-    scores = np.zeros(masks.shape[1])
-    for i in range(len(games)):
-        b = games[i]
-        v = seat[b]
-        for y in range(N_YEARS):
-            row[O_YEAR + y] = 1.0 if y == year[b] - 1 else 0.0
-        row[O_MONEY] = money[b, v]
-        row[O_CALIPH] = 1.0 if caliph[b] == v else 0.0
-        row[O_DRAW] = draw_pile[b].sum()
-        for k in range(K):
-            row[O_HAND + k] = hands[b, v, k]
-        for t in range(TILE_STRIDE):
-            p, rest = t // (C * G), t % (C * G)
-            row[O_STACKS + t] = stacks[b, p, rest // G, rest % G]
-            row[O_DISPLAYS + t] = displays[b, p, rest // G, rest % G]
-            row[O_SUPPLY + t] = supply[b, v, p, rest // G, rest % G]
-        write_towers(row, b, v, tower_parts, tower_lit, n_towers)
-        for j in range(N_SPACES_SEEN):
-            row[O_SPACES + j * SPACE_ROW] = 1.0 if space_seat[b, j] >= 0 else 0.0
-        score_row(w, row, masks[i], scores)
-        out[i] = pick_best(scores, masks[i], u[i])
+    v = seat[b]
+    for y in range(N_YEARS):
+        row[O_YEAR + y] = 1.0 if y == year[b] - 1 else 0.0
+    row[O_MONEY] = money[b, v]
+    row[O_CALIPH] = 1.0 if caliph[b] == v else 0.0
+    row[O_DRAW] = draw_pile[b].sum()
+    for k in range(K):
+        row[O_HAND + k] = hands[b, v, k]
+    for t in range(TILE_STRIDE):
+        p, rest = t // (C * G), t % (C * G)
+        row[O_STACKS + t] = stacks[b, p, rest // G, rest % G]
+        row[O_DISPLAYS + t] = displays[b, p, rest // G, rest % G]
+        row[O_SUPPLY + t] = supply[b, v, p, rest // G, rest % G]
+    write_towers(row, b, v, tower_parts, tower_lit, n_towers)
+    for j in range(N_SPACES_SEEN):
+        row[O_SPACES + j * SPACE_ROW] = 1.0 if space_seat[b, j] >= 0 else 0.0
+    score_row(w, row, mask, scores)
+    return pick_best(scores, mask, u)
 
 
 @numba.njit(**COUNTED)

@@ -60,14 +60,23 @@ assumes the others' hidden choices are random among those they could make.
 What is batched. Iterations run in waves of `wave` per game: all the wave's
 determinisations (of every game searched together) are one core batch (drawn as flatmc
 draws them: `FlatMCAgent._worlds`); the descent proceeds depth by depth, choosing each
-world's edge in Python (in batch order, one tree update at a time, so later worlds of a
-wave see the visits of the earlier ones: a virtual visit lowers the exploration bonus of a
-child already being explored, while its mean counts only backed-up rewards) and then
-stepping every world still in the tree by one decision with one core `step` on the batch;
-then all the wave's playouts are stepped together by `FlatMCAgent.playout`, and all are
-backed up.
+world's edge in batch order, one tree update at a time, so later worlds of a wave see the
+visits of the earlier ones (a virtual visit lowers the exploration bonus of a child
+already being explored, while its mean counts only backed-up rewards), and stepping every
+world still in the tree by one decision; then all the wave's playouts are stepped
+together, and all are backed up.
 Games asked together (`act_states`, `act_core`: the arena asks for all the games where
 the agent is to move) run their waves in one batch of at most `batch` worlds.
+
+The tree is arrays (`agents.asara.ismcts_compiled.Tree`: one per call, every game's root
+in it; `last_roots` reads it through `Node`), and its selection and backup are compiled
+(numba) on both backends, drawing from the agent's own generator. Where the playout
+policy is a heuristic whose choice is compiled (towers, greedy, tall on the numba
+backend, no network), a whole wave, descent and playouts, is one kernel call
+(`ismcts_compiled.run_wave`); otherwise, and with a network, each depth is one call of the
+compiled selection between the batched calls of the policy or the network and one core
+`step`, and the playouts are `FlatMCAgent.playout`. Both draw the same random numbers in
+the same order, so the decisions are the same either way.
 
 Budget: `sims` iterations per decision (waves of `wave`; the last one smaller), or
 `seconds` per decision: waves until the time is spent, one game at a time. A decision with
@@ -80,59 +89,73 @@ choice).
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
-from bisect import bisect_left
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from agents.base import pick_best
-from asara_env.asara.actions import NUM_ACTIONS, public_description
 from asara_env.asara.core import CoreState, is_terminal, legal_action_mask, take
-from asara_env.asara.reference.rules import legal_actions
+from asara_env.asara.core.kernels.arrays import arrays, rules_of
 from asara_env.asara.reference.state import State
 
-from .search import FlatMCAgent
+from .edges import PUBLIC_KEY
+from .search import FlatMCAgent, heuristic_compiled
 
+__all__ = ["EXPANSIONS", "PUBLIC_KEY", "ISMCTSAgent", "Node"]
 
-def _public_keys() -> np.ndarray:
-    """int64[NUM_ACTIONS]: per action id, the smallest id whose move another seat cannot
-    tell from it (the same `public_description`)."""
-    first: dict[str, int] = {}
-    names = (public_description(a, 0, 1) for a in range(NUM_ACTIONS))
-    return np.array([first.setdefault(name, a) for a, name in enumerate(names)], np.int64)
-
-
-PUBLIC_KEY = _public_keys()
 EXPANSIONS = ("policy", "random")  # which untried edge a node expands first
 
 
-def _edge_mass(keys: list[int], prior: np.ndarray) -> dict[int, float]:
-    """Per edge key, the summed prior probability of the legal actions behind it."""
-    mass: dict[int, float] = {}
-    for key, p in zip(keys, prior.tolist()):
-        mass[key] = mass.get(key, 0.0) + p
-    return mass
-
-
 class Node:
-    """A node of the tree: the information set reached by an edge (a move as the observer
-    sees it) from its parent."""
+    """A node of a tree (`agents.asara.ismcts_compiled.Tree`), read from its arrays: the
+    information set reached by an edge (a move as the observer sees it) from its parent."""
 
-    __slots__ = ("avail", "backed", "children", "mover", "total", "visits")
+    __slots__ = ("index", "tree")
 
-    def __init__(self, players: int, mover: int = -1):
-        self.mover = mover  # the seat whose move the edge to it is (-1: the root)
-        self.children: dict[int, Node] = {}  # edge key -> child
-        self.visits = 0  # iterations through this node (counted when it is chosen)
-        self.backed = 0  # of them, the ones backed up already
-        self.avail = 0  # iterations that reached the parent with this edge legal
-        self.total = np.zeros(players)  # summed backed-up rewards, one per seat
+    def __init__(self, tree: Any, index: int):
+        self.tree, self.index = tree, index
+
+    @property
+    def mover(self) -> int:
+        """The seat whose move the edge to it is (-1: the root)."""
+        return int(self.tree.mover[self.index])
+
+    @property
+    def children(self) -> dict[int, Node]:
+        """Edge key -> child, in the order they were expanded."""
+        tree = self.tree
+        return {int(tree.key[i]): Node(tree, i) for i in tree.children(self.index)}
+
+    @property
+    def visits(self) -> int:
+        """Iterations through this node (counted when it is chosen)."""
+        return int(self.tree.visits[self.index])
+
+    @property
+    def backed(self) -> int:
+        """Of them, the ones backed up already."""
+        return int(self.tree.backed[self.index])
+
+    @property
+    def avail(self) -> int:
+        """Iterations that reached the parent with this edge legal."""
+        return int(self.tree.avail[self.index])
+
+    @property
+    def total(self) -> NDArray[np.float64]:
+        """float64[P]: the summed backed-up rewards, one per seat (a copy)."""
+        return np.array(self.tree.total[self.index])
 
     def mean(self, seat: int, default: float = 0.0) -> float:
         """The mean backed-up reward of `seat`, or `default` before any."""
-        return self.total[seat] / self.backed if self.backed else default
+        backed = self.backed
+        return float(self.tree.total[self.index, seat] / backed) if backed else default
 
 
 class ISMCTSAgent(FlatMCAgent):
@@ -165,6 +188,7 @@ class ISMCTSAgent(FlatMCAgent):
         self.iterations = 0  # tree iterations run so far (one playout each)
         self.tree_decisions = 0  # core decisions stepped while descending the trees
         self.last_roots: list[Node | None] = []
+        self._scratch: Any = None  # the kernels' (`_work`)
         super().__init__(seed, **options)
 
     # ---------------------------------------------------------------- the decision
@@ -175,88 +199,122 @@ class ISMCTSAgent(FlatMCAgent):
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
         self._roots.clear()
-        legal = [legal_actions(s) for s in states]
+        legal = [self._legal(s) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
-        roots: dict[int, Node] = {
-            i: Node(s.num_players) for i, s in enumerate(states) if len(legal[i]) > 1
-        }
+        searched = [i for i, a in enumerate(legal) if len(a) > 1]
+        if not searched:
+            self.last_roots = [None] * len(states)
+            return chosen
+        room = len(searched) * (self.sims + 1)  # a node per iteration at most, and the roots
+        tree = ismcts_compiled().Tree(states[0].num_players, room)
+        roots = {i: tree.add_root() for i in searched}
         if self.seconds is not None:
             for i, root in roots.items():
                 start = time.perf_counter()
-                while root.visits == 0 or time.perf_counter() - start < self.seconds:
-                    self._wave([(states[i], root, self.wave)])
+                while tree.visits[root] == 0 or time.perf_counter() - start < self.seconds:
+                    self._wave(tree, [(states[i], root, self.wave)])
         else:
             games = max(1, self.batch // self.wave)  # games per core batch
-            todo = list(roots)
             for done in range(0, self.sims, self.wave):
                 k = min(self.wave, self.sims - done)
-                for g in range(0, len(todo), games):
-                    self._wave([(states[i], roots[i], k) for i in todo[g : g + games]])
+                for g in range(0, len(searched), games):
+                    jobs = [(states[i], roots[i], k) for i in searched[g : g + games]]
+                    self._wave(tree, jobs)
         for i, root in roots.items():
-            chosen[i] = self._most_visited(root, states[i].seat)
-        self.last_roots = [roots.get(i) for i in range(len(states))]
+            chosen[i] = self._most_visited(tree, root, states[i].seat)
+        self.last_roots = [Node(tree, roots[i]) if i in roots else None for i in range(len(states))]
         return chosen
 
-    def _most_visited(self, root: Node, observer: int) -> int:
+    def _most_visited(self, tree: Any, root: int, observer: int) -> int:
         """The root action with the most visits (ties: best mean, then the generator)."""
         self.searches += 1
-        actions = np.array(sorted(root.children), np.int64)
-        kids = [root.children[int(a)] for a in actions]
-        visits = np.array([k.visits for k in kids])
-        means = np.array([k.mean(observer) for k in kids])
+        kids = np.flatnonzero(tree.parent[: int(tree.size[0])] == root)
+        kids = kids[np.argsort(tree.key[kids])]  # by action: a root's keys are distinct
+        actions, visits, backed = tree.key[kids], tree.visits[kids], tree.backed[kids]
+        sums = tree.total[kids, observer]
+        means = np.divide(sums, backed, out=np.zeros(len(kids)), where=backed > 0)
         scores = np.where(visits == visits.max(), means, -np.inf)
         return int(actions[pick_best(scores[None], self.rng.random(1))[0]])
 
     # ---------------------------------------------------------------- one wave
-    def _wave(self, jobs: list[tuple[State, Node, int]]) -> None:
-        """k iterations for each job (state, its tree's root, k), all in one core batch."""
+    def _wave(self, tree: Any, jobs: list[tuple[State, int, int]]) -> None:
+        """k iterations for each job (state, its tree's root node, k), all in one core
+        batch: compiled whole (`ismcts_compiled.run_wave`) where the playout policy's
+        choice is, else depth by depth (`_descend`) and played out by `playout`."""
         viewers = np.array([s.seat for s, _, k in jobs for _ in range(k)], np.int64)
         worlds = self._worlds([(s, k) for s, _, k in jobs])
-        nodes = [root for _, root, k in jobs for _ in range(k)]
-        paths = [[root] for root in nodes]
-        for root in nodes:
-            root.visits += 1
+        nodes = np.array([root for _, root, k in jobs for _ in range(k)], np.int64)
+        tree.reserve(len(nodes))  # one new node per iteration at most
+        kernels, work = ismcts_compiled(), self._work(len(nodes))
+        plan = self._fused_plan(worlds)
+        if plan is None:
+            self._descend(tree, worlds, nodes, viewers)
+            rewards = self.playout(worlds, viewers)
+        else:
+            assert self.policy is not None  # a plan is the playout policy's
+            counts = np.zeros(2, np.int64)
+            horizon = kernels.NO_HORIZON if self.horizon is None else self.horizon
+            kernels.run_wave(
+                arrays(worlds), rules_of(worlds.config), tree.arrays(), nodes, viewers,
+                plan, self.expand == "policy", self.policy.rng, self.rng, self.c, self.widen,
+                horizon, counts, work.ints, work.row, work.scores,
+            )  # fmt: skip
+            self.tree_decisions += int(counts[0])
+            self.playout_decisions += int(counts[1])
+            rewards = self.leaf_rewards(worlds, viewers)
+        kernels.back_up(tree.arrays(), nodes, np.ascontiguousarray(rewards, np.float64))
+        self.iterations += len(nodes)
+        self.simulations += len(nodes)
+
+    def _work(self, worlds: int) -> Any:
+        """The kernels' scratch (`ismcts_compiled.Work`), with room for `worlds` worlds."""
+        work = self._scratch
+        if work is None or len(work.ints[5]) < worlds:
+            work = self._scratch = ismcts_compiled().Work(worlds)
+        return work
+
+    def _fused_plan(self, worlds: CoreState) -> NDArray[np.float64] | None:
+        """The packed weights of the playout policy where the whole wave runs compiled
+        (a heuristic whose choice is compiled, no network, its own generator), else None."""
+        if self.prior_net is not None or self.value_net is not None or self.policy is None:
+            return None
+        plan = self._compiled_plan(worlds.config)
+        if plan is None or self.policy.rng is self.rng:
+            return None
+        packed: NDArray[np.float64] = heuristic_compiled().pack(plan)
+        return packed
+
+    def _descend(
+        self, tree: Any, worlds: CoreState, nodes: NDArray[np.int64], viewers: NDArray[np.int64]
+    ) -> None:
+        """The wave's descent depth by depth: each world's root visited, then per depth
+        the active worlds' selections (`ismcts_compiled.select_worlds`, in batch order,
+        with the playout policy's moves or the prior network's policies asked for all of
+        them in one call) and one core step of them all; nodes[w] ends at world w's leaf."""
+        kernels, work = ismcts_compiled(), self._work(len(nodes))
+        kernels.visit_roots(tree.arrays(), nodes)
         active = np.arange(len(nodes))
         while len(active):
             active = active[~is_terminal(worlds)[active]]  # a finished game is a leaf
             if not len(active):
                 break
             masks = legal_action_mask(worlds)
+            legal = np.ascontiguousarray(masks[active])
+            guides = np.asarray(self._guides(worlds, active, legal), np.int64)
+            if self.prior_net is None:
+                priors = np.zeros((len(active), 0))
+            else:
+                priors = np.ascontiguousarray(self._priors(worlds, active, masks), np.float64)
             actions = np.zeros(len(active), np.int64)
             inside = np.ones(len(active), bool)
-            legal = masks[active]
-            guides = self._guides(worlds, active, legal).tolist()
-            priors = None if self.prior_net is None else self._priors(worlds, active, masks)
-            rows, legal_ids = np.nonzero(legal)
-            seats = worlds.seat[active]
-            own = seats == viewers[active]  # the observer's moves: by action
-            keys = np.where(own[rows], legal_ids, PUBLIC_KEY[legal_ids]).tolist()
-            ends = [0, *np.searchsorted(rows, np.arange(1, len(active))).tolist(), len(rows)]
-            legal_ids_list, owns, movers = legal_ids.tolist(), own.tolist(), seats.tolist()
-            for j, w in enumerate(active.tolist()):
-                lo, hi = ends[j], ends[j + 1]
-                prior = None if priors is None else priors[j, legal_ids[lo:hi]]
-                actions[j], node, inside[j] = self._select(
-                    nodes[w],
-                    legal_ids_list[lo:hi],
-                    keys[lo:hi],
-                    movers[j],
-                    owns[j],
-                    guides[j],
-                    prior,
-                )
-                nodes[w] = node
-                paths[w].append(node)
+            seats = worlds.seat[active].astype(np.int64)
+            kernels.select_worlds(
+                tree.arrays(), nodes, active, legal, seats, viewers, guides, priors,
+                self.rng, self.c, self.widen, actions, inside, work.ints, work.mass,
+            )  # fmt: skip
             self.core.step(worlds, actions, games=active)
             self.tree_decisions += len(active)
             active = active[inside]
-        rewards = self.playout(worlds, viewers)
-        for path, reward in zip(paths, rewards):
-            for node in path:
-                node.backed += 1
-                node.total += reward
-        self.iterations += len(nodes)
-        self.simulations += len(nodes)
 
     def _guides(self, worlds: CoreState, active: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """int64[len(active)]: the playout policy's action in each active world (one batched
@@ -273,90 +331,8 @@ class ISMCTSAgent(FlatMCAgent):
         view = take(worlds, active)
         return self.prior_net.priors(self.core.observe(view, view.seat), masks[active])
 
-    def _select(
-        self,
-        node: Node,
-        legal: list[int],
-        keys: list[int],
-        seat: int,
-        own: bool,
-        guide: int = -1,
-        prior: np.ndarray | None = None,
-    ) -> tuple[int, Node, bool]:
-        """(action, child, whether the descent goes on) at `node` for a world whose legal
-        actions are `legal` (ascending; with the prior network's probabilities `prior`),
-        their edges `keys` (the actions themselves where the seat to move, `seat`, is the
-        observer: `own`): a new child for an untried
-        available edge (the policy's move `guide` if its edge is untried; with a prior
-        network, the untried edge of most prior), else the bandit's choice among the
-        available children."""
-        mass = None if self.prior_net is None or prior is None else _edge_mass(keys, prior)
-        children = node.children
-        untried, tried = [], []
-        for key in keys if own else sorted(set(keys)):
-            child = children.get(key)
-            if child is None:
-                untried.append(key)
-            else:
-                child.avail += 1
-                tried.append(key)
-        grow = bool(untried) and (not tried or self._may_grow(node))
-        guide_key = keys[bisect_left(legal, guide)] if grow and guide >= 0 else -1
-        guided = guide_key in untried
-        if guided:  # the policy's move itself, whatever else shares its edge
-            key = guide_key
-        elif grow and mass is not None:
-            key = max(untried, key=mass.__getitem__)
-        elif grow:
-            key = untried[int(self.rng.integers(len(untried)))]
-        elif mass is not None:
-            key = self._puct(node, tried, seat, mass)
-        else:
-            key = self._ucb(node, tried, seat)
-        if grow:
-            child = children[key] = Node(len(node.total), seat)
-            child.avail = 1
-        child = children[key]
-        child.visits += 1
-        if guided:
-            return guide, child, False
-        if own:
-            return key, child, not grow
-        behind = [a for a, k in zip(legal, keys) if k == key]
-        action = behind[0] if len(behind) == 1 else behind[int(self.rng.integers(len(behind)))]
-        return action, child, not grow
 
-    def _may_grow(self, node: Node) -> bool:
-        """Whether `node` may take a new child (progressive widening): the root always, any
-        node with `widen` >= 1, else while it has fewer than floor((visits - 1) ** widen)
-        children."""
-        if node.mover < 0 or self.widen >= 1:
-            return True
-        return len(node.children) < math.floor((node.visits - 1) ** self.widen)
-
-    def _puct(self, node: Node, available: list[int], seat: int, mass: dict[int, float]) -> int:
-        """The available edge maximising the seat's mean plus the prior-weighted bonus
-        `c * prior * sqrt(availability) / (1 + visits)` (PUCT over availabilities; a child
-        not yet backed up counts the node's mean)."""
-        parent = node.mean(seat)
-        best, score = -1, -math.inf
-        for key in available:
-            child = node.children[key]
-            bonus = self.c * mass[key] * math.sqrt(child.avail) / (1 + child.visits)
-            value = child.mean(seat, parent) + bonus
-            if value > score:
-                best, score = key, value
-        return best
-
-    def _ucb(self, node: Node, available: list[int], seat: int) -> int:
-        """The available edge maximising the seat's mean plus the exploration bonus over
-        its availability (a child not yet backed up counts the node's mean)."""
-        parent = node.mean(seat)
-        best, score, c, children = -1, -math.inf, self.c, node.children
-        for key in available:
-            child = children[key]
-            mean = child.total[seat] / child.backed if child.backed else parent
-            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
-            if value > score:
-                best, score = key, value
-        return best
+@cache
+def ismcts_compiled() -> ModuleType:
+    """`agents.asara.ismcts_compiled`, imported on first use (it needs numba)."""
+    return importlib.import_module("agents.asara.ismcts_compiled")

@@ -242,7 +242,7 @@ class FlatMCAgent(SearchAgent):
         if any(s.is_over for s in states):
             raise ValueError("a game is over: there is no decision to take")
         self._roots.clear()
-        legal = [np.array(legal_actions(s), np.int64) for s in states]
+        legal = [np.array(self._legal(s), np.int64) for s in states]
         chosen = np.array([a[0] for a in legal], np.int64)
         todo = [i for i, a in enumerate(legal) if len(a) > 1]
         if not todo:
@@ -261,6 +261,16 @@ class FlatMCAgent(SearchAgent):
         for i in todo:
             chosen[i] = self._best(legal[i], totals[i] / counts[i])
         return chosen
+
+    def _legal(self, state: State) -> list[int]:
+        """The legal actions of the seat to move, ascending: read from the core row's mask
+        where `act_core` took the state from one (the same actions), else the reference
+        rules'."""
+        given = self._given.get(id(state))
+        if given is not None and given[0] is state:
+            legal: list[int] = np.flatnonzero(given[1].legal[given[2]]).tolist()
+            return legal
+        return legal_actions(state)
 
     def _best(self, actions: np.ndarray, means: np.ndarray) -> int:
         self.searches += 1

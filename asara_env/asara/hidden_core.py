@@ -20,11 +20,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from asara_env.asara.constants import N_CARD_COLOURS, N_CARDS, N_LIGHTED, N_TILE_COLOURS
-from asara_env.asara.core import take
-from asara_env.asara.core.kernels.arrays import Arrays, arrays
-from asara_env.asara.core.kernels.mask import N_FEATURES, build_sizes
-from asara_env.asara.core.mask import write_mask
-from asara_env.asara.core.state import TAPE_LENGTH, CoreState
+from asara_env.asara.core.kernels.arrays import Arrays, arrays, rules_of
+from asara_env.asara.core.kernels.mask import N_FEATURES, N_SCRATCH, build_sizes, write_masks
+from asara_env.asara.core.state import ARRAY_FIELDS, TAPE_LENGTH, CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.kernel_cache import use_source_digest_cache
 from asara_env.common.kernels import COUNTED
@@ -36,6 +34,8 @@ use_source_digest_cache()  # before the first kernel: the cache follows every so
 WINDOWS_U = N_CARDS  # the first double of the windows' deal
 STACK_U = WINDOWS_U + N_LIGHTED
 N_UNIFORMS = STACK_U + N_LIGHTED
+N_POOL = max(N_CARD_COLOURS, N_TILE_COLOURS)  # a pool's colours
+N_ITEMS = max(N_CARDS, N_LIGHTED)  # the most items a pool spreads into
 GIFT_CARD, LIGHTS_KEEP = int(Phase.GIFT_CARD), int(Phase.LIGHTS_KEEP)
 GIFT_LIGHTS = int(Phase.GIFT_LIGHTS)
 
@@ -48,16 +48,24 @@ def determinise_games(
 ) -> CoreState:
     """One world per entry of `games` (see the module docstring): game games[i] of
     `roots` as viewers[i] may imagine it, its hidden items and its chance from `rng`."""
-    worlds = take(roots, np.asarray(games, np.int64))
+    worlds = _copies(roots, np.asarray(games, np.int64))
     n = len(worlds.phase)
     u = rng.random((n, N_UNIFORMS))
-    worlds.tape[:] = rng.random((n, TAPE_LENGTH))
+    rng.random(out=worlds.tape)  # TAPE_LENGTH doubles a world, row by row
     worlds.tape_pos[:] = 0
     worlds.seed[:] = 0
     viewers = np.ascontiguousarray(viewers, np.int64)
-    redeal(arrays(worlds), viewers, u)
-    write_mask(worlds, np.arange(n))
+    state = arrays(worlds)
+    redeal(state, viewers, u)
+    write_masks(state, rules_of(worlds.config), np.arange(n), np.empty(N_SCRATCH, np.int64))
     return worlds
+
+
+def _copies(roots: CoreState, games: NDArray[np.int64]) -> CoreState:
+    """Game games[i] of `roots` for each i, copied (as `take`), the chance tape left
+    unfilled: the determinisation draws it."""
+    fields = {f: getattr(roots, f)[games] for f in ARRAY_FIELDS if f != "tape"}
+    return CoreState(config=roots.config, tape=np.empty((len(games), TAPE_LENGTH)), **fields)
 
 
 @numba.njit(**COUNTED)
@@ -69,15 +77,14 @@ def shuffle(items: NDArray[np.int64], n: int, u: NDArray[np.float64]) -> None:
 
 
 @numba.njit(**COUNTED)
-def spread(pool: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
-    """(items, n): a colour-count pool as its n items, colour by colour."""
-    items = np.empty(max(pool.sum(), 1), np.int64)
+def spread(pool: NDArray[np.int64], items: NDArray[np.int64]) -> int:
+    """items[:n]: a colour-count pool as its n items, colour by colour; returns n."""
     n = 0
     for c in range(len(pool)):
         for _ in range(pool[c]):
             items[n] = c
             n += 1
-    return items, n
+    return n
 
 
 @numba.njit(**COUNTED)
@@ -87,6 +94,7 @@ def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) ->
     the `Arrays` as a plain tuple; u: float64[B, N_UNIFORMS]."""
     s = Arrays(*state)
     features = np.empty(N_FEATURES, np.int64)
+    pool, items = np.empty(N_POOL, np.int64), np.empty(N_ITEMS, np.int64)
     phase, seat, hands, draw_pile = s.phase, s.seat, s.hands, s.draw_pile
     space_seat, space_cards, space_face_up, coloured = (
         s.space_seat, s.space_cards, s.space_face_up, s.coloured
@@ -102,13 +110,13 @@ def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) ->
         pile_seen = phase[b] == GIFT_CARD and seat[b] == v  # R9.2: it looks through the pile
         redeal_cards(
             b, v, pile_seen, u[b, :WINDOWS_U], hands, draw_pile, space_seat, space_cards,
-            space_face_up, coloured,
+            space_face_up, coloured, pool, items,
         )  # fmt: skip
         drawn_hidden = phase[b] == LIGHTS_KEEP and seat[b] != v
         looked = phase[b] == GIFT_LIGHTS and seat[b] == v  # R9.2: it knows the stack's windows
         redeal_windows(
             b, v, drawn_hidden, looked, u[b, WINDOWS_U:STACK_U], u[b, STACK_U:], lighted_supply,
-            lighted_stack, lighted_owner, lighted_len, lights_drawn,
+            lighted_stack, lighted_owner, lighted_len, lights_drawn, pool, items,
         )  # fmt: skip
         for p in range(hands.shape[1]):
             s.build_sizes[b, p] = build_sizes(s, b, p, features)
@@ -132,52 +140,74 @@ def redeal_cards(
     space_cards: np.ndarray,
     space_face_up: np.ndarray,
     coloured: np.ndarray,
+    pool: np.ndarray,
+    items: np.ndarray,
 ) -> None:
     """The others' hands, face-down buyers and coloured cards, and the draw pile (unless
-    the viewer looks through it), redealt from their pool."""
+    the viewer looks through it), redealt from their pool. pool, items: scratch
+    (N_POOL, N_ITEMS)."""
     players, spaces = hands.shape[1], space_seat.shape[1]
-    hidden = np.zeros(spaces, np.bool_)
-    for j in range(spaces):
-        hidden[j] = hidden_buyer(space_seat, space_face_up, b, j, v)
-    pool = np.zeros(N_CARD_COLOURS, np.int64)
-    for s in range(players):
-        if s != v:
-            pool += hands[b, s] + coloured[b, s]
-    if not pile_seen:
-        pool += draw_pile[b]
-    for j in np.flatnonzero(hidden):
-        add_where(pool, space_cards[b, j], space_cards[b, j] >= 0)
-    items, n = spread(pool)
+    card_pool(b, v, pile_seen, hands, draw_pile, space_seat, space_cards, space_face_up,
+              coloured, pool)  # fmt: skip
+    n = spread(pool[:N_CARD_COLOURS], items)
     shuffle(items, n, u)
     at = 0
     for s in range(players):
         if s != v:
             at = deal_counts(hands[b, s], items, at)
             at = deal_counts(coloured[b, s], items, at)
-    for j in np.flatnonzero(hidden):
-        cards = space_cards[b, j]
-        held = cards >= 0  # a buyer's cards come first, sorted; -1 past them
-        at = deal_where(cards, held, items, at)
-        cards[: held.sum()].sort()
+    for j in range(spaces):
+        if hidden_buyer(space_seat, space_face_up, b, j, v):
+            at = deal_buyer(space_cards, b, j, items, at)
     if not pile_seen:
         at = deal_counts(draw_pile[b], items, at)
 
 
 @numba.njit(**COUNTED)
-def add_where(pool: np.ndarray, values: np.ndarray, chosen: np.ndarray) -> None:
-    """Count values[k] into the pool where chosen[k]."""
-    for k in range(len(values)):
-        if chosen[k]:
-            pool[values[k]] += 1
+def card_pool(
+    b: int,
+    v: int,
+    pile_seen: bool,
+    hands: np.ndarray,
+    draw_pile: np.ndarray,
+    space_seat: np.ndarray,
+    space_cards: np.ndarray,
+    space_face_up: np.ndarray,
+    coloured: np.ndarray,
+    pool: np.ndarray,
+) -> None:
+    """pool[colour]: the cards the viewer v cannot place, colour by colour."""
+    pool[:] = 0
+    for s in range(hands.shape[1]):
+        if s != v:
+            for c in range(N_CARD_COLOURS):
+                pool[c] += hands[b, s, c] + coloured[b, s, c]
+    if not pile_seen:
+        for c in range(N_CARD_COLOURS):
+            pool[c] += draw_pile[b, c]
+    for j in range(space_seat.shape[1]):
+        if hidden_buyer(space_seat, space_face_up, b, j, v):
+            for k in range(space_cards.shape[2]):
+                if space_cards[b, j, k] >= 0:
+                    pool[space_cards[b, j, k]] += 1
 
 
 @numba.njit(**COUNTED)
-def deal_where(values: np.ndarray, chosen: np.ndarray, items: np.ndarray, at: int) -> int:
-    """values[k] = the next item from items[at:] where chosen[k]; the next position."""
-    for k in range(len(values)):
-        if chosen[k]:
-            values[k] = items[at]
+def deal_buyer(space_cards: np.ndarray, b: int, j: int, items: np.ndarray, at: int) -> int:
+    """A face-down buyer's cards (first on its space, -1 past them) dealt from items[at:]
+    and sorted; the next position."""
+    held = 0
+    for k in range(space_cards.shape[2]):
+        if space_cards[b, j, k] >= 0:
+            space_cards[b, j, k] = items[at]
             at += 1
+            held += 1
+    for k in range(1, held):  # insertion sort of the held cards
+        x, i = space_cards[b, j, k], k
+        while i > 0 and space_cards[b, j, i - 1] > x:
+            space_cards[b, j, i] = space_cards[b, j, i - 1]
+            i -= 1
+        space_cards[b, j, i] = x
     return at
 
 
@@ -204,30 +234,60 @@ def redeal_windows(
     lighted_owner: np.ndarray,
     lighted_len: np.ndarray,
     lights_drawn: np.ndarray,
+    pool: np.ndarray,
+    items: np.ndarray,
 ) -> None:
     """The others' unbuilt lighted windows, the stack positions the viewer did not put
     back and a draw that is not its own, redealt from their pool; a stack the viewer
-    looked through keeps its windows in another order."""
-    stack, drawn = lighted_stack[b, : lighted_len[b]], lights_drawn[b]
-    unknown = lighted_owner[b, : lighted_len[b]] != v
+    looked through keeps its windows in another order. pool, items: scratch (N_POOL,
+    N_ITEMS)."""
+    size, players, drawn = lighted_len[b], lighted_supply.shape[1], lights_drawn.shape[1]
     if looked:
-        reorder(stack, unknown, u_stack)
-        unknown[:] = False
-    redrawn = (drawn >= 0) & drawn_hidden
-    pool = np.zeros(N_TILE_COLOURS, np.int64)
-    for s in range(lighted_supply.shape[1]):
-        if s != v:
-            pool += lighted_supply[b, s]
-    add_where(pool, stack, unknown)
-    add_where(pool, drawn, redrawn)
-    items, n = spread(pool)
+        reorder(lighted_stack[b, :size], lighted_owner[b, :size] != v, u_stack)
+    window_pool(b, v, drawn_hidden, looked, lighted_supply, lighted_stack, lighted_owner,
+                size, lights_drawn, pool)  # fmt: skip
+    n = spread(pool[:N_TILE_COLOURS], items)
     shuffle(items, n, u)
     at = 0
-    for s in range(lighted_supply.shape[1]):
+    for s in range(players):
         if s != v:
             at = deal_counts(lighted_supply[b, s], items, at)
-    at = deal_where(stack, unknown, items, at)
-    deal_where(drawn, redrawn, items, at)
+    for k in range(size):
+        if not looked and lighted_owner[b, k] != v:
+            lighted_stack[b, k] = items[at]
+            at += 1
+    for k in range(drawn):
+        if drawn_hidden and lights_drawn[b, k] >= 0:
+            lights_drawn[b, k] = items[at]
+            at += 1
+
+
+@numba.njit(**COUNTED)
+def window_pool(
+    b: int,
+    v: int,
+    drawn_hidden: bool,
+    looked: bool,
+    lighted_supply: np.ndarray,
+    lighted_stack: np.ndarray,
+    lighted_owner: np.ndarray,
+    size: int,
+    lights_drawn: np.ndarray,
+    pool: np.ndarray,
+) -> None:
+    """pool[colour]: the lighted windows the viewer v cannot place, colour by colour (a
+    stack it looked through is known)."""
+    pool[:] = 0
+    for s in range(lighted_supply.shape[1]):
+        if s != v:
+            for c in range(N_TILE_COLOURS):
+                pool[c] += lighted_supply[b, s, c]
+    for k in range(size):
+        if not looked and lighted_owner[b, k] != v:
+            pool[lighted_stack[b, k]] += 1
+    for k in range(lights_drawn.shape[1]):
+        if drawn_hidden and lights_drawn[b, k] >= 0:
+            pool[lights_drawn[b, k]] += 1
 
 
 @numba.njit(**COUNTED)

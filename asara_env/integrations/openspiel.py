@@ -47,9 +47,17 @@ saves and determinises it. docs/openspiel.md has the table of what works.
   docs/<game>/state.md, and is rebuilt through the env's `load_game`) and
   `resample_from_infostate(player, sampler)` (the game as the player may imagine it,
   through the game's determinisation; the sampler's numbers seed it), which OpenSpiel's
-  Python IS-MCTS bot calls.
-- `TurnBasedResampler`: the same for BASARI's turn-based form, where the others' choices
-  of the step already made are hidden too (`ISMCTSBot.set_resampler`).
+  Python IS-MCTS bot calls. `pyspiel.serialize_game_and_state` and
+  `pyspiel.deserialize_game_and_state` (or `pickle`) carry a state across processes
+  once this module is imported there.
+- `game.load_state(saved)`: a state holding a game the package saved, in any format the
+  game's env `load_game` reads (an env's `save_game()`, a game record, a terminal game's
+  `--save`, the web page's download), for a game whose parameters match its
+  configuration; its OpenSpiel history starts there.
+- `Resampler(seed)`: that resampling drawn from a seeded generator, for
+  `ISMCTSBot.set_resampler` (the bot's own draws from an unseeded sampler, so that its
+  games differ from run to run); `TurnBasedResampler(seed)` the same for BASARI's
+  turn-based form, where the others' choices of the step already made are hidden too.
 """
 
 from __future__ import annotations
@@ -74,6 +82,7 @@ except ModuleNotFoundError as error:  # one line naming the extra (asara_env.com
     raise (missing_extra(error, "asara_env.integrations.openspiel") or error) from error
 
 __all__ = [
+    "Resampler",
     "SHARED_PARAMETERS",
     "SpielGame",
     "SpielState",
@@ -229,6 +238,20 @@ class SpielGame(pyspiel.Game):
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
 
+    def load_state(self, saved: object) -> SpielState:
+        """A state holding a game the package saved, dealt, at its last position: any
+        format the game's env `load_game` reads (`env.save_game()`, a game record, a
+        terminal game's `--save`, the web page's download). A ValueError naming what is
+        wrong: a malformed or illegal game, a configuration other than this game's
+        parameters, a finished game (OpenSpiel's returns are the moves' rewards, and
+        none is left). The state's history and move count start at that position."""
+        world: World = self.world_class.load(self.params, saved)
+        if world.is_terminal():
+            raise ValueError("the saved game is over: load one with a move left to play")
+        state = SpielState(self)
+        state._world = world
+        return state
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> SeatObserver:
@@ -375,14 +398,25 @@ class SeatObserver:
         return f"seat {player} {digest}"
 
 
-class TurnBasedResampler:
-    """`resample_from_infostate` for a simultaneous game's turn-based form
-    (`pyspiel.convert_to_turn_based`), for `ISMCTSBot.set_resampler`: the game as the
-    player to move may imagine it, the choices the players before it made in this step
-    (which it has not seen) drawn uniformly among their legal actions."""
+class Resampler:
+    """`resample_from_infostate` drawn from a seeded generator, for
+    `ISMCTSBot.set_resampler`: OpenSpiel's IS-MCTS bot otherwise determinises with an
+    unseeded `pyspiel.UniformProbabilitySampler`, so that its games differ from run to run
+    whatever its `random_state`."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+    def __call__(self, state: Any, player: int) -> Any:
+        """The game as `player` may imagine it (`SpielState.imagined`)."""
+        return state.imagined(player, self.rng)
+
+
+class TurnBasedResampler(Resampler):
+    """`Resampler` for a simultaneous game's turn-based form
+    (`pyspiel.convert_to_turn_based`): the game as the player to move may imagine it, the
+    choices the players before it made in this step (which it has not seen) drawn
+    uniformly among their legal actions."""
 
     def __call__(self, state: Any, player: int) -> Any:
         inner: SpielState = state.simultaneous_game_state()

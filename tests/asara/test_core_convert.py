@@ -8,13 +8,17 @@ import numpy as np
 import pytest
 
 from asara_env import GameConfig
-from asara_env.asara.bridge.convert import _DTYPES, from_reference, to_reference
-from asara_env.asara.core.state import ARRAY_FIELDS, TAPE_LENGTH
+from asara_env.asara.bridge.convert import _DTYPES, from_reference, generator_at, to_reference
+from asara_env.asara.core import init, step
+from asara_env.asara.core.state import ARRAY_FIELDS, TAPE_LENGTH, CoreState
+from asara_env.asara.phases import Phase
 from asara_env.asara.reference import engine
 from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.serialize import state_to_dict
 from asara_env.asara.reference.state import State
-from tests.asara.games import CONFIGS, IDS, game_states
+from tests.asara.games import ALL_CONFIGS, ALL_IDS, CONFIGS, IDS, game_states
+
+GAMES = 2  # games played at once by the round-trip test
 
 
 def comparable(state: State) -> dict[str, Any]:
@@ -85,3 +89,37 @@ def test_mixed_configurations_are_rejected():
     b = engine.new_game(GameConfig(num_players=3), 0)
     with pytest.raises(ValueError, match="one configuration"):
         from_reference([a, b])
+
+
+def round_trip(core: CoreState, i: int) -> CoreState:
+    """Game `i` of `core` through a reference State and back, its chance carried along."""
+    origin = np.random.default_rng(int(core.seed[i])).bit_generator.state
+    state = to_reference(core, i, generator_at(origin, int(core.tape_pos[i])))
+    return from_reference([state], seeds=core.seed[i : i + 1])
+
+
+def assert_round_trip_identical(core: CoreState, i: int, where: str) -> None:
+    """Every array of game `i` survives core -> reference -> core; the tape comes back
+    re-based at the next double to draw (its position 0), as a reference generator is."""
+    back, used = round_trip(core, i), int(core.tape_pos[i])
+    for name in ARRAY_FIELDS:
+        x, y = getattr(core, name)[i], getattr(back, name)[0]
+        if name == "tape":
+            x, y = x[used:], y[: TAPE_LENGTH - used]
+        elif name == "tape_pos":
+            x, y = x - used, y
+        assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), f"{where}: field {name}"
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=ALL_IDS)
+def test_core_to_reference_and_back_is_identical_at_every_step(config):
+    """The core's caches (build sizes, masks) are what a fresh conversion computes at every
+    step of random games, a build half made and a turn's purchases included."""
+    core, rng = init(config, GAMES, seeds=np.arange(GAMES) + 5), np.random.default_rng(5)
+    steps = 0
+    while (core.phase != Phase.GAME_OVER).any():
+        step(core, np.argmax(np.where(core.legal, rng.random(core.legal.shape), -1.0), axis=1))
+        steps += 1
+        for i in np.flatnonzero(core.phase != Phase.GAME_OVER):
+            phase = Phase(int(core.phase[i])).name
+            assert_round_trip_identical(core, int(i), f"step {steps}, game {i} in {phase}")

@@ -3,6 +3,7 @@ rewards, resets), the policy agent, and a tiny training and evaluation run end t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
 from training.asara import evaluate, train  # noqa: E402
 from training.asara.imitation import collect  # noqa: E402
 from training.asara.vec_env import AsaraVecEnv  # noqa: E402
+from training.run import whole_rollouts  # noqa: E402
 
 
 def opponents_move(env, learner: str, twin) -> None:
@@ -165,6 +167,54 @@ def test_a_tiny_training_run_produces_a_loadable_model_that_plays_legally(tmp_pa
         ]
     )
     assert MaskablePPO.load(resumed / "final.zip").num_timesteps >= 1024 + 512
+
+
+class RecordedBar:
+    """Stands in for SB3's progress bar (tqdm.rich): records its total and its count."""
+
+    made: list[RecordedBar] = []
+
+    def __init__(self, total: int) -> None:
+        self.total, self.n = total, 0
+        RecordedBar.made.append(self)
+
+    def update(self, n: int) -> None:
+        self.n += n
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    "asked, rollout, run", [(20_000, 2_048, 20_480), (2_048, 2_048, 2_048), (1, 64, 64)]
+)
+def test_steps_are_rounded_up_to_whole_rollouts(asked, rollout, run):
+    assert whole_rollouts(asked, rollout) == run
+
+
+def test_the_progress_bar_counts_to_the_steps_that_run_and_says_so(tmp_path, monkeypatch, capsys):
+    """PPO collects whole rollouts (n-steps x envs): 100 steps asked run 128. SB3's own
+    progress bar counts to the steps the run makes, which the run says once."""
+    import stable_baselines3.common.callbacks as sb3_callbacks
+
+    monkeypatch.setattr(sb3_callbacks, "tqdm", RecordedBar)
+    RecordedBar.made.clear()
+    out = tmp_path / "run"
+    argv = ["--steps", "100", "--envs", "2", "--n-steps", "32", "--batch-size", "64"]
+    argv += ["--bc-expert", "none", "--eval-games", "2", "--out", str(out)]
+    train.main(argv)
+    (bar,) = RecordedBar.made
+    assert bar.total == bar.n == 128
+    printed = capsys.readouterr().out
+    assert (
+        printed.count("100 steps asked, 128 run: whole rollouts of 64 (--n-steps 32 x --envs 2)")
+        == 1
+    )
+    assert "done: 128 learner steps" in printed
+    assert json.loads((out / "run.json").read_text())["learner_steps"] == 128
 
 
 def test_the_policy_agent_plays_only_legal_actions_batched_as_single():

@@ -24,6 +24,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import asara_env.integrations.openspiel as spiel  # noqa: E402
 from asara_env.asara.env import raw_env  # noqa: E402
 from asara_env.basari.env import BasariParallelEnv  # noqa: E402
+from asara_env.common.record import SavedGame  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -190,6 +191,60 @@ def test_serialised_games_replay_identically(game):
     assert str(twin) == str(state)
 
 
+def saved_formats(game: str, position: dict[str, Any]) -> list[Any]:
+    """One position in two of the formats the package writes: an env's `save_game()`
+    (through JSON, as a file holds it) and a terminal game's `--save`."""
+    terminal_save = SavedGame(game, {"state": position, "actions": []}).to_dict()
+    return [json.loads(json.dumps(position)), terminal_save]
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_a_state_loads_from_a_saved_game_and_plays_on_identically(game):
+    loaded = load(game, players=3, seed=4)
+    rng = np.random.default_rng(6)
+    live = loaded.new_initial_state()
+    live.apply_action(2)
+    for _ in range(30):
+        step_randomly(live, rng)
+    twins = [loaded.load_state(saved) for saved in saved_formats(game, live.world.save())]
+    while not live.is_terminal():
+        for twin in twins:
+            assert str(twin) == str(live) and twin.current_player() == live.current_player()
+            for player in range(3):
+                assert twin.legal_actions(player) == live.legal_actions(player)
+                assert twin.observation_tensor(player) == live.observation_tensor(player)
+        actions = step_randomly(live, rng)
+        for twin in twins:
+            if len(actions) > 1:
+                twin.apply_actions(actions)
+            else:
+                twin.apply_action(actions[0])
+    assert all(twin.is_terminal() and twin.returns() == live.returns() for twin in twins)
+
+
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_a_saved_game_that_cannot_be_loaded_is_refused_naming_why(game):
+    other = {"asara": "basari", "basari": "asara"}[game]
+    three = load(game, players=3).new_initial_state()
+    three.apply_action(0)
+    over = play(
+        load(game, players=2).new_initial_state(),
+        [pyspiel.make_uniform_random_bot(p, p) for p in range(2)],
+    )
+    someone_else = load(other, players=2).new_initial_state()
+    someone_else.apply_action(0)
+    two = load(game, players=2)
+    bad = [
+        (three.world.save(), "config"),
+        (over.world.save(), "over"),
+        (someone_else.world.save(), other.upper()),
+        ([1, 2], "dict"),
+    ]
+    for saved, named in bad:
+        with pytest.raises(ValueError, match=named):
+            two.load_state(saved)
+
+
 @pytest.mark.parametrize("game", ["asara", "basari"])
 def test_resampling_keeps_what_the_player_knows(game):
     loaded = load(game, players=3, seed=2)
@@ -247,6 +302,23 @@ def test_openspiels_bots_play_whole_games(game):
     assert final.is_terminal()
     assert turn_based.min_utility() <= min(final.returns())
     assert max(final.returns()) <= turn_based.max_utility()
+
+
+def test_a_seeded_resampler_makes_is_mcts_play_the_same_game():
+    game = load("asara", players=2, seed=3)
+
+    def opening() -> list[int]:
+        rng = np.random.RandomState(0)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=6, random_state=rng)
+        bot.set_resampler(spiel.Resampler(seed=1))
+        state = game.new_initial_state()
+        state.apply_action(0)
+        for _ in range(6):
+            state.apply_action(bot.step(state))
+        return list(state.history())
+
+    assert opening() == opening()
 
 
 # every registered game loaded and played a step, then the module's own references dropped,

@@ -154,14 +154,15 @@ def apply_actions(state: CoreState, games: np.ndarray, actions: np.ndarray) -> N
     state.decisions[games] += 1
     previous = state.phase[games]  # a copy (fancy indexing)
     groups, fields = ACTION_GROUP[actions], ACTION_FIELDS[actions]
-    ended, rebuilt = [], []  # games whose turn is over; those of them to rebuild
+    ended, rebuilt = [], []  # games whose turn is over; games whose mover's materials changed
     for group, pick in by_value(groups, N_GROUPS):
-        rows = APPLY[group](state, games[pick], fields[pick])
+        acting = games[pick]
+        rows = APPLY[group](state, acting, fields[pick])
         if len(rows):
             ended.append(rows)
-            if CHANGES_MATERIALS[group]:
-                rebuilt.append(rows)
-    if rebuilt:  # the build sizes the acting player will have at their next placement (R3.5)
+        if CHANGES_MATERIALS[group]:
+            rebuilt.append(acting)
+    if rebuilt:  # the build sizes the acting player can make now (R3.5), before the turn ends
         rows = _joined(rebuilt)
         seats = state.seat[rows]
         state.build_sizes[rows, seats] = build_sizes(state, rows, seats)

@@ -385,7 +385,7 @@ def apply_one(s: Arrays, k: Rules, b: int, a: int, work: np.ndarray) -> None:
     group = ACTION_GROUP[a]
     seat = np.int64(s.seat[b])
     ended = apply(s, b, group, ACTION_FIELDS[a], k.chest_of_space, k.has_gifts)
-    if ended and CHANGES_MATERIALS[group]:  # the sizes of their next placement (R3.5)
+    if CHANGES_MATERIALS[group]:  # the sizes the mover can build now (R3.5), mid-turn too
         s.build_sizes[b, seat] = build_sizes(s, b, seat, work)
     if ended and not next_seat(s, b, k.num_players):
         end_year(s, k, b)

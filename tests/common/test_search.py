@@ -498,8 +498,10 @@ def test_flat_search_compares_the_actions_on_the_same_worlds(monkeypatch):
 
 def test_a_flatmc_spec_takes_a_mixture_of_opponents():
     agent = make_agent("basari", "flatmc:16:playout=ppo_2p:opponents=ppo_2p*2+value+random*0.5")
+    plain = make_agent("basari", "flatmc:16")
+    assert isinstance(agent, GameSearchAgent) and isinstance(plain, GameSearchAgent)
     assert agent.settings.opponents == (("ppo_2p", 2.0), ("value", 1.0), ("random", 0.5))
-    assert make_agent("basari", "flatmc:16").settings.opponents == ()
+    assert plain.settings.opponents == ()
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ evaluation by playouts or by a network, in waves of batched worlds.
 
 `Search(game, settings, evaluate=...)` searches decisions of a batch of states:
 `run(state, games, seats)` -> `Decision` (the action of seat seats[i] in game games[i],
-the policy over its actions, the root's value for it). Per decision with more than one
+the policy over its actions, the root's value for it, each action's mean reward). Per decision with more than one
 legal action, `settings.sims` iterations, each:
 
 1. a world: `game.determinise` redraws what the seat cannot know (the verbs of the
@@ -132,6 +132,8 @@ class Decision(NamedTuple):
     actions: NDArray[np.int64]  # int64[n]
     policies: NDArray[np.float32]  # float32[n, A]: improved policy (gumbel) or visit shares
     values: NDArray[np.float64]  # float[n]: the root's mean reward for the seat
+    # float[n, A]: each action's mean reward for the seat at the root (NaN: not tried)
+    q: NDArray[np.float64]
 
 
 class Search:
@@ -183,6 +185,7 @@ class Search:
         actions = np.argmax(masks, axis=1).astype(np.int64)
         policies = masks / masks.sum(axis=1, keepdims=True)
         values = np.zeros(n)
+        q = np.full(masks.shape, np.nan)
         todo = np.flatnonzero(masks.sum(axis=1) > 1)
         self.searches += len(todo)
         timed = self.settings.seconds is not None
@@ -191,8 +194,8 @@ class Search:
                 decided = self._search(
                     self.game.take(roots_state, group), seats[group], masks[group]
                 )
-                actions[group], policies[group], values[group] = decided
-        return Decision(actions, policies.astype(np.float32), values)
+                actions[group], policies[group], values[group], q[group] = decided
+        return Decision(actions, policies.astype(np.float32), values, q)
 
     def _search(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
         """The decisions of every game of `state` (each with more than one legal action)."""
@@ -232,6 +235,7 @@ class Search:
         actions = np.zeros(len(seats), np.int64)
         policies = np.zeros(masks.shape)
         values = np.zeros(len(seats))
+        q = np.full(masks.shape, np.nan)
         for i, (root, seat) in enumerate(zip(roots, seats.tolist())):
             edges = root.edges[seat]
             keys = np.array(sorted(edges), np.int64)
@@ -240,8 +244,9 @@ class Search:
             best = np.where(visits == visits.max(), means, -np.inf)
             actions[i] = keys[pick_best(best[None], self.rng.random(1))[0]]
             policies[i, keys] = visits / visits.sum()
+            q[i, keys] = np.where(np.isfinite(means), means, np.nan)
             values[i] = root.mean(seat)
-        return Decision(actions, policies.astype(np.float32), values)
+        return Decision(actions, policies.astype(np.float32), values, q)
 
     # ------------------------------------------------------------------ Gumbel root
     def _gumbel(self, state: Any, seats: NDArray[np.int64], masks: NDArray[np.bool_]) -> Decision:
@@ -288,8 +293,12 @@ class Search:
         actions = np.zeros(n, np.int64)
         policies = np.zeros(masks.shape)
         values = np.zeros(n)
+        q = np.full(masks.shape, np.nan)
         for i in range(n):
             seat = int(seats[i])
+            for key, e in roots[i].edges[seat].items():
+                if e.backed:
+                    q[i, key] = e.total / e.backed
             score = self._gumbel_scores(roots[i], seat, survivors[i], g[i], logits[i])
             actions[i] = survivors[i][int(np.argmax(score))]
             sigma = self._sigma(roots[i], seat, masks[i], logits[i], root_value[i])
@@ -297,7 +306,7 @@ class Search:
             p = np.exp(z - z.max())
             policies[i] = p / p.sum()
             values[i] = roots[i].mean(seat)
-        return Decision(actions, policies.astype(np.float32), values)
+        return Decision(actions, policies.astype(np.float32), values, q)
 
     def _halving_round(
         self,
@@ -678,7 +687,8 @@ class Search:
         actions[tied] = own[tied]
         policies = visits / visits.sum(axis=1, keepdims=True)
         values = np.array([means[i, actions[i]] for i in range(n)])
-        return Decision(actions, policies.astype(np.float32), values)
+        q = np.where(visits > 0, totals / np.maximum(visits, 1), np.nan)
+        return Decision(actions, policies.astype(np.float32), values, q)
 
     def _own_choices(self, state: Any, seats: NDArray[np.int64]) -> NDArray[np.int64]:
         """int64[n]: the playout policy's action for seats[i] in game i of `state` (the

@@ -539,3 +539,21 @@ def test_flat_search_plays_its_playout_policys_choice_among_equal_actions():
         search = Search(where, Settings(sims=4 * len(legal), flat=True, horizon=0), seed=0)
         search.policy = always(chosen)
         assert search.run(state, np.array([0]), np.array([seat])).actions[0] == chosen
+
+
+@pytest.mark.parametrize("flat", [True, False])
+def test_a_decision_carries_each_tried_actions_mean_reward(flat):
+    """Decision.q: the mean reward of every legal action tried at the root, NaN for the
+    illegal ones; the flat search plays an action of the best mean, and its value is it."""
+    where = search_game("basari", BACKEND)
+    state = basari_states(2, 21)[2]
+    seat = deciding_seat(state)
+    mask = where.masks(state)[0, seat]
+    decision = Search(where, Settings(sims=64, flat=flat), seed=3).run(
+        state, np.array([0]), np.array([seat])
+    )
+    q = decision.q[0]
+    assert np.isnan(q[~mask]).all() and ((q[mask] >= 0) & (q[mask] <= 1)).all()
+    if flat:
+        assert not np.isnan(q[mask]).any()
+        assert q[decision.actions[0]] == np.nanmax(q) == decision.values[0]

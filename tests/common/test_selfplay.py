@@ -28,7 +28,7 @@ from training.selfplay.buffer import (  # noqa: E402
 )
 from training.selfplay.learner import Learner, LearnerSettings, losses  # noqa: E402
 from training.selfplay.network import new_model, scheme_total, seat_policy  # noqa: E402
-from training.selfplay.search import parse_mix  # noqa: E402
+from training.selfplay.search import improved_policy, parse_mix  # noqa: E402
 from training.selfplay.workers import blocks  # noqa: E402
 
 SMALL = [
@@ -441,19 +441,41 @@ def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     searched = kept.data.masks.sum(axis=1) > 1
-    assert searched.sum() > 20 and (kept.data.policies[searched].max(axis=1) == 1.0).all()
+    assert searched.sum() > 20
+    check_policies(kept.data.policies, kept.data.masks)
+    assert (kept.data.policies[searched].max(axis=1) < 1.0).all()  # improved, not one-hot
     recorded = json.loads((out / "run.json").read_text())
     assert recorded["settings"]["playout_mix"] == "random=2,value"
+    assert recorded["settings"]["flat_target"] == "improved"
 
 
 def test_an_iteration_of_flat_monte_carlo_targets_its_chosen_actions(tmp_path: Path):
-    """--search flat: every searched target one-hot (the flat search's choice)."""
+    """--search flat --flat-target best: every searched target one-hot (the flat
+    search's choice)."""
     out = tmp_path / "r"
     argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
-    train([*argv, "--playout", "random", "--out", str(out)])
+    train([*argv, "--playout", "random", "--flat-target", "best", "--out", str(out)])
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     searched = kept.data.masks.sum(axis=1) > 1
     assert searched.sum() > 20
     check_policies(kept.data.policies, kept.data.masks)
     assert (kept.data.policies[searched].max(axis=1) == 1.0).all()
+
+
+def test_the_improved_policy_moves_the_prior_by_the_searchs_q():
+    """softmax(logits + (C_VISIT + n) * c_scale * q) over the legal actions: equal q keep
+    the prior; a q higher by d multiplies an action's odds by exp((50 + n) * c_scale * d);
+    a row of rewards outside [0, 1] is rescaled over its legal actions first."""
+    logits = np.log(np.array([[0.5, 0.3, 0.2, 0.1]] * 3))
+    masks = np.array([[True, True, True, False]] * 3)
+    q = np.array([[0.5, 0.5, 0.5, np.nan], [0.5, 0.5, 0.7, np.nan], [-10.0, 0.0, 10.0, 99]])
+    p = improved_policy(logits, masks, q, np.array([10.0, 10.0, 10.0]), 0.1)
+    assert np.allclose(p[0], [0.5, 0.3, 0.2, 0.0], atol=1e-6)
+    assert np.isclose(p[1, 2] / p[1, 0], 0.2 / 0.5 * np.exp(6.0 * 0.2), rtol=1e-5)
+    assert np.isclose(p[1, 1] / p[1, 0], 0.3 / 0.5, rtol=1e-5) and p[1, 3] == 0
+    rescaled = improved_policy(
+        logits[:1], masks[:1], np.array([[0, 0.5, 1, 0]]), np.array([10.0]), 0.1
+    )
+    assert np.allclose(p[2], rescaled[0], atol=1e-6)
+    assert np.allclose(p.sum(axis=1), 1, atol=1e-6)

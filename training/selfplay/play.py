@@ -91,3 +91,5 @@ class WorkerSettings:
     playout_mix: tuple[tuple[str, float], ...] = ()
     # flat search: the reward scheme its playouts are scored by (the game's card's)
     search_reward: str = "win"
+    # flat search: its target, "improved" (the improved policy) or "best" (one-hot)
+    flat_target: str = "improved"

@@ -11,7 +11,7 @@ Each iteration:
    `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
    Monte Carlo over playouts of `--playout`, the other seats of each playout by a policy
    drawn from `--playout-mix` where it is given, each playout scored by
-   `--search-reward`, its chosen action the target;
+   `--search-reward`, the target its improved policy (`--flat-target`);
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -66,7 +66,16 @@ from .. import runfolder
 from .buffer import ReplayBuffer
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
-from .search import FLAT, LEAVES, NET_LEAF, SEARCHERS, parse_mix, share_map
+from .search import (
+    FLAT,
+    FLAT_TARGETS,
+    IMPROVED,
+    LEAVES,
+    NET_LEAF,
+    SEARCHERS,
+    parse_mix,
+    share_map,
+)
 from .spec import Row, SelfPlaySpec
 from .workers import WorkerSettings, make_pool, weights_of
 
@@ -234,6 +243,7 @@ class Trainer:
             args.c_scale,
             parse_mix(args.playout_mix, playout_names(spec.game)),
             args.search_reward,
+            args.flat_target,
         )
 
     def resume(self) -> None:
@@ -477,10 +487,19 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         "win, rank, margin; default: win)",
     )
     p.add_argument(
+        "--flat-target",
+        choices=FLAT_TARGETS,
+        default=IMPROVED,
+        help="--search flat: what the network learns, the improved policy softmax(logits + "
+        "sigma(q)) of every action's mean reward (improved, the default) or the played "
+        "action one-hot (best)",
+    )
+    p.add_argument(
         "--c-scale",
         type=command.bounded_float(0.0, 100.0, open_low=True),
         default=0.1,
-        help="the Gumbel root's scale of q in its improved policy (mctx's default 0.1)",
+        help="the scale of q in the improved policy, the Gumbel root's and the flat "
+        "search's (mctx's default 0.1)",
     )
     p.add_argument(
         "--games", type=games, default=64, help="self-play games per iteration, played at once"

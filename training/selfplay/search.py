@@ -21,7 +21,13 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
   to one policy. Its playouts are scored by `settings.search_reward` (`--search-reward`):
   `win` by default; BASARI's `margin` (points over the mean) tells actions apart where
   every playout of a decision ends in the same winner, which `win` scores alike (ties
-  that the search would break at random).
+  that the search would break at random). The target (`settings.flat_target`):
+  "improved" (the default), the Gumbel root's improved policy with every legal action
+  visited, softmax(logits + (C_VISIT + n) * c_scale * q) over the legal actions, the
+  logits the network's, q each action's mean playout reward and n the playouts of each:
+  the network's policy moved towards the actions the search found better, by as much as
+  the search has seen (an action a noisy search ranks first by a hair keeps about its
+  prior); "best", the played action one-hot.
 - "prior": no search, a control: the action drawn from the network's policy, the target
   that policy itself (the value head learns from the outcomes, the policy has nothing to
   learn from).
@@ -126,10 +132,42 @@ def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generat
     return search
 
 
-def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searcher:
+IMPROVED, BEST = "improved", "best"  # WorkerSettings.flat_target
+FLAT_TARGETS = (IMPROVED, BEST)
+
+
+def improved_policy(
+    logits: NDArray[np.floating],
+    masks: NDArray[np.bool_],
+    q: NDArray[np.floating],
+    visits: NDArray[np.floating],
+    c_scale: float,
+) -> NDArray[np.float32]:
+    """float32[n, A]: softmax(logits + (C_VISIT + visits) * c_scale * q) over each row's
+    legal actions (q: every legal action's mean reward, a win share as it is, a row of
+    another scale rescaled to [0, 1] over its legal actions as the Gumbel root does;
+    visits: float[n], the playouts of each action of the row)."""
+    from agents.search.mcts import C_VISIT
+
+    q = np.where(masks, np.nan_to_num(np.asarray(q, np.float64)), np.nan)
+    low, high = np.nanmin(q, axis=1, keepdims=True), np.nanmax(q, axis=1, keepdims=True)
+    shares = (low >= 0) & (high <= 1)
+    spread = np.where(high > low, high - low, 1.0)
+    q = np.nan_to_num(np.where(shares, q, (q - low) / spread))
+    sigma = (C_VISIT + np.asarray(visits, np.float64))[:, None] * c_scale * q
+    z = np.where(masks, np.asarray(logits, np.float64) + sigma, -np.inf)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def flat_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator) -> Searcher:
     """Flat Monte Carlo over playouts of `settings.playout` (module docstring)."""
     from agents.search.gumbel import search_game  # imported when playing
     from agents.search.mcts import Search, Settings
+
+    from .network import seat_policy
+
+    policy = seat_policy(model)
 
     game = search_game(settings.game, settings.backend)
     seed = int(rng.integers(2**63))
@@ -147,11 +185,18 @@ def flat_searcher(settings: WorkerSettings, rng: np.random.Generator) -> Searche
     flat.rng = rng
 
     def search(state: Any, decisions: Decisions) -> Decided:
-        games, seats, _, masks = decisions
-        actions = flat.run(state, games, seats).actions
-        policies = np.zeros(masks.shape, np.float32)
-        policies[np.arange(len(actions)), actions] = 1.0
-        return actions, policies
+        games, seats, observations, masks = decisions
+        decided = flat.run(state, games, seats)
+        if settings.flat_target == BEST:
+            policies = np.zeros(masks.shape, np.float32)
+            policies[np.arange(len(decided.actions)), decided.actions] = 1.0
+            return decided.actions, policies
+        with torch.no_grad():
+            obs = torch.as_tensor(np.ascontiguousarray(observations, np.float32))
+            logits = policy.logits(obs).numpy()
+        visits = np.maximum(1, np.rint(settings.simulations / masks.sum(axis=1)))
+        improved = improved_policy(logits, masks, decided.q, visits, settings.c_scale)
+        return decided.actions, improved
 
     return search
 
@@ -182,7 +227,7 @@ def parse_mix(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...
 
 SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {
     "gumbel": gumbel_searcher,
-    FLAT: lambda settings, model, rng: flat_searcher(settings, rng),
+    FLAT: flat_searcher,
     "prior": lambda settings, model, rng: prior_searcher(model, rng),
 }
 

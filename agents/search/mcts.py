@@ -4,8 +4,8 @@ evaluation by playouts or by a network, in waves of batched worlds.
 
 `Search(game, settings, evaluate=...)` searches decisions of a batch of states:
 `run(state, games, seats)` -> `Decision` (the action of seat seats[i] in game games[i],
-the policy over its actions, the root's value for it, each action's mean reward). Per decision with more than one
-legal action, `settings.sims` iterations, each:
+the policy over its actions, the root's value for it, each action's mean reward). Per
+decision with more than one legal action, `settings.sims` iterations, each:
 
 1. a world: `game.determinise` redraws what the seat cannot know (the verbs of the
    game's card), so the search reads only what the seat knows;

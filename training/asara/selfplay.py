@@ -8,6 +8,7 @@ ASARA is turn-based: in every unfinished game the seat to move decides.
 
 from __future__ import annotations
 
+from agents.models import STRONGEST
 from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.core.observation import OBS_DIM
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
@@ -26,8 +27,8 @@ SPEC = SelfPlaySpec(
     self_play=self_play,
     sizes=lambda config: (OBS_DIM, NUM_ACTIONS),
     shipped_model=shipped_model,
-    start_model=lambda players: "ppo_2p" if players == 2 else "ppo_4p",
-    eval_opponents=lambda players: ["ppo_2p" if players == 2 else "ppo_4p", "towers"],
+    start_model=lambda players: STRONGEST["asara"][players],
+    eval_opponents=lambda players: [STRONGEST["asara"][players], "towers"],
     agent_names=spec_names,
     win_rate=win_rate,
     add_arguments=add_rules_arguments,

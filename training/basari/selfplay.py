@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from agents.models import STRONGEST
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from commandline.basari.options import add_start_mode_argument
@@ -39,8 +40,8 @@ SPEC = SelfPlaySpec(
     self_play=self_play,
     sizes=_sizes,
     shipped_model=shipped_model,
-    start_model=lambda players: f"ppo_{players}p",
-    eval_opponents=lambda players: [f"ppo_{players}p", "value"],
+    start_model=lambda players: STRONGEST["basari"][players],
+    eval_opponents=lambda players: [STRONGEST["basari"][players], "value"],
     agent_names=spec_names,
     win_rate=win_rate,
     add_arguments=add_start_mode_argument,

@@ -5,8 +5,9 @@ arrays indexed by node, grown by doubling before each wave (a wave adds at most 
 per iteration): the mover of the edge into each node (-1: a root), its edge key, its
 parent, its children as a list (first child, next sibling, in the order they were
 expanded: node ids grow), its count of children, visits, backed-up visits, availability
-and summed rewards per seat. The kernels take it as the plain tuple `Tree.arrays()`
-(`TREE_FIELDS` order).
+and summed rewards per seat. The kernels called from Python take it as the plain tuple
+`Tree.arrays()` (`TREE_FIELDS` order) and name it inside (`t = TreeArrays(*tree)`), as
+the core's kernels do its state (`asara_env.common.kernels`).
 
 - `select_worlds`: one depth of a wave's descent, every active world in batch order (one
   tree update at a time, as `ISMCTSAgent._select` did in Python): the subset-armed UCB or
@@ -30,7 +31,7 @@ a plain-Python reference tree in tests/asara/test_ismcts_compiled.py).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -56,6 +57,26 @@ TREE_FIELDS = (
     "mover", "key", "parent", "first", "next", "kids", "visits", "backed", "avail", "total",
     "size",
 )  # fmt: skip
+
+
+class TreeArrays(NamedTuple):
+    """A `Tree`'s arrays inside the kernels (the same objects: kernels write them in
+    place); N: the capacity, P: the players."""
+
+    mover: np.ndarray  # int64[N] the seat whose move leads here, ROOT_MOVER for a root
+    key: np.ndarray  # int64[N] the edge key from the parent, NO_NODE for a root
+    parent: np.ndarray  # int64[N] NO_NODE for a root
+    first: np.ndarray  # int64[N] the last child expanded, NO_NODE none
+    next: np.ndarray  # int64[N] the sibling expanded before, NO_NODE none
+    kids: np.ndarray  # int64[N] children
+    visits: np.ndarray  # int64[N] iterations through it (when chosen)
+    backed: np.ndarray  # int64[N] of them, the ones backed up
+    avail: np.ndarray  # int64[N] iterations with its edge legal
+    total: np.ndarray  # float64[N, P] summed backed-up rewards per seat
+    size: np.ndarray  # int64[1] nodes in use (the kernels add to it)
+
+
+assert TreeArrays._fields == TREE_FIELDS, "TreeArrays must list TREE_FIELDS in order"
 
 
 class Tree:
@@ -156,52 +177,25 @@ def candidates(ids: np.ndarray, n: int, own: bool, out: np.ndarray) -> int:
 
 
 @numba.njit(**INLINED)
-def may_grow(tree: tuple[np.ndarray, ...], node: int, widen: float) -> bool:
+def may_grow(t: TreeArrays, node: int, widen: float) -> bool:
     """Progressive widening: the root always, any node with `widen` >= 1, else while it
     has fewer than floor((visits - 1) ** widen) children."""
-    mover, kids, visits = tree[0], tree[5], tree[6]
-    if mover[node] < 0 or widen >= 1:
+    if t.mover[node] < 0 or widen >= 1:
         return True
-    return kids[node] < math.floor(float(visits[node] - 1) ** widen)
+    return t.kids[node] < math.floor(float(t.visits[node] - 1) ** widen)
 
 
 @numba.njit(**INLINED)
-def mean_of(tree: tuple[np.ndarray, ...], node: int, seat: int, default: float) -> float:
+def mean_of(t: TreeArrays, node: int, seat: int, default: float) -> float:
     """The node's mean backed-up reward of `seat`, or `default` before any."""
-    backed, total = tree[7], tree[9]
-    if backed[node]:
-        return total[node, seat] / backed[node]
+    if t.backed[node]:
+        return t.total[node, seat] / t.backed[node]
     return default
 
 
 @numba.njit(**ENTRY)
-def ucb(
-    tree: tuple[np.ndarray, ...],
-    node: int,
-    tried: np.ndarray,
-    n: int,
-    slot: np.ndarray,
-    seat: int,
-    c: float,
-) -> int:
-    """The tried edge maximising the seat's mean plus c * sqrt(log(availability) / visits)
-    (the first such in `tried` order; a child not yet backed up counts the node's mean)."""
-    visits, avail = tree[6], tree[8]
-    parent = mean_of(tree, node, seat, 0.0)
-    best, score = -1, -np.inf
-    for j in range(n):
-        child = slot[tried[j]]
-        value = mean_of(tree, child, seat, parent) + c * math.sqrt(
-            math.log(avail[child]) / visits[child]
-        )
-        if value > score:
-            best, score = tried[j], value
-    return best
-
-
-@numba.njit(**ENTRY)
-def puct(
-    tree: tuple[np.ndarray, ...],
+def bandit(
+    t: TreeArrays,
     node: int,
     tried: np.ndarray,
     n: int,
@@ -209,52 +203,55 @@ def puct(
     seat: int,
     c: float,
     mass: np.ndarray,
+    with_priors: bool,
 ) -> int:
-    """The tried edge maximising the seat's mean plus c * prior * sqrt(availability) /
-    (1 + visits) (PUCT over availabilities; the first such in `tried` order)."""
-    visits, avail = tree[6], tree[8]
-    parent = mean_of(tree, node, seat, 0.0)
+    """The tried edge maximising the seat's mean plus a bonus, the first such in `tried`
+    order (a child not yet backed up counts the node's mean): UCB's c * sqrt(log(
+    availability) / visits), or `with_priors` PUCT's c * prior * sqrt(availability) /
+    (1 + visits) (over availabilities; the prior mass[key])."""
+    parent = mean_of(t, node, seat, 0.0)
     best, score = -1, -np.inf
     for j in range(n):
         key = tried[j]
         child = slot[key]
-        bonus = c * mass[key] * math.sqrt(avail[child]) / (1 + visits[child])
-        value = mean_of(tree, child, seat, parent) + bonus
+        if with_priors:
+            bonus = c * mass[key] * math.sqrt(t.avail[child]) / (1 + t.visits[child])
+        else:
+            bonus = c * math.sqrt(math.log(t.avail[child]) / t.visits[child])
+        value = mean_of(t, child, seat, parent) + bonus
         if value > score:
             best, score = key, value
     return best
 
 
 @numba.njit(**INLINED)
-def new_child(tree: tuple[np.ndarray, ...], node: int, key: int, seat: int) -> int:
+def new_child(t: TreeArrays, node: int, key: int, seat: int) -> int:
     """A new child of `node` by edge `key`, the move of `seat`; its node id."""
-    mover, keys, parent, first, nxt, kids, visits, backed, avail, total, size = tree
-    i = size[0]
-    size[0] = i + 1
-    mover[i], keys[i], parent[i] = seat, key, node
-    first[i], nxt[i], kids[i] = NO_NODE, first[node], 0
-    visits[i], backed[i], avail[i] = 0, 0, 1
-    for p in range(total.shape[1]):
-        total[i, p] = 0.0
-    first[node] = i
-    kids[node] += 1
+    i = t.size[0]
+    t.size[0] = i + 1
+    t.mover[i], t.key[i], t.parent[i] = seat, key, node
+    t.first[i], t.next[i], t.kids[i] = NO_NODE, t.first[node], 0
+    t.visits[i], t.backed[i], t.avail[i] = 0, 0, 1
+    for p in range(t.total.shape[1]):
+        t.total[i, p] = 0.0
+    t.first[node] = i
+    t.kids[node] += 1
     return i
 
 
 @numba.njit(**INLINED)
-def mark_children(tree: tuple[np.ndarray, ...], node: int, slot: np.ndarray, on: bool) -> None:
+def mark_children(t: TreeArrays, node: int, slot: np.ndarray, on: bool) -> None:
     """slot[key] = the child by edge key, for every child of `node` (`on`), or back to
     NO_NODE."""
-    first, nxt, edge_key = tree[3], tree[4], tree[1]
-    child = first[node]
+    child = t.first[node]
     while child != NO_NODE:
-        slot[edge_key[child]] = child if on else NO_NODE
-        child = nxt[child]
+        slot[t.key[child]] = child if on else NO_NODE
+        child = t.next[child]
 
 
 @numba.njit(**ENTRY)
 def select(
-    tree: tuple[np.ndarray, ...],
+    t: TreeArrays,
     node: int,
     ids: np.ndarray,
     n: int,
@@ -276,9 +273,8 @@ def select(
     children; the availability of every available child counted. `work`: `Work.ints`
     (its slot all NO_NODE, and left so)."""
     slot, keys, tried, untried = work[0], work[1], work[2], work[3]
-    visits, avail = tree[6], tree[8]
     m = candidates(ids, n, own, keys)
-    mark_children(tree, node, slot, True)
+    mark_children(t, node, slot, True)
     n_tried = n_untried = 0
     for j in range(m):
         child = slot[keys[j]]
@@ -286,10 +282,10 @@ def select(
             untried[n_untried] = keys[j]
             n_untried += 1
         else:
-            avail[child] += 1
+            t.avail[child] += 1
             tried[n_tried] = keys[j]
             n_tried += 1
-    grow = n_untried > 0 and (n_tried == 0 or may_grow(tree, node, widen))
+    grow = n_untried > 0 and (n_tried == 0 or may_grow(t, node, widen))
     guide_key = NO_NODE
     if grow and guide >= 0:
         guide_key = guide if own else PUBLIC_KEY[guide]
@@ -301,13 +297,11 @@ def select(
         key = guide_key
     elif grow:
         key = expansion(untried, n_untried, mass, guided_by_mass, rng)
-    elif guided_by_mass:
-        key = puct(tree, node, tried, n_tried, slot, seat, c, mass)
     else:
-        key = ucb(tree, node, tried, n_tried, slot, seat, c)
-    chosen = new_child(tree, node, key, seat) if grow else slot[key]
-    visits[chosen] += 1
-    mark_children(tree, node, slot, False)
+        key = bandit(t, node, tried, n_tried, slot, seat, c, mass, guided_by_mass)
+    chosen = new_child(t, node, key, seat) if grow else slot[key]
+    t.visits[chosen] += 1
+    mark_children(t, node, slot, False)
     if guide_key != NO_NODE:
         return guide, chosen, False
     if own:
@@ -381,8 +375,8 @@ def select_worlds(
     (the observer: viewers[w]; the policy's move guides[j], -1 none; priors[j] the prior
     network's policy, or no columns without one); writes the action to actions[j], the
     child to nodes[w] and whether the descent goes on to inside[j]. `work`, `mass`:
-    `Work.ints`, `Work.mass`."""
-    ids = work[4]
+    `Work.ints`, `Work.mass`; `tree`: `Tree.arrays()`."""
+    t, ids = TreeArrays(*tree), work[4]
     with_priors = priors.shape[1] > 0
     for j in range(len(active)):
         w = active[j]
@@ -393,7 +387,7 @@ def select_worlds(
                 key = ids[i] if own else PUBLIC_KEY[ids[i]]
                 mass[key] += np.float64(priors[j, ids[i]])
         actions[j], nodes[w], inside[j] = select(
-            tree, nodes[w], ids, n, seats[j], own, guides[j], mass, with_priors, rng, c,
+            t, nodes[w], ids, n, seats[j], own, guides[j], mass, with_priors, rng, c,
             widen, work,
         )  # fmt: skip
         if with_priors:
@@ -403,24 +397,24 @@ def select_worlds(
 
 @numba.njit(**ENTRY)
 def visit_roots(tree: tuple[np.ndarray, ...], nodes: np.ndarray) -> None:
-    """One visit of every world's root nodes[w] (in batch order)."""
-    visits = tree[6]
+    """One visit of every world's root nodes[w] (in batch order); `tree`: `Tree.arrays()`."""
+    t = TreeArrays(*tree)
     for w in range(len(nodes)):
-        visits[nodes[w]] += 1
+        t.visits[nodes[w]] += 1
 
 
 @numba.njit(**ENTRY)
 def back_up(tree: tuple[np.ndarray, ...], leaves: np.ndarray, rewards: np.ndarray) -> None:
     """Each world's rewards[w] (one per seat) into every node from leaves[w] to its root,
-    world by world."""
-    parent, backed, total = tree[2], tree[7], tree[9]
+    world by world; `tree`: `Tree.arrays()`."""
+    t = TreeArrays(*tree)
     for w in range(len(leaves)):
         node = leaves[w]
         while node != NO_NODE:
-            backed[node] += 1
-            for p in range(total.shape[1]):
-                total[node, p] += rewards[w, p]
-            node = parent[node]
+            t.backed[node] += 1
+            for p in range(t.total.shape[1]):
+                t.total[node, p] += rewards[w, p]
+            node = t.parent[node]
 
 
 # ------------------------------------------------------------------------------ a whole wave
@@ -444,15 +438,16 @@ def run_wave(
     scores: NDArray[np.float64],
 ) -> None:
     """A wave over worlds 0..len(nodes)-1 of `state` (the `Arrays` as a plain tuple;
-    `rules` the `Rules`): their roots visited, the descent depth by depth from nodes[w]
-    (left at each world's leaf), then the playouts with the heuristic of weights `plan`
-    for `horizon` decisions (NO_HORIZON: to the end). With `expand_policy` the policy's
-    move in every active world, drawn before its selection, is expanded first. counts:
-    int64[2], += the decisions stepped in the tree and in the playouts. `work`, `row`,
-    `scores`: `Work.ints` (with room for len(nodes) worlds), `Work.row`, `Work.scores`."""
-    s, k = Arrays(*state), Rules(*rules)
+    `rules` the `Rules`; `tree`: `Tree.arrays()`): their roots visited, the descent depth
+    by depth from nodes[w] (left at each world's leaf), then the playouts with the
+    heuristic of weights `plan` for `horizon` decisions (NO_HORIZON: to the end). With
+    `expand_policy` the policy's move in every active world, drawn before its selection,
+    is expanded first. counts: int64[2], += the decisions stepped in the tree and in the
+    playouts. `work`, `row`, `scores`: `Work.ints` (with room for len(nodes) worlds),
+    `Work.row`, `Work.scores`."""
+    s, k, t = Arrays(*state), Rules(*rules), TreeArrays(*tree)
     visit_roots(tree, nodes)
-    counts[0] += descend(s, k, tree, nodes, viewers, plan, expand_policy, policy_rng, rng, c,
+    counts[0] += descend(s, k, t, nodes, viewers, plan, expand_policy, policy_rng, rng, c,
                          widen, work, row, scores)  # fmt: skip
     counts[1] += play_out(s, k, len(nodes), plan, policy_rng, horizon, work, row, scores)
 
@@ -461,7 +456,7 @@ def run_wave(
 def descend(
     s: Arrays,
     k: Rules,
-    tree: tuple[np.ndarray, ...],
+    t: TreeArrays,
     nodes: np.ndarray,
     viewers: np.ndarray,
     plan: NDArray[np.float64],
@@ -499,7 +494,7 @@ def descend(
             n_ids = legal_ids(s.legal[w], ids)
             seat = np.int64(s.seat[w])
             action, nodes[w], inside = select(
-                tree, nodes[w], ids, n_ids, seat, seat == viewers[w], guides[j], scores, False,
+                t, nodes[w], ids, n_ids, seat, seat == viewers[w], guides[j], scores, False,
                 rng, c, widen, work,
             )  # fmt: skip
             apply_one(s, k, w, action, step_work)

@@ -25,7 +25,7 @@ from asara_env.asara.core.kernels.mask import N_FEATURES, N_SCRATCH, build_sizes
 from asara_env.asara.core.state import ARRAY_FIELDS, TAPE_LENGTH, CoreState
 from asara_env.asara.phases import Phase
 from asara_env.common.kernel_cache import use_source_digest_cache
-from asara_env.common.kernels import COUNTED
+from asara_env.common.kernels import COUNTED, ENTRY, INLINED
 
 use_source_digest_cache()  # before the first kernel: the cache follows every source it reads
 
@@ -95,10 +95,7 @@ def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) ->
     s = Arrays(*state)
     features = np.empty(N_FEATURES, np.int64)
     pool, items = np.empty(N_POOL, np.int64), np.empty(N_ITEMS, np.int64)
-    phase, seat, hands, draw_pile = s.phase, s.seat, s.hands, s.draw_pile
-    space_seat, space_cards, space_face_up, coloured = (
-        s.space_seat, s.space_cards, s.space_face_up, s.coloured
-    )  # fmt: skip
+    phase, seat = s.phase, s.seat
     lighted_supply, lighted_stack, lighted_owner = (
         s.lighted_supply,
         s.lighted_stack,
@@ -108,88 +105,67 @@ def redeal(state: tuple[np.ndarray, ...], viewers: np.ndarray, u: np.ndarray) ->
     for b in range(len(viewers)):
         v = viewers[b]
         pile_seen = phase[b] == GIFT_CARD and seat[b] == v  # R9.2: it looks through the pile
-        redeal_cards(
-            b, v, pile_seen, u[b, :WINDOWS_U], hands, draw_pile, space_seat, space_cards,
-            space_face_up, coloured, pool, items,
-        )  # fmt: skip
+        redeal_cards(s, b, v, pile_seen, u[b, :WINDOWS_U], pool, items)
         drawn_hidden = phase[b] == LIGHTS_KEEP and seat[b] != v
         looked = phase[b] == GIFT_LIGHTS and seat[b] == v  # R9.2: it knows the stack's windows
         redeal_windows(
             b, v, drawn_hidden, looked, u[b, WINDOWS_U:STACK_U], u[b, STACK_U:], lighted_supply,
             lighted_stack, lighted_owner, lighted_len, lights_drawn, pool, items,
         )  # fmt: skip
-        for p in range(hands.shape[1]):
+        for p in range(s.hands.shape[1]):
             s.build_sizes[b, p] = build_sizes(s, b, p, features)
 
 
-@numba.njit(**COUNTED)
-def hidden_buyer(space_seat: np.ndarray, space_face_up: np.ndarray, b: int, j: int, v: int) -> bool:
+@numba.njit(**INLINED)
+def hidden_buyer(s: Arrays, b: int, j: int, v: int) -> bool:
     """Whether space j holds another seat's face-down cards."""
-    return space_seat[b, j] >= 0 and space_seat[b, j] != v and not space_face_up[b, j]
+    return s.space_seat[b, j] >= 0 and s.space_seat[b, j] != v and not s.space_face_up[b, j]
 
 
-@numba.njit(**COUNTED)
+@numba.njit(**ENTRY)  # not inlined into `redeal`, which would count every array it reads
 def redeal_cards(
+    s: Arrays,
     b: int,
     v: int,
     pile_seen: bool,
     u: np.ndarray,
-    hands: np.ndarray,
-    draw_pile: np.ndarray,
-    space_seat: np.ndarray,
-    space_cards: np.ndarray,
-    space_face_up: np.ndarray,
-    coloured: np.ndarray,
     pool: np.ndarray,
     items: np.ndarray,
 ) -> None:
     """The others' hands, face-down buyers and coloured cards, and the draw pile (unless
     the viewer looks through it), redealt from their pool. pool, items: scratch
     (N_POOL, N_ITEMS)."""
-    players, spaces = hands.shape[1], space_seat.shape[1]
-    card_pool(b, v, pile_seen, hands, draw_pile, space_seat, space_cards, space_face_up,
-              coloured, pool)  # fmt: skip
+    card_pool(s, b, v, pile_seen, pool)
     n = spread(pool[:N_CARD_COLOURS], items)
     shuffle(items, n, u)
     at = 0
-    for s in range(players):
-        if s != v:
-            at = deal_counts(hands[b, s], items, at)
-            at = deal_counts(coloured[b, s], items, at)
-    for j in range(spaces):
-        if hidden_buyer(space_seat, space_face_up, b, j, v):
-            at = deal_buyer(space_cards, b, j, items, at)
+    for p in range(s.hands.shape[1]):
+        if p != v:
+            at = deal_counts(s.hands[b, p], items, at)
+            at = deal_counts(s.coloured[b, p], items, at)
+    for j in range(s.space_seat.shape[1]):
+        if hidden_buyer(s, b, j, v):
+            at = deal_buyer(s.space_cards, b, j, items, at)
     if not pile_seen:
-        at = deal_counts(draw_pile[b], items, at)
+        at = deal_counts(s.draw_pile[b], items, at)
 
 
-@numba.njit(**COUNTED)
-def card_pool(
-    b: int,
-    v: int,
-    pile_seen: bool,
-    hands: np.ndarray,
-    draw_pile: np.ndarray,
-    space_seat: np.ndarray,
-    space_cards: np.ndarray,
-    space_face_up: np.ndarray,
-    coloured: np.ndarray,
-    pool: np.ndarray,
-) -> None:
+@numba.njit(**INLINED)
+def card_pool(s: Arrays, b: int, v: int, pile_seen: bool, pool: np.ndarray) -> None:
     """pool[colour]: the cards the viewer v cannot place, colour by colour."""
     pool[:] = 0
-    for s in range(hands.shape[1]):
-        if s != v:
+    for p in range(s.hands.shape[1]):
+        if p != v:
             for c in range(N_CARD_COLOURS):
-                pool[c] += hands[b, s, c] + coloured[b, s, c]
+                pool[c] += s.hands[b, p, c] + s.coloured[b, p, c]
     if not pile_seen:
         for c in range(N_CARD_COLOURS):
-            pool[c] += draw_pile[b, c]
-    for j in range(space_seat.shape[1]):
-        if hidden_buyer(space_seat, space_face_up, b, j, v):
-            for k in range(space_cards.shape[2]):
-                if space_cards[b, j, k] >= 0:
-                    pool[space_cards[b, j, k]] += 1
+            pool[c] += s.draw_pile[b, c]
+    for j in range(s.space_seat.shape[1]):
+        if hidden_buyer(s, b, j, v):
+            for k in range(s.space_cards.shape[2]):
+                if s.space_cards[b, j, k] >= 0:
+                    pool[s.space_cards[b, j, k]] += 1
 
 
 @numba.njit(**COUNTED)

@@ -35,25 +35,27 @@ MODELS: dict[str, dict[str, str]] = {
         "ppo_2p": "basari_2p.zip",  # MaskablePPO trained for 2-player BASARI (docs/agents.md)
         "ppo_3p": "basari_3p.zip",  # MaskablePPO trained for 3-player BASARI
         "ppo_4p": "basari_4p.zip",  # MaskablePPO trained for 4-player BASARI
-        # self-play from ppo_4p towards flat search's improved policy (docs/training.md)
+        # self-play from ppo_2p / ppo_4p towards flat search's improved policy
+        # (docs/training.md)
+        "sp_2p": "basari_sp_2p.zip",
         "sp_4p": "basari_sp_4p.zip",
     },
 }
 
 TRAINED_FOR: dict[str, dict[str, int]] = {  # the player count each model was trained for
     "asara": {"ppo_2p": 2, "ppo_4p": 4},
-    "basari": {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4, "sp_4p": 4},
+    "basari": {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4, "sp_2p": 2, "sp_4p": 4},
 }
 # the reward scheme (the env's `reward=`) each model's value head was trained on
 TRAINED_ON: dict[str, dict[str, str]] = {
     "asara": {"ppo_2p": "win", "ppo_4p": "win"},
-    "basari": {"ppo_2p": "rank", "ppo_3p": "rank", "ppo_4p": "rank", "sp_4p": "rank"},
+    "basari": dict.fromkeys(("ppo_2p", "ppo_3p", "ppo_4p", "sp_2p", "sp_4p"), "rank"),
 }
 # each game's strongest shipped model for each player count: where a command needs "the
 # game's model" (self-play's start and evaluation), this is it
 STRONGEST: dict[str, dict[int, str]] = {
     "asara": {2: "ppo_2p", 3: "ppo_4p", 4: "ppo_4p"},
-    "basari": {2: "ppo_2p", 3: "ppo_3p", 4: "sp_4p"},
+    "basari": {2: "sp_2p", 3: "ppo_3p", 4: "sp_4p"},
 }
 assert all(
     TRAINED_FOR[game].keys() == TRAINED_ON[game].keys() == MODELS[game].keys() for game in MODELS

@@ -138,7 +138,7 @@ def test_every_game_with_agents_is_found_by_name() -> None:
         *["greedy", "random", "tall", "towers", "ppo_2p", "ppo_4p", *searches, "policy"]
     ]
     assert agent_names("basari") == ["points_first", "random", "value", "value_l1"] + [
-        *["ppo_2p", "ppo_3p", "ppo_4p", "sp_4p", *searches, "policy"]
+        *["ppo_2p", "ppo_3p", "ppo_4p", "sp_2p", "sp_4p", *searches, "policy"]
     ]
 
 

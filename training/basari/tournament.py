@@ -187,7 +187,8 @@ LADDER = ladder_command.LadderCommand(
     prog="basari-ladder",
     description="Place BASARI agents on one strength scale.",
     default_agents=[
-        *["random", "points_first", "value", "value_l1", "ppo_2p", "ppo_3p", "ppo_4p", "sp_4p"],
+        *["random", "points_first", "value", "value_l1", "ppo_2p", "ppo_3p", "ppo_4p"],
+        *["sp_2p", "sp_4p"],
         "ismcts128=ismcts:128:playout=random:horizon=10",  # the unguided search
         "flatmc128=flatmc:128:playout=ppo_2p",  # flat Monte Carlo over the model's playouts
     ],

@@ -7,9 +7,10 @@ Agents are given as `label=spec` (or a bare spec, its own label); a spec is an a
 of the game (ASARA: `towers`, `flatmc:64:playout=towers`, `policy:model=PATH`). The default
 lineup is the game's `LadderCommand.default_agents` (ASARA: the four baselines, the
 shipped 2-player model, the flat Monte Carlo search agent at three budgets and
-information-set MCTS at 128 iterations; BASARI: the baselines, the shipped models of
-2, 3 and 4 players, the shared search unguided (`ismcts:128:playout=random:horizon=10`)
-and flat Monte Carlo over the 2-player model's playouts, at 2, 3 and 4 players).
+information-set MCTS at 128 iterations; BASARI: the baselines, the shipped models
+(`ppo_2p`, `ppo_3p`, `ppo_4p`, `sp_2p`, `sp_4p`), the shared search unguided
+(`ismcts:128:playout=random:horizon=10`) and flat Monte Carlo over the 2-player model's
+playouts, at 2, 3 and 4 players).
 
 Schedule and seeds are the tournament's (training/tournament.py): for each player count P,
 blocks of P games in which one lineup of P agents plays all P rotations of its seats,

@@ -18,6 +18,7 @@ import torch
 
 pytest.importorskip("sb3_contrib")
 
+from agents.models import STRONGEST  # noqa: E402
 from training.basari.selfplay import SPEC as BASARI  # noqa: E402
 from training.selfplay import run  # noqa: E402
 from training.selfplay.buffer import (  # noqa: E402
@@ -161,7 +162,7 @@ def test_a_small_run_plays_learns_checkpoints_and_evaluates(tmp_path: Path):
     assert int(progress[1]["buffer"]) == sum(int(r["positions"]) for r in progress)
     evals = rows(out / "eval.csv")
     assert {(r["iteration"], r["opponent"]) for r in evals} == {
-        (i, o) for i in ("0", "2") for o in ("ppo_2p", "value")
+        (i, o) for i in ("0", "2") for o in (STRONGEST["basari"][2], "value")
     }
     record = json.loads((out / "run.json").read_text())
     assert record["settings"]["simulations"] == 32 and record["counters"]["iteration"] == 2
@@ -397,7 +398,7 @@ def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Pa
     """The real search at a tiny budget: every searched target a distribution over its
     mask, and the learner's first loss finite."""
     out = tmp_path / "r"
-    argv = [a for a in SMALL if a not in ("--start", "scratch")]  # from ppo_2p
+    argv = [a for a in SMALL if a not in ("--start", "scratch")]  # from the strongest model
     train(
         [*argv, "--search", "gumbel", "--simulations", "8", "--iterations", "1", "--out", str(out)]
     )

@@ -126,6 +126,26 @@ class Settings:
             raise ValueError(f"search option {bad[0]}={getattr(self, bad[0])!r} is out of range")
 
 
+def sigma_of(
+    completed: NDArray[np.floating],
+    masks: NDArray[np.bool_],
+    max_visits: float | NDArray[np.floating],
+    c_scale: float,
+) -> NDArray[np.float64]:
+    """float[n, A]: sigma(completed q) of each row's legal actions, 0 for the others: q
+    as it is where a row's legal values are win shares, else rescaled to [0, 1] over
+    them (constant rows to 0), times (C_VISIT + max_visits) * c_scale (max_visits: one
+    number, or float[n] per row)."""
+    completed = np.asarray(completed, np.float64)
+    low = np.min(np.where(masks, completed, np.inf), axis=1, keepdims=True)
+    high = np.max(np.where(masks, completed, -np.inf), axis=1, keepdims=True)
+    spread = np.where(high > low, high - low, 1.0)
+    rescaled = np.where(high > low, (completed - low) / spread, 0.0)
+    scaled = np.where((low >= 0) & (high <= 1), completed, rescaled)
+    scale = (C_VISIT + np.reshape(np.asarray(max_visits, np.float64), (-1, 1))) * c_scale
+    return np.where(masks, scale * scaled, 0.0)
+
+
 class Decision(NamedTuple):
     """A search's answer for n decisions."""
 
@@ -385,13 +405,7 @@ class Search:
         else:
             mixed = raw
         completed = np.where(seen, q, mixed)
-        legal = completed[mask]
-        low, high = legal.min(), legal.max()
-        if low >= 0 and high <= 1:  # win shares: q as it is (the paper's bounded rewards)
-            scaled = completed
-        else:  # another scheme's rewards: rescaled to [0, 1] over the legal actions
-            scaled = (completed - low) / (high - low) if high > low else np.zeros(len(mask))
-        return np.where(mask, (C_VISIT + visits.max()) * self.settings.c_scale * scaled, 0.0)
+        return sigma_of(completed[None], mask[None], visits.max(), self.settings.c_scale)[0]
 
     # ------------------------------------------------------------------ iterations
     def _run_forced(

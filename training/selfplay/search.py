@@ -143,18 +143,13 @@ def improved_policy(
     visits: NDArray[np.floating],
     c_scale: float,
 ) -> NDArray[np.float32]:
-    """float32[n, A]: softmax(logits + (C_VISIT + visits) * c_scale * q) over each row's
-    legal actions (q: every legal action's mean reward, a win share as it is, a row of
-    another scale rescaled to [0, 1] over its legal actions as the Gumbel root does;
-    visits: float[n], the playouts of each action of the row)."""
-    from agents.search.mcts import C_VISIT
+    """float32[n, A]: softmax(logits + sigma(q)) over each row's legal actions, sigma the
+    Gumbel root's (`agents.search.mcts.sigma_of`: q a win share as it is, a row of another
+    scale rescaled to [0, 1] over its legal actions, times (C_VISIT + visits) * c_scale);
+    q: every legal action's mean reward; visits: float[n], the playouts of each action."""
+    from agents.search.mcts import sigma_of
 
-    q = np.where(masks, np.nan_to_num(np.asarray(q, np.float64)), np.nan)
-    low, high = np.nanmin(q, axis=1, keepdims=True), np.nanmax(q, axis=1, keepdims=True)
-    shares = (low >= 0) & (high <= 1)
-    spread = np.where(high > low, high - low, 1.0)
-    q = np.nan_to_num(np.where(shares, q, (q - low) / spread))
-    sigma = (C_VISIT + np.asarray(visits, np.float64))[:, None] * c_scale * q
+    sigma = sigma_of(np.nan_to_num(np.asarray(q, np.float64)), masks, visits, c_scale)
     z = np.where(masks, np.asarray(logits, np.float64) + sigma, -np.inf)
     p = np.exp(z - z.max(axis=1, keepdims=True))
     return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)

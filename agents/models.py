@@ -30,6 +30,10 @@ MODELS: dict[str, dict[str, str]] = {
     "asara": {
         "ppo_2p": "asara_2p.zip",  # MaskablePPO trained for 2 players
         "ppo_4p": "asara_4p.zip",  # MaskablePPO trained for 4 players
+        # self-play from ppo_2p towards the Gumbel root's improved policy over ppo_2p's
+        # playouts, and from ppo_4p towards flat search's (docs/training.md)
+        "sp_2p": "asara_sp_2p.zip",
+        "sp_4p": "asara_sp_4p.zip",
     },
     "basari": {
         "ppo_2p": "basari_2p.zip",  # MaskablePPO trained for 2-player BASARI (docs/agents.md)
@@ -43,18 +47,18 @@ MODELS: dict[str, dict[str, str]] = {
 }
 
 TRAINED_FOR: dict[str, dict[str, int]] = {  # the player count each model was trained for
-    "asara": {"ppo_2p": 2, "ppo_4p": 4},
+    "asara": {"ppo_2p": 2, "ppo_4p": 4, "sp_2p": 2, "sp_4p": 4},
     "basari": {"ppo_2p": 2, "ppo_3p": 3, "ppo_4p": 4, "sp_2p": 2, "sp_4p": 4},
 }
 # the reward scheme (the env's `reward=`) each model's value head was trained on
 TRAINED_ON: dict[str, dict[str, str]] = {
-    "asara": {"ppo_2p": "win", "ppo_4p": "win"},
+    "asara": dict.fromkeys(("ppo_2p", "ppo_4p", "sp_2p", "sp_4p"), "win"),
     "basari": dict.fromkeys(("ppo_2p", "ppo_3p", "ppo_4p", "sp_2p", "sp_4p"), "rank"),
 }
 # each game's strongest shipped model for each player count: where a command needs "the
 # game's model" (self-play's start and evaluation), this is it
 STRONGEST: dict[str, dict[int, str]] = {
-    "asara": {2: "ppo_2p", 3: "ppo_4p", 4: "ppo_4p"},
+    "asara": {2: "sp_2p", 3: "ppo_4p", 4: "sp_4p"},
     "basari": {2: "sp_2p", 3: "ppo_3p", 4: "sp_4p"},
 }
 assert all(

@@ -14,8 +14,9 @@ its index. Each finished chunk is appended to `--log` as one JSON line; a rerun 
 same log plays only the missing chunks (resume; a log of other settings is refused
 before any game, unless `--force` moves it aside to `<log>.old-<n>`). The log's folder
 must exist and be writable; lines are flushed to disk as chunks finish.
-The summary (wins with shared wins split, the win rate and its 95% Wilson interval, CPU
-time per searched decision) is printed and returned.
+The summary (wins with shared wins split, the win rate and its 95% Wilson interval, the
+CPU time of the games and per searched decision, None where neither agent searched) is
+printed and returned.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def summary(settings: Settings, chunks: list[dict[str, Any]]) -> dict[str, Any]:
     wins = sum(c["wins"] for c in chunks)
     low, high = wilson_interval(wins, games)
     searches = sum(c["searches"] for c in chunks)
+    cpu = sum(c["cpu_s"] for c in chunks)
     return {
         **{k: v for k, v in settings.items() if k not in ("games", "chunk")},
         "games": games,
@@ -80,7 +82,8 @@ def summary(settings: Settings, chunks: list[dict[str, Any]]) -> dict[str, Any]:
         "ci_low": low,
         "ci_high": high,
         "searches": searches,
-        "cpu_s_per_search": sum(c["cpu_s"] for c in chunks) / max(searches, 1),
+        "cpu_s": cpu,
+        "cpu_s_per_search": cpu / searches if searches else None,  # None: nothing searched
         "wall_s": sum(c["wall_s"] for c in chunks),
     }
 

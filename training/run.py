@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agents.models import MODELS
 from asara_env.common.seeding import derived_seed
 from asara_env.games import reward_schemes
 from commandline import command
@@ -470,9 +471,9 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     )
     p.add_argument(
         "--eval-opponents",
-        type=eval_opponents_parser(spec.opponents),
+        type=eval_opponents_parser((*spec.opponents, *MODELS.get(spec.game, {}))),
         default=list(d["eval_opponents"]),
-        help="comma-separated",
+        help="comma-separated baselines or shipped models",
     )
     p.add_argument(
         "--checkpoint-every",

@@ -10,7 +10,7 @@ import pytest
 
 from training.heads_up import heads_up, main, same_settings
 
-TIMES = ("cpu_s_per_search", "wall_s")
+TIMES = ("cpu_s", "cpu_s_per_search", "wall_s")
 
 
 def _results(summary: dict[str, Any]) -> dict[str, Any]:
@@ -26,6 +26,8 @@ def test_a_heads_up_match_resumes_from_its_log(tmp_path):
     assert [json.loads(line)["agent_seat"] for line in lines[1:]] == [[0, 1], [0]]
     assert first["games"] == 3 and 0 <= first["wins"] <= 3
     assert first["ci_low"] <= first["win_rate"] <= first["ci_high"]
+    assert first["searches"] == 0 and first["cpu_s_per_search"] is None  # baselines only
+    assert first["cpu_s"] > 0
     lines[2:] = []  # the last chunk lost: a rerun plays only that one
     log.write_text("\n".join(lines) + "\n")
     again = heads_up("asara", "greedy", "random", games=3, seed=4, chunk=2, log=log, progress=False)

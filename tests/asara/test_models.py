@@ -17,7 +17,7 @@ pytest.importorskip("sb3_contrib")
 
 
 def test_every_shipped_model_name_points_to_an_existing_file():
-    assert set(MODELS["asara"]) == {"ppo_2p", "ppo_4p"}
+    assert set(MODELS["asara"]) == {"ppo_2p", "ppo_4p", "sp_2p", "sp_4p"}
     for name in MODELS["asara"]:
         assert model_path("asara", name).is_file()
     assert set(MODELS["asara"]) <= set(agent_names("asara"))
@@ -47,7 +47,9 @@ def test_a_shipped_model_by_name_plays_legal_actions():
 def test_asara_play_takes_a_model_as_opponent_and_names_the_models_on_a_typo():
     seats = lineup(GameConfig(2), "ppo_4p", 0)
     assert seats == [None, "ppo_4p"]
-    with pytest.raises(ValueError, match="shipped models: \\['ppo_2p', 'ppo_4p'\\]"):
+    with pytest.raises(
+        ValueError, match="shipped models: \\['ppo_2p', 'ppo_4p', 'sp_2p', 'sp_4p'\\]"
+    ):
         lineup(GameConfig(2), "ppo2", 0)
 
 
@@ -66,7 +68,7 @@ def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(cap
     assert args.opponents == ["ppo_4p", "towers"]
     with pytest.raises(SystemExit):
         evaluate.parse_args(["--model", model, "--opponents", "ppo"])
-    assert "shipped models: ['ppo_2p', 'ppo_4p']" in capsys.readouterr().err
+    assert "shipped models: ['ppo_2p', 'ppo_4p', 'sp_2p', 'sp_4p']" in capsys.readouterr().err
 
 
 def test_asara_evaluate_shows_a_progress_bar(capsys):

@@ -78,7 +78,12 @@ def test_options_list_every_named_agent_the_shipped_models_and_the_search_agents
     assert {"random", "greedy", "towers", "tall"} <= {
         n for n, k in kinds.items() if k == "baseline"
     }
-    assert sorted(n for n, k in kinds.items() if k == "model") == ["ppo_2p", "ppo_4p"]
+    assert sorted(n for n, k in kinds.items() if k == "model") == [
+        "ppo_2p",
+        "ppo_4p",
+        "sp_2p",
+        "sp_4p",
+    ]
     search = {a["name"]: a["budget"] for a in options["agents"] if a["kind"] == "search"}
     assert search == {"flatmc": "sims", "ismcts": "sims"}
     assert options["expansions"] == ["genie", "gifts"]
@@ -288,7 +293,7 @@ def test_an_unknown_opponent_is_refused_naming_the_known_ones(client):
     response = client.post("/api/games", json=BASIC_2P | {"opponents": ["wizard"]})
     assert response.status_code == 400
     assert "unknown agent 'wizard'" in response.json()["detail"]
-    assert "'ppo_2p', 'ppo_4p'" in response.json()["detail"]
+    assert "'ppo_2p', 'ppo_4p', 'sp_2p', 'sp_4p'" in response.json()["detail"]
 
 
 def test_r10_the_log_of_a_whole_game_hides_what_the_person_may_not_know(client):

@@ -278,3 +278,8 @@ def test_bad_flags_are_one_line_usage_errors(argv, message, capsys):
         train.parse_args(argv)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_the_evaluation_curve_may_be_against_a_shipped_model():
+    args = train.parse_args(["--eval-opponents", "ppo_2p,towers"])
+    assert args.eval_opponents == ["ppo_2p", "towers"]

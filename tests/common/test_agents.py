@@ -135,7 +135,18 @@ def test_every_game_with_agents_is_found_by_name() -> None:
         )
     searches = ["flatmc", "gumbel", "ismcts"]  # every game's (ASARA's own flatmc, ismcts)
     assert agent_names("asara") == [
-        *["greedy", "random", "tall", "towers", "ppo_2p", "ppo_4p", *searches, "policy"]
+        *[
+            "greedy",
+            "random",
+            "tall",
+            "towers",
+            "ppo_2p",
+            "ppo_4p",
+            "sp_2p",
+            "sp_4p",
+            *searches,
+            "policy",
+        ]
     ]
     assert agent_names("basari") == ["points_first", "random", "value", "value_l1"] + [
         *["ppo_2p", "ppo_3p", "ppo_4p", "sp_2p", "sp_4p", *searches, "policy"]

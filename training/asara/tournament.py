@@ -93,7 +93,8 @@ LADDER = ladder_command.LadderCommand(
         "greedy",
         "tall",
         "towers",
-        "model_2p=ppo_2p",  # the shipped model, found from any folder
+        "model_2p=ppo_2p",  # the shipped models, found from any folder
+        "sp_2p",
         f"flatmc16={SEARCH}:sims=16",
         f"flatmc64={SEARCH}:sims=64",
         f"flatmc128={SEARCH}:sims=128",

@@ -56,7 +56,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.models import MODELS
 from asara_env.common.seeding import derived_seed
 from asara_env.games import reward_schemes
 from commandline import command
@@ -320,6 +319,14 @@ def typed_args(args: argparse.Namespace) -> Row:
     return typed
 
 
+def shipped_models(game: str) -> list[str]:
+    """The names of `game`'s shipped models (imported here: loading the shared trainer
+    loads no game's agents)."""
+    from agents.models import MODELS
+
+    return sorted(MODELS.get(game, {}))
+
+
 def eval_opponents_parser(agents: Collection[str]) -> Callable[[str], list[str]]:
     """A parser of 'a,b' -> ['a', 'b'], names checked against `agents`."""
 
@@ -471,7 +478,7 @@ def parse_args(spec: GameSpec, argv: list[str] | None = None) -> argparse.Namesp
     )
     p.add_argument(
         "--eval-opponents",
-        type=eval_opponents_parser((*spec.opponents, *MODELS.get(spec.game, {}))),
+        type=eval_opponents_parser((*spec.opponents, *shipped_models(spec.game))),
         default=list(d["eval_opponents"]),
         help="comma-separated baselines or shipped models",
     )

@@ -30,8 +30,8 @@ MODELS: dict[str, dict[str, str]] = {
     "asara": {
         "ppo_2p": "asara_2p.zip",  # MaskablePPO trained for 2 players
         "ppo_4p": "asara_4p.zip",  # MaskablePPO trained for 4 players
-        # self-play from ppo_2p towards the Gumbel root's improved policy over ppo_2p's
-        # playouts, and from ppo_4p towards flat search's (docs/training.md)
+        # self-play from ppo_2p / ppo_4p towards the Gumbel root's improved policy over
+        # ppo_2p's / ppo_4p's playouts (docs/training.md)
         "sp_2p": "asara_sp_2p.zip",
         "sp_4p": "asara_sp_4p.zip",
     },

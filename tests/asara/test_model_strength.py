@@ -22,7 +22,7 @@ from training.heads_up import heads_up
 
 pytest.importorskip("sb3_contrib")
 
-EVALUATION_SEED = 20261128  # the self-play runs used seeds 71 to 81 (docs/performance.md)
+EVALUATION_SEED = 20261128  # the self-play runs used seeds 71 to 83 (docs/performance.md)
 HEAD_TO_HEAD_GAMES = 2000
 GAMES = 400
 STARTS = {"sp_2p": "ppo_2p", "sp_4p": "ppo_4p"}  # the model each self-play run started from

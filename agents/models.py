@@ -10,14 +10,19 @@ there; a new model is its file in `agents/weights/` and one entry here.
 `make_model_agent(game, name, seed)` loads it (once per process) as a `PolicyAgent`
 playing its most probable legal action. Loading needs the `train` extra (torch,
 sb3-contrib), imported only then.
+
+Beside each model's file lies its card, `<file stem>.json` (`model_card(game, name)`):
+how it was trained (the commands, the settings, the CPU-hours, the commit that shipped it)
+and how it was measured (win rates with 95% Wilson intervals, each with its command).
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .policy_agent import PolicyAgent, load_model
 
@@ -26,6 +31,16 @@ if TYPE_CHECKING:
 
 WEIGHTS = "weights"  # the folder of this package holding the models
 LOADING_NEEDS = ("torch", "sb3_contrib")  # the modules loading a model imports
+CARD_SUFFIX = ".json"  # a model's card: its file's stem with this suffix, beside it
+# what every card gives (docs/agents.md, "Model cards"), and every row of its evaluation
+CARD_FIELDS = (
+    "game", "name", "file", "players", "reward", "method", "started_from", "date", "commit",
+    "commands", "settings", "cpu_hours", "cpu_hours_note", "evaluation", "docs",
+)  # fmt: skip
+EVALUATION_FIELDS = (
+    "agent", "opponents", "players", "games", "win_rate", "interval", "fair_share", "seed",
+    "date", "command",
+)  # fmt: skip
 MODELS: dict[str, dict[str, str]] = {
     "asara": {
         "ppo_2p": "asara_2p.zip",  # MaskablePPO trained for 2 players
@@ -98,6 +113,30 @@ def model_path(game: str, name: str) -> Path:
     if not path.is_file():
         raise FileNotFoundError(f"model {name!r} should be at {path}, which does not exist")
     return path
+
+
+def card_path(game: str, name: str) -> Path:
+    """The card of `game`'s shipped model `name`: its file's stem with `CARD_SUFFIX`."""
+    return model_path(game, name).with_suffix(CARD_SUFFIX)
+
+
+def model_card(game: str, name: str) -> dict[str, Any]:
+    """The card of `game`'s shipped model `name` (how it was trained and measured); a clear
+    error for an unknown name, a missing card or one without every field of `CARD_FIELDS`."""
+    path = card_path(game, name)
+    if not path.is_file():
+        raise FileNotFoundError(f"model {name!r} has no card: {path} does not exist")
+    card: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    missing = [field for field in CARD_FIELDS if field not in card]
+    missing += [
+        f"evaluation[{i}].{field}"
+        for i, row in enumerate(card.get("evaluation", []))
+        for field in EVALUATION_FIELDS
+        if field not in row
+    ]
+    if missing:
+        raise ValueError(f"the card {path} lacks {', '.join(missing)}")
+    return card
 
 
 @cache

@@ -20,9 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import MODELS, WEIGHTS
+from agents.models import CARD_SUFFIX, MODELS, WEIGHTS
 from apps.scripts import SCRIPTS
 from asara_env.common.extras import DISTRIBUTION, EXTRAS
+
+# every shipped model's file and its card
+SHIPPED = {
+    f"agents/{WEIGHTS}/{Path(file).stem}{suffix}"
+    for models in MODELS.values()
+    for file in models.values()
+    for suffix in (Path(file).suffix, CARD_SUFFIX)
+}
 
 pytestmark = [pytest.mark.integration, pytest.mark.wheel]
 
@@ -155,7 +163,7 @@ def test_the_wheel_holds_the_packages_models_license_and_metadata(dist):
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
         metadata = wheel.read(f"{info}/METADATA").decode()
         entry_points = wheel.read(f"{info}/entry_points.txt").decode()
-    files = {f"agents/{WEIGHTS}/{file}" for models in MODELS.values() for file in models.values()}
+    files = set(SHIPPED)
     files |= {f"{package}/py.typed" for package in PACKAGES} | {f"{info}/licenses/LICENSE"}
     assert files <= names, sorted(files - names)
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
@@ -173,7 +181,7 @@ def test_the_sdist_holds_the_models_and_license(dist):
 
     with tarfile.open(dist["sdist"]) as sdist:
         names = {name.partition("/")[2] for name in sdist.getnames()}
-    files = {f"agents/{WEIGHTS}/{file}" for models in MODELS.values() for file in models.values()}
+    files = set(SHIPPED)
     assert files | {"LICENSE", "README.md", "pyproject.toml"} <= names
 
 

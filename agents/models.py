@@ -70,10 +70,11 @@ TRAINED_ON: dict[str, dict[str, str]] = {
     "asara": dict.fromkeys(("ppo_2p", "ppo_4p", "sp_2p", "sp_4p"), "win"),
     "basari": dict.fromkeys(("ppo_2p", "ppo_3p", "ppo_4p", "sp_2p", "sp_4p"), "rank"),
 }
-# each game's strongest shipped model for each player count: where a command needs "the
-# game's model" (self-play's start and evaluation), this is it
+# each game's strongest shipped model for each player count, each set by a measured match
+# (docs/performance.md, "The strongest model at every player count"): where a command needs
+# "the game's model" (self-play's start and evaluation), this is it
 STRONGEST: dict[str, dict[int, str]] = {
-    "asara": {2: "sp_2p", 3: "ppo_4p", 4: "sp_4p"},
+    "asara": {2: "sp_2p", 3: "sp_4p", 4: "sp_4p"},
     "basari": {2: "sp_2p", 3: "ppo_3p", 4: "sp_4p"},
 }
 assert all(

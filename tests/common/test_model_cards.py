@@ -12,6 +12,7 @@ import pytest
 from agents.models import (
     CARD_FIELDS,
     MODELS,
+    STRONGEST,
     TRAINED_FOR,
     TRAINED_ON,
     card_path,
@@ -66,3 +67,12 @@ def test_a_card_without_a_field_is_refused_naming_the_field(tmp_path, monkeypatc
 def test_an_unknown_model_has_no_card() -> None:
     with pytest.raises(ValueError, match="unknown basari model 'ppo_5p'"):
         model_card("basari", "ppo_5p")
+
+
+@pytest.mark.parametrize("game", sorted(STRONGEST))
+def test_every_strongest_entry_was_measured_at_its_player_count(game: str) -> None:
+    """Each count's strongest model has, on its card, matches played at that count."""
+    assert set(STRONGEST[game]) == {2, 3, 4}
+    for players, name in STRONGEST[game].items():
+        rows = [row for row in model_card(game, name)["evaluation"] if row["players"] == players]
+        assert rows, f"{game} {name}: no match at {players} players on its card"

@@ -22,3 +22,64 @@ def test_the_first_example_prints_every_agents_final_reward(monkeypatch, tmp_pat
     assert sorted(returns) == ["player_0", "player_1", "player_2"]  # num_players=3
     assert max(returns.values()) > 0 > min(returns.values())  # a winner and losers: "win"
     assert abs(sum(returns.values())) < 1e-9  # zero-sum
+
+
+# ---------------------------------------------------------------- the headline figures
+PAGE = ROOT / "docs" / "performance.md"
+INTERVAL = re.compile(r"\[\d\.\d+, \d\.\d+\]")
+ANCHOR = re.compile(r"docs/performance\.md#([\w-]+)")
+
+
+def table_after(text: str, heading: str) -> list[list[str]]:
+    """The cells of the first table after `heading` (its header and rule left out)."""
+    lines = text[text.index(heading) :].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+    return rows
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs gives a heading (Python-Markdown's toc slugify)."""
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
+
+
+def test_every_headline_figure_is_a_row_of_the_performance_summary() -> None:
+    summary = {row[0]: row[1] for row in table_after(PAGE.read_text(), "## Summary")}
+    headline = table_after((ROOT / "README.md").read_text(), "## Headline figures")
+    assert len(headline) >= 5
+    for what, figure in headline:
+        assert what in summary, f"README row {what!r} is not a row of the page's summary"
+        assert figure == summary[what], f"{what}: README {figure!r}, the page {summary[what]!r}"
+
+
+def test_the_headline_figures_name_the_strongest_models() -> None:
+    from agents.models import STRONGEST
+
+    figures = " ".join(
+        row[1] for row in table_after((ROOT / "README.md").read_text(), "## Headline figures")
+    )
+    for game in STRONGEST:
+        for players in (2, 4):
+            assert f"`{STRONGEST[game][players]}`" in figures, (game, players)
+
+
+def test_every_interval_of_the_summary_is_measured_on_the_page() -> None:
+    text = PAGE.read_text()
+    body = text[text.index("## Summary") :].split("\n## ", 1)[1]
+    for row in table_after(text, "## Summary"):
+        for interval in INTERVAL.findall(row[1]):
+            assert interval in body, f"{row[0]}: {interval} is in no section of the page"
+
+
+def test_the_readmes_links_to_the_performance_page_name_its_sections() -> None:
+    headings = {
+        slug(line.lstrip("#").strip())
+        for line in PAGE.read_text().splitlines()
+        if line.startswith("#")
+    }
+    anchors = ANCHOR.findall((ROOT / "README.md").read_text())
+    assert anchors and set(anchors) <= headings, sorted(set(anchors) - headings)

@@ -1,5 +1,9 @@
-"""The README's first example shows what it promises: every agent's final reward (PettingZoo
-empties `env.rewards` once every agent has left the game, so printing it shows `{}`)."""
+"""The README keeps its word. Its first example shows what it promises: every agent's final
+reward (PettingZoo empties `env.rewards` once every agent has left the game, so printing it
+shows `{}`). Its headline figures cannot drift from the performance page: each row is a row
+of the page's summary, word for word, and names the strongest models; every interval of the
+summary is measured in a section of the page; the README's links into the page name
+sections that exist, and its test-suite time is the summary's."""
 
 from __future__ import annotations
 
@@ -83,3 +87,13 @@ def test_the_readmes_links_to_the_performance_page_name_its_sections() -> None:
     }
     anchors = ANCHOR.findall((ROOT / "README.md").read_text())
     assert anchors and set(anchors) <= headings, sorted(set(anchors) - headings)
+
+
+def test_the_readmes_test_suite_time_is_the_summarys() -> None:
+    summary = {row[0]: row[1] for row in table_after(PAGE.read_text(), "## Summary")}
+    row = next(figure for what, figure in summary.items() if what.startswith("`make test`"))
+    times = re.fullmatch(r"about (\d+) min wall, (\d+) min CPU, on 2 cores", row)
+    assert times, row
+    wall, cpu = times.groups()
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"about {wall} minutes of wall-clock time and {cpu} minutes of CPU time" in readme

@@ -19,6 +19,7 @@ from agents.models import (
     model_card,
     weights_dir,
 )
+from tests.common.pages import PAGE, headings
 
 SHIPPED = [(game, name) for game in MODELS for name in MODELS[game]]
 COMMIT = re.compile(r"[0-9a-f]{40}")
@@ -76,3 +77,10 @@ def test_every_strongest_entry_was_measured_at_its_player_count(game: str) -> No
     for players, name in STRONGEST[game].items():
         rows = [row for row in model_card(game, name)["evaluation"] if row["players"] == players]
         assert rows, f"{game} {name}: no match at {players} players on its card"
+
+
+def test_every_card_points_to_a_section_of_the_performance_page() -> None:
+    anchors = headings(PAGE)
+    for game, name in SHIPPED:
+        page, _, anchor = model_card(game, name)["docs"].partition("#")
+        assert page == "docs/performance.md" and anchor in anchors, (game, name, anchor)

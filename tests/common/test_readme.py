@@ -13,6 +13,8 @@ import io
 import re
 from pathlib import Path
 
+from tests.common.pages import PAGE, headings, table_after
+
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
@@ -29,26 +31,8 @@ def test_the_first_example_prints_every_agents_final_reward(monkeypatch, tmp_pat
 
 
 # ---------------------------------------------------------------- the headline figures
-PAGE = ROOT / "docs" / "performance.md"
 INTERVAL = re.compile(r"\[\d\.\d+, \d\.\d+\]")
 ANCHOR = re.compile(r"docs/performance\.md#([\w-]+)")
-
-
-def table_after(text: str, heading: str) -> list[list[str]]:
-    """The cells of the first table after `heading` (its header and rule left out)."""
-    lines = text[text.index(heading) :].splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
-    return rows
-
-
-def slug(heading: str) -> str:
-    """The anchor MkDocs gives a heading (Python-Markdown's toc slugify)."""
-    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
 
 
 def test_every_headline_figure_is_a_row_of_the_performance_summary() -> None:
@@ -80,13 +64,9 @@ def test_every_interval_of_the_summary_is_measured_on_the_page() -> None:
 
 
 def test_the_readmes_links_to_the_performance_page_name_its_sections() -> None:
-    headings = {
-        slug(line.lstrip("#").strip())
-        for line in PAGE.read_text().splitlines()
-        if line.startswith("#")
-    }
+    sections = headings(PAGE)
     anchors = ANCHOR.findall((ROOT / "README.md").read_text())
-    assert anchors and set(anchors) <= headings, sorted(set(anchors) - headings)
+    assert anchors and set(anchors) <= sections, sorted(set(anchors) - sections)
 
 
 def test_the_readmes_test_suite_time_is_the_summarys() -> None:

@@ -108,6 +108,16 @@ def test_three_searches_play_whole_basari_parallel_games():
         assert all(agent.searches > 0 for agent in agents.values())
 
 
+@pytest.mark.parametrize("kind", list(SEARCHES))
+def test_a_search_in_an_env_decides_as_in_the_arena(kind):
+    """act_env on an env's game is the arena's question (`act_seats`) on the same game."""
+    for env, _, agent in TWINS["basari"]():
+        seat = env.possible_agents.index(agent)
+        in_env = make_agent("basari", TO_THE_END[kind], 5).act_env(env, agent)
+        arena: Any = make_agent("basari", TO_THE_END[kind], 5)
+        assert in_env == arena.act_seats(env.core, np.zeros(1, np.int64), np.array([seat]))[0]
+
+
 def test_an_aec_env_asks_the_agent_named():
     """BASARI's AEC form: any live agent of the step may be asked, each from the step's
     start; ASARA's: an agent that is not to move has no action."""

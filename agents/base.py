@@ -14,16 +14,22 @@ observations (`needs_state = False`: `Agent[object]`, playable in any game). An 
 `act_games(state, games)` instead by the loops that hold a state (the arena, the training
 VecEnv, asara_env.common.opponents), and must read only what the seat to move knows.
 
+In a PettingZoo env of any game, every agent (baselines, trained models, searches) is
+asked the same way: `act_env(env, agent_id=None)`, the action of the agent to move (AEC)
+or of the agent named (AEC or parallel), from what that agent may see.
+
 Subclasses implement `choose(observations, masks, u)`; `ScoringAgent` subclasses
 implement `scores` instead (the best-scoring legal action, ties broken by `u`).
 """
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from agents.env_agent import env_agent, env_observation
 
 LOWEST = -1e9  # the score of a legal action the agent finds worthless (-inf)
 
@@ -64,6 +70,15 @@ class Agent(Generic[S_contra]):
         """int64[B]: the action of each row, given its legal actions (`masks`, none empty)
         and one uniform double per row."""
         raise NotImplementedError
+
+    def act_env(self, env: Any, agent_id: str | None = None) -> int:
+        """The action of `agent_id` in a PettingZoo env of any game (an AEC env: by default
+        its agent to move; a parallel env: the agent named), from what that agent sees:
+        its observation and action mask (`agents.env_agent`). A ValueError for an unknown
+        agent or one without a legal action now."""
+        agent, _ = env_agent(env, agent_id)
+        observation, mask = env_observation(env, agent)
+        return self.act(observation, mask)
 
     def act_games(self, state: S_contra, games: NDArray[np.int64]) -> Actions:
         """int64[len(games)]: the action of the seat to move in each of `games` of a batched

@@ -74,7 +74,7 @@ def act_in_env(agent: AsaraAgent, env: AECEnv, observation: dict[str, Any]) -> i
     `observation`: search agents read the env's state (agents/asara/search.py), others the
     observation and mask."""
     if isinstance(agent, SearchAgent) or getattr(agent, "needs_state", False):
-        return int(agent.act_env(env))  # type: ignore[attr-defined]
+        return agent.act_env(env)
     return agent.act(observation["observation"], observation["action_mask"])
 
 

@@ -71,6 +71,7 @@ from pettingzoo import AECEnv
 
 from agents.asara.heuristic import HeuristicAgent, Plan
 from agents.base import Actions, Agent, pick_best
+from agents.env_agent import env_agent, env_observation
 from agents.models import MODELS
 from agents.network import PolicyValueNet, load_net
 from agents.registry import make_agent
@@ -137,8 +138,11 @@ class SearchAgent(Agent[CoreState]):
             )
         return self.act_core(state, games)
 
-    def act_env(self, env: AECEnv) -> int:
-        """The action of the agent to move in a PettingZoo ASARA env."""
+    def act_env(self, env: AECEnv, agent_id: str | None = None) -> int:
+        """The action of `agent_id` (by default the agent to move) in a PettingZoo ASARA
+        env, searched from what its seat knows; a ValueError if it has no action now."""
+        agent, _ = env_agent(env, agent_id)
+        env_observation(env, agent)  # a ValueError if the agent has no decision now
         return self.act_state(state_from_dict(env.unwrapped.save_game()))
 
 

@@ -86,9 +86,9 @@ def one_game(state: State) -> CoreState:
     return from_reference([state])
 
 
-def env_state(env: Any) -> State:
-    """The reference state of a PettingZoo ASARA env (its saved game)."""
-    return state_from_dict(env.unwrapped.save_game())
+def env_state(env: Any) -> CoreState:
+    """The game of a PettingZoo ASARA env (its saved game) as a one-game core batch."""
+    return one_game(state_from_dict(env.unwrapped.save_game()))
 
 
 _COMMON: dict[str, Any] = {

@@ -6,7 +6,10 @@ A search agent reads the game state, through what its seat knows only (the game'
 `determinise`), so the loops that hold a state ask it: `act_games(state, games)` in a
 turn-based game (the seat to move decides), `act_seats(state, games, seats)` in a
 simultaneous one (each listed seat decides without seeing the others' choices of the
-step). `act_batch` (observations only) refuses. A decision with one legal action costs
+step). A PettingZoo env's loop asks `act_env(env, agent_id=None)`, in the AEC and the
+parallel envs of every game: the agent named (or an AEC env's agent to move) decides on
+the env's game determinised for its seat, so other seats' hidden state is redrawn, never
+read. `act_batch` (observations only) refuses. A decision with one legal action costs
 nothing.
 
 Budget: `sims` iterations per decision (flat Monte Carlo: playouts), or `seconds=S`
@@ -36,6 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from agents.base import Actions, Agent
+from agents.env_agent import env_agent, env_observation
 from agents.models import MODELS, TRAINED_ON, trained_players
 from agents.registry import (
     MAX_BATCH,
@@ -46,10 +50,11 @@ from agents.registry import (
     Option,
     read_mixture,
 )
+from asara_env.common import batch as batches
 from asara_env.common.backend import BACKENDS
 from asara_env.games import GAMES, reward_schemes
 
-from .game import one_torch_thread
+from .game import SearchGame, one_torch_thread
 from .gumbel import search_game
 from .mcts import ROOTS, Decision, Evaluate, Search, Settings
 
@@ -87,6 +92,23 @@ def network_evaluator(game: str, model: str) -> Evaluate:
         return logits, value_as_share(scheme, players, net.values(observations))
 
     return evaluate
+
+
+def env_batch(game: SearchGame, env: Any) -> Any:
+    """The game of a PettingZoo env as a one-game core batch of its own: the game's
+    `env_state` verb, else a copy of the env's `core` (`env.unwrapped.core`). In the AEC
+    form of a simultaneous game it is the position at the start of the step, without the
+    actions other agents have given in it."""
+    verb = game.verbs.env_state
+    if verb is not None:
+        return verb(env)
+    core = getattr(env.unwrapped, "core", None)
+    if core is None:
+        raise TypeError(
+            f"act_env: {type(env.unwrapped).__name__} shows no core and {game.name}'s search "
+            "verbs have no env_state"
+        )
+    return batches.take(core, np.zeros(1, np.int64))
 
 
 class GameSearchAgent(Agent[Any]):
@@ -210,8 +232,9 @@ class GameSearchAgent(Agent[Any]):
     # ------------------------------------------------------------------ acting
     def act_batch(self, observations: ArrayLike, action_masks: ArrayLike) -> Actions:
         raise TypeError(
-            f"{self.name} searches the game and needs its state: the arena asks act_games "
-            "(turn-based) or act_seats (simultaneous)"
+            f"{self.name} searches the game and needs its state: ask act_env(env, agent_id) "
+            "in a PettingZoo env; the arena asks act_games (turn-based) or act_seats "
+            "(simultaneous)"
         )
 
     def act_games(self, state: Any, games: NDArray[np.int64]) -> Actions:
@@ -227,12 +250,15 @@ class GameSearchAgent(Agent[Any]):
             raise TypeError(f"{self.game_name}'s search verbs have no from_reference")
         return int(self.act_games(convert(state), np.zeros(1, np.int64))[0])
 
-    def act_env(self, env: Any) -> int:
-        """The action of the agent to move in a PettingZoo env of a turn-based game."""
-        to_state = self.search_game.verbs.env_state
-        if to_state is None:
-            raise TypeError(f"{self.game_name}'s search verbs have no env_state")
-        return self.act_state(to_state(env))
+    def act_env(self, env: Any, agent_id: str | None = None) -> int:
+        """The action of `agent_id` (an AEC env: by default its agent to move; a parallel
+        env: the agent named) in a PettingZoo env of the game, searched from what that
+        agent may see: the env's game (`env_batch`) determinised for its seat, as in the
+        arena. A ValueError for an unknown agent or one without a legal action now."""
+        agent, seat = env_agent(env, agent_id)
+        env_observation(env, agent)  # a ValueError if the agent has no decision now
+        state = env_batch(self.search_game, env)
+        return int(self.act_seats(state, np.zeros(1, np.int64), np.array([seat]))[0])
 
     def act_seats(self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64]) -> Actions:
         """int64[len(games)]: seat seats[i]'s action in game games[i] of `state`."""

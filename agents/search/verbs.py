@@ -18,9 +18,12 @@ Every verb is optional; a game whose card names none is searched with the defaul
 - `leaf_scores(state) -> float[B, P]`: an estimate of the final `scores` of unfinished
   games, what a playout stopped at its horizon is scored by (default: the core's
   `scores` now);
-- `from_reference(state) -> batch` and `env_state(env) -> state`: one game of the game's
-  reference engine as a one-game core batch, and the reference state of a PettingZoo env
-  (for the applications that hold one game: the terminal games, the web page);
+- `from_reference(state) -> batch`: one game of the game's reference engine as a
+  one-game core batch (for the applications that hold one game: the terminal games, the
+  web page);
+- `env_state(env) -> batch`: the game of a PettingZoo env (AEC or parallel) as a
+  one-game core batch of its own, what `act_env` searches (default: a copy of the env's
+  `core`, `env.unwrapped.core`);
 - `playouts`: playout policies by name, each a factory `(backend, seed) -> Playout`, a
   Playout being `(state, rng) -> actions` in the core's form (int[B], or int[B, P] for a
   simultaneous game). Besides these, "random", any baseline of the game's agents table and

@@ -28,6 +28,8 @@ a card), BARTER (exactly one agent decides, every other agent has only NOOP).
   fields `final_scores` (int64[P]), `ranking_score` (int64[P], the B10 order as one number)
   and `winners` (bool[P]), all zeros until the game is over, and `illegal` (1 if this
   agent's illegal action ended the game).
+- `observe(agent)` is that agent's observation now (PettingZoo's parallel API leaves it
+  out; every agent's `act_env(env, agent)` reads it).
 - `state()` is the global state, float32[OBS_SIZE] (`state_space`): seat 0's view with the
   bundle being built filled in (nothing else is hidden between steps).
 - Illegal actions, as in PettingZoo's classic environments (the policy every env of the
@@ -415,6 +417,15 @@ class BasariParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
         finals[0] = core.score[0]
         finals[1] = ranking_score(core.score, core.gems)[0]
         return finals, np.repeat(core_winners(scores(core)), p, axis=0)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """`agent`'s observation now, as the last `reset` or `step` returned it (what an
+        agent's `act_env(env, agent)` reads)."""
+        self._require_reset()
+        if agent not in self.possible_agents:
+            raise ValueError(f"observe: unknown agent {agent!r}; agents: {self.possible_agents}")
+        observation: dict[str, Any] = self._observations_and_infos()[0][agent]
+        return observation
 
     def state(self) -> np.ndarray:
         """float32[OBS_SIZE]: the global state (see the module docstring)."""

@@ -27,6 +27,7 @@ from asara_env.envs import (
 )
 
 from . import core
+from .core import ToyState
 from .rules import N_ACTIONS, ToyConfig
 
 
@@ -125,6 +126,17 @@ class ToyParallelEnv(DeepCopyable, ParallelEnv, EzPickle):
             dict.fromkeys(agents, False),
             {a: {} for a in agents},
         )
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        observation: dict[str, Any] = self._observations()[agent]
+        if not self.agents:
+            observation["action_mask"][:] = 0
+        return observation
+
+    @property
+    def core(self) -> ToyState:
+        """The game's core batch (B = 1): what the shared search reads by default."""
+        return self._core
 
     def state(self) -> np.ndarray:
         return core.observe(self._core)[0, 0]

@@ -18,10 +18,11 @@ from agents.registry import make_agent  # noqa: E402
 from asara_env import asara_v0  # noqa: E402
 from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
-from training.asara import evaluate, train  # noqa: E402
+from training.asara import train  # noqa: E402
 from training.asara.imitation import collect  # noqa: E402
 from training.asara.vec_env import AsaraVecEnv  # noqa: E402
-from training.run import whole_rollouts  # noqa: E402
+from training.evaluation.asara import evaluate
+from training.ppo.run import whole_rollouts  # noqa: E402
 
 
 def opponents_move(env, learner: str, twin) -> None:

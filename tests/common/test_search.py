@@ -368,7 +368,7 @@ def test_search_counts_its_work():
 
 def test_the_ladder_times_a_search_agent_in_basaris_arena():
     from agents.basari.arena import play_batch
-    from training.ladder import TimedAgent
+    from training.evaluation.ladder import TimedAgent
 
     timed = TimedAgent(make_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0))
     other = make_agent("basari", "value", 1)

@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent on the batched core (console script `asara-train`).
 
 The run itself (league, evaluation curve, checkpoints, resume, run.json) is the driver
-shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
+shared with BASARI, training/ppo/run.py; this module is ASARA's `GameSpec` for it.
 
     asara-train --players 2 --opponents towers:0.6,tall:0.2,greedy:0.2 \\
         --bc-expert towers --steps 2000000 --out runs/2p
@@ -23,7 +23,7 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
   ReLU MLPs for policy and value) and the defaults of `HYPER` below (overridable).
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
   (win rate against each baseline every `--eval-every` steps, seats rotated, through the
-  shared evaluation of training/evaluate.py) with `learning_curve.png`, and `final.zip`.
+  shared evaluation of training/evaluation/evaluate.py) with `learning_curve.png`, and `final.zip`.
 - `--resume PATH.zip` continues a run from a checkpoint: `--steps` more learner steps
   with the checkpoint's hyper-parameters, on new games; league snapshots start afresh.
 """
@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 from asara_env.asara.config import GameConfig
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
-from training import run
-
-from . import baselines, policy_agent
-from .evaluate import win_rate
+from training.evaluation.asara import baselines, policy_agent
+from training.evaluation.asara.evaluate import win_rate
+from training.ppo import run, run_args
+from training.ppo.spec import GameSpec
 
 if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
     from sb3_contrib import MaskablePPO
@@ -81,7 +81,7 @@ def _policy_kwargs() -> dict[str, Any]:
     return policy_kwargs()
 
 
-SPEC = run.GameSpec(
+SPEC = GameSpec(
     game="asara",
     name="asara-train",
     description="Train a MaskablePPO agent on the batched core.",
@@ -115,13 +115,13 @@ SPEC = run.GameSpec(
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
-    """One ASARA training run (training/run.py)."""
+    """One ASARA training run (training/ppo/run.py)."""
     return run.train(SPEC, args)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `asara-train`."""
-    return run.parse_args(SPEC, argv)
+    return run_args.parse_args(SPEC, argv)
 
 
 @run_main("asara-train")

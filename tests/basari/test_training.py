@@ -203,7 +203,7 @@ def test_defaults_and_bad_flags() -> None:
     assert args.players == 4 and args.opponents == (["value", "random"], [0.5, 0.5])
     assert args.final_players == [2, 3, 4] and args.final_games == 400
     assert args.learning_rate == basari_train.HYPER["learning_rate"]
-    args = basari_train.parse_args(["--opponents", "value:0.7,points_first:0.3"])
+    args = basari_train.parse_args(["--opponents", "value*0.7+points_first*0.3"])
     assert args.opponents == (["value", "points_first"], [0.7, 0.3])
     for bad in (
         ["--opponents", "towers"],

@@ -78,7 +78,10 @@ TRAIN_BAD = (
     + [(["--players", v], "--players") for v in ("5", "0", "two")]
     + [(["--learning-rate", v], "--learning-rate") for v in ("0", "-1", "2", "nan", "inf")]
     + [(["--gamma", v], "--gamma") for v in ("1.5", "-0.1")]
-    + [(["--opponents", v], "--opponents") for v in ("nobody", "random:-1", "random:0", "x:y")]
+    + [
+        (["--opponents", v], "--opponents")
+        for v in ("nobody", "random*-1", "random*0", "x*y", "random+")
+    ]
     + [(["--eval-opponents", "nobody"], "--eval-opponents")]
     + [(["--resume", v], "--resume") for v in ("nonexist.zip", README, MISSING)]
     + [(["--out", README], "--out"), (["--out", f"{README}/sub"], "--out")]
@@ -290,9 +293,9 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
 BASARI_TINY = [*TINY_TRAIN, "--players", "2", "--final-games", "2", "--final-players", "2"]
 OTHER_SETTINGS = {  # a resume's other settings, and the difference each must name
     "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
-    + [(["--opponents", "towers"], '"towers:1"'), (["--learning-rate", "0.001"], "0.001")],
+    + [(["--opponents", "towers"], '"towers"'), (["--learning-rate", "0.001"], "0.001")],
     "basari-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
-    + [(["--opponents", "value"], '"value:1"'), (["--seed", "5"], "seed 0 -> 5")],
+    + [(["--opponents", "value"], '"value"'), (["--seed", "5"], "seed 0 -> 5")],
 }
 
 

@@ -3,12 +3,13 @@
 The run itself (league, evaluation curve, checkpoints, resume, run.json) is the driver
 shared with BASARI, training/ppo/run.py; this module is ASARA's `GameSpec` for it.
 
-    asara-train --players 2 --opponents towers:0.6,tall:0.2,greedy:0.2 \\
+    asara-train --players 2 --opponents 'towers*0.6+tall*0.2+greedy*0.2' \\
         --bc-expert towers --steps 2000000 --out runs/2p
 
 - Environment: `training.asara.vec_env.AsaraVecEnv` (`--envs` games at once in the core); the
   learner plays a random seat per game, opponents are drawn per game from `--opponents`
-  (name:weight pairs). Reward: `--reward` (win / rank / margin, see asara_env/asara/env.py).
+  (a mixture NAME*WEIGHT+..., docs/agents.md). Reward: `--reward` (win / rank / margin,
+  see asara_env/asara/env.py).
 - Self-play league: every `--snapshot-every` steps the current policy is frozen and added
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).
@@ -91,7 +92,7 @@ SPEC = GameSpec(
         "players": 2,
         # a beatable opponent beside the strong ones, the score margin as the reward and a
         # clone of towers to start from: a learning signal from the first step
-        "opponents": "towers:0.5,random:0.5",
+        "opponents": "towers*0.5+random*0.5",
         "reward": "margin",
         "bc_expert": "towers",
         "bc_games": 200,

@@ -1,6 +1,6 @@
 """Train a BASARI learner seat with MaskablePPO on the batched core (`basari-train`).
 
-    basari-train --players 4 --opponents value:0.7,points_first:0.3 --bc-expert value \\
+    basari-train --players 4 --opponents 'value*0.7+points_first*0.3' --bc-expert value \\
         --snapshot-every 20000 --steps 200000 --envs 64 --seed 0 --out runs/basari_4p
 
 The run is the driver shared with ASARA (training/ppo/run.py): `--opponents` with weights, the
@@ -128,7 +128,7 @@ SPEC = GameSpec(
     hyper=HYPER,
     defaults={
         "players": 4,
-        "opponents": "value:0.5,random:0.5",
+        "opponents": "value*0.5+random*0.5",
         "reward": "rank",
         "steps": 200_000,
         "envs": 64,

@@ -4,7 +4,8 @@
 
 A run trains MaskablePPO with one learner seat against opponents drawn by weight:
 
-- Opponents: `--opponents name:weight,...` (weight 1 where omitted), names from the game's
+- Opponents: `--opponents NAME*WEIGHT+...` (the one mixture grammar, docs/agents.md;
+  weight 1 where omitted), names from the game's
   registry of baseline agents.
 - Self-play league (`LeagueCallback`): every `--snapshot-every` learner steps a frozen copy
   of the policy (the game's `policy_agent`) joins the opponents with weight `--snapshot-weight`;

@@ -45,28 +45,24 @@ GAMES = command.bounded_int(1, MAX_GAMES, "a positive int")  # --bc-games, --eva
 
 
 def opponents_parser(agents: Collection[str]) -> Callable[[str], tuple[list[str], list[float]]]:
-    """A parser of 'a:0.6,b:0.4' -> (names, weights) (weight 1 where omitted), names
-    checked against `agents`, weights >= 0 with a positive sum."""
+    """A parser of a mixture 'a*0.6+b*0.4' (agents/registry.py's one grammar: weight 1
+    where omitted) -> (names, weights), names checked against `agents`."""
 
     def parse(text: str) -> tuple[list[str], list[float]]:
-        names: list[str] = []
-        weights: list[float] = []
-        for item in text.split(","):
-            name, _, weight = item.partition(":")
-            if name not in agents:
-                raise argparse.ArgumentTypeError(f"unknown agent {name!r}; known: {sorted(agents)}")
-            names.append(name)
-            weights.append(command.non_negative_float(weight) if weight else 1.0)
-        if not sum(weights) > 0:
-            raise argparse.ArgumentTypeError(f"the weights of {text!r} sum to 0")
-        return names, weights
+        from agents.registry import read_mixture  # imported here: the agents load on use
+
+        try:
+            mix = read_mixture(text, agents)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return [name for name, _ in mix], [weight for _, weight in mix]
 
     return parse
 
 
 def typed_args(args: argparse.Namespace) -> Row:
     """The arguments as JSON values that load back into the command: ints as ints, paths
-    as strings, `--opponents` as its name:weight text."""
+    as strings, `--opponents` as its mixture's text."""
 
     def plain(value: Any) -> Any:
         if isinstance(value, Path):
@@ -76,8 +72,9 @@ def typed_args(args: argparse.Namespace) -> Row:
         return value
 
     typed = {k: plain(v) for k, v in vars(args).items() if not k.startswith("_")}
-    names, weights = args.opponents
-    typed["opponents"] = ",".join(f"{n}:{w:g}" for n, w in zip(names, weights))
+    from agents.registry import mixture_text
+
+    typed["opponents"] = mixture_text(tuple(zip(*args.opponents)))
     return typed
 
 
@@ -195,7 +192,7 @@ def _add_run_arguments(p: argparse.ArgumentParser, spec: GameSpec) -> None:
         "--opponents",
         type=opponents_parser(spec.opponents),
         default=d["opponents"],
-        help=f"name:weight pairs, comma-separated, among {sorted(spec.opponents)}",
+        help=f"a mixture NAME[*WEIGHT]+... (weight 1 where omitted) of {sorted(spec.opponents)}",
     )
     p.add_argument(
         "--reward",

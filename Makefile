@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m training.tournament_cli asara --agents random,greedy,towers,tall --players 2 3 4 \
+	$(BIN)/python -m training.evaluation.tournament_cli asara --agents random,greedy,towers,tall --players 2 3 4 \
 		--games 200 --seed 0 --out results/
 
 # each step of `make test` announced with its number, what it runs and the time of day;

@@ -145,17 +145,20 @@ def _file(text: str) -> str:
     return text
 
 
-MIX_ITEM, MIX_WEIGHT = "+", "*"  # a "mix" option: `NAME[*WEIGHT]+NAME[*WEIGHT]...`
+MIX_ITEM, MIX_WEIGHT = "+", "*"  # a mixture of policies: `NAME[*WEIGHT]+NAME[*WEIGHT]...`
+Mixture = tuple[tuple[str, float], ...]  # (name, weight) pairs, each name once
 
 
-def read_mixture(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...]:
-    """`NAME[*WEIGHT]+...` -> ((name, weight), ...): each name one of `names` (any if
-    empty), at most once, each weight a positive finite number (1 if not given);
-    ValueError naming what is wrong (`ppo_2p*2+value*2+random`)."""
+def read_mixture(text: str, names: Collection[str] = ()) -> Mixture:
+    """`NAME[*WEIGHT]+...` -> ((name, weight), ...): the one grammar of a weighted mix of
+    policies (a search spec's `opponents=`, self-play's `--playout-mix`, PPO's
+    `--opponents`; docs/agents.md), e.g. `ppo_2p*2+value*2+random`. Each name one of
+    `names` (any if empty), at most once; each weight a positive finite number (1 if not
+    given). ValueError naming what is wrong."""
     mix: dict[str, float] = {}
     for item in text.split(MIX_ITEM):
-        name, star, weight_text = item.partition(MIX_WEIGHT)
-        if names and name not in names:
+        name, star, weight_text = (part.strip() for part in item.partition(MIX_WEIGHT))
+        if not name or (names and name not in names):
             raise ValueError(f"names {name!r} in {text!r}; the names: {sorted(names)}")
         if name in mix:
             raise ValueError(f"names {name!r} twice in {text!r}")
@@ -164,6 +167,16 @@ def read_mixture(text: str, names: Collection[str]) -> tuple[tuple[str, float], 
             raise ValueError(f"gives {name!r} the weight {weight_text}; weights must be > 0")
         mix[name] = weight
     return tuple(mix.items())
+
+
+def mixture_text(mix: Mixture) -> str:
+    """The text `read_mixture` reads back as `mix` (a weight of 1 left out)."""
+    return MIX_ITEM.join(n if w == 1 else f"{n}{MIX_WEIGHT}{_weight_text(w)}" for n, w in mix)
+
+
+def _weight_text(weight: float) -> str:
+    """The shortest text of `weight` that reads back as it (2.0 as "2")."""
+    return str(weight).removesuffix(".0")
 
 
 _READERS: dict[str, Callable[[str], OptionValue]] = {

@@ -29,7 +29,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import asara_env.integrations.openspiel as spiel
 from agents.registry import make_agent
 from asara_env.games import GAMES
-from training.tournament_stats import wilson_interval
+from training.evaluation.tournament_stats import wilson_interval
 
 UCT_C = 2.0
 

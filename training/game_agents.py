@@ -70,14 +70,6 @@ class TrainingAgents:
         return trained_players(self.game, name) if name in MODELS[self.game] else None
 
 
-def saved_model_problem(path: Path) -> str:
-    """'' if `path` reads as a saved model, else what is wrong (agents/registry.py's check,
-    made without loading torch)."""
-    import agents.registry as registry
-
-    return registry.saved_model_problem(path)
-
-
 def policy_agent(model: Any, seed: int | None = None) -> PolicyAgent:
     """A MaskablePPO model playing its most probable legal action."""
     from agents.policy_agent import PolicyAgent

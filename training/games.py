@@ -1,12 +1,13 @@
 """The games training knows: the registered games' cards (`asara_env.games`) with a
-package under training/ of the game's name (training/asara/, training/basari/), each with
-the same module names (`train`, `vec_env`, `imitation`, `tournament`, `evaluate`).
+package under training/ of the game's name (training/asara/, training/basari/: `train`,
+`vec_env`, `imitation`, `selfplay`) and one under training/evaluation/ (`tournament`,
+`evaluate`, the game's measuring), each with the same module names in every game.
 
-The shared modules beside this one import no game: a shared command names its game first
-(`python -m training.tournament_cli basari --games 600`), and the game's module is
-imported then, here. A new game is a new package with those modules; nothing here changes.
-A game whose package lives elsewhere (a test's game) names it with `register_game(game,
-package)`.
+The shared modules import no game: a shared command names its game first
+(`python -m training.evaluation.tournament_cli basari --games 600`), and the game's module
+is imported then, here. A new game is a new package with those modules; nothing here
+changes. A game whose package lives elsewhere (a test's game) names it with
+`register_game(game, package)`, which then holds all its modules.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ C = TypeVar("C")
 
 
 _PACKAGES: dict[str, str] = {}  # game -> its training package outside training/
+# a game's measuring modules: training/evaluation/<game>/, below its trainers
+MEASURING = ("tournament", "evaluate")
 
 
 def register_game(game: str, package: str) -> None:
@@ -47,11 +50,12 @@ def training_games() -> list[str]:
 
 
 def game_module(game: str, module: str) -> ModuleType:
-    """`training.<game>.<module>`, imported now; ValueError naming the games for an unknown
-    game."""
+    """`training.<game>.<module>` (`training.evaluation.<game>.<module>` for a module of
+    `MEASURING`), imported now; ValueError naming the games for an unknown game."""
     if game not in training_games():
         raise ValueError(f"unknown game {game!r}; games: {training_games()}")
-    package = _PACKAGES.get(game, f"training.{game}")
+    floor = "training.evaluation" if module in MEASURING else "training"
+    package = _PACKAGES.get(game, f"{floor}.{game}")
     return importlib.import_module(f"{package}.{module}")
 
 

@@ -1,7 +1,7 @@
 """A run folder, the same for every trainer: its settings recorded once, a resume that keeps
 them, nothing replaced without `--force`.
 
-Any trainer (`asara-train` and `basari-train` through training/run.py, the self-play
+Any trainer (`asara-train` and `basari-train` through training/ppo/run.py, the self-play
 trainer, a new one) writes one run into one folder and keeps in it `run.json`:
 
     {

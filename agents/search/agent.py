@@ -31,7 +31,7 @@ than the game's is refused at the first decision (one ValueError naming the opti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any
 
@@ -52,6 +52,7 @@ from agents.registry import (
 )
 from asara_env.common import batch as batches
 from asara_env.common.backend import BACKENDS
+from asara_env.common.outcome import share_map
 from asara_env.games import GAMES, reward_schemes
 
 from .game import SearchGame, one_torch_thread
@@ -62,16 +63,16 @@ NET = "net"  # value=net: the value head of the prior's network
 KINDS = ("flatmc", "ismcts", "gumbel")
 
 
-def value_as_share(scheme: str | None, players: int, values: NDArray[Any]) -> NDArray[Any]:
-    """A value head's `values`, trained on reward `scheme` (`agents.models.TRAINED_ON`) at
-    `players` seats, on the search's scale: the win share (0 to 1). BASARI's `rank` (1
-    first, -1 last) is read as 1 - place / (P - 1), (v + 1) / 2; ASARA's zero-sum `win` (1
-    the winner, -1 / (P - 1) the others) as (v (P - 1) + 1) / P; both (v + 1) / 2 heads-up."""
-    if scheme == "rank":
-        return (values + 1) / 2
-    if scheme == "win":
-        return (values * (players - 1) + 1) / players
-    return values
+def value_as_share(
+    scheme: Callable[..., NDArray[np.float32]] | None, players: int, values: NDArray[Any]
+) -> NDArray[Any]:
+    """A value head's `values`, trained on reward `scheme` (a game's reward-scheme function,
+    `agents.models.TRAINED_ON`) at `players` seats, on the search's scale, the win share (0
+    to 1), through the scheme's declared share map (`asara_env.common.outcome.share_map`:
+    ASARA's zero-sum `win` as (v (P - 1) + 1) / P, BASARI's `rank` as 1 - place / (P - 1),
+    (v + 1) / 2); a scheme without one leaves them as they are."""
+    found = None if scheme is None else share_map(scheme, players)
+    return values if found is None else values * found.a + found.b
 
 
 def network_evaluator(game: str, model: str) -> Evaluate:
@@ -81,7 +82,8 @@ def network_evaluator(game: str, model: str) -> Evaluate:
     from agents.network import load_net
 
     net = load_net(game, model)
-    scheme, players = TRAINED_ON[game][model], trained_players(game, model)
+    players = trained_players(game, model)
+    scheme = reward_schemes(game)[TRAINED_ON[game][model]]
     one_torch_thread()
 
     def evaluate(

@@ -15,7 +15,7 @@ others (through the AEC env).
   seat); they act on their own observations through the shared opponents' loop
   (`asara_env.common.opponents`). By default every other seat plays uniformly random legal
   moves. The library never imports the `agents` package. Everything but ASARA's arguments
-  is `asara_env.envs.OpponentsEnv`, shared with BASARI's gymnasium env.
+  is `asara_env.opponents_env.OpponentsEnv`, shared with BASARI's gymnasium env.
 - `reset(seed=s)` seeds everything (the game, the learner's seat unless fixed with `seat=`,
   the opponents' generators); `options={"game_seed": g, "seat": k}` picks the reference game
   and seat directly (the vectorised training env's games can be replayed this way).
@@ -47,7 +47,8 @@ import gymnasium as gym
 from asara_env.asara.core.observation import OBS_NORMALIZER
 from asara_env.asara.env import raw_env
 from asara_env.common.opponents import Actor
-from asara_env.envs import OpponentsEnv, learner_observations
+from asara_env.envs import learner_observations
+from asara_env.opponents_env import OpponentsEnv
 
 
 class AsaraGymEnv(OpponentsEnv):

@@ -36,7 +36,7 @@ others (through the AEC form of the parallel env).
   PettingZoo envs' option), its space a [0, 1] box; the opponents see the raw observations
   they expect.
 
-Everything but BASARI's arguments is `asara_env.envs.OpponentsEnv`, shared with ASARA's
+Everything but BASARI's arguments is `asara_env.opponents_env.OpponentsEnv`, shared with ASARA's
 gymnasium env.
 """
 
@@ -51,7 +51,8 @@ from asara_env.basari.actions import NOOP
 from asara_env.basari.core.observation import obs_normalizer
 from asara_env.basari.env import parallel_env
 from asara_env.common.opponents import Actor
-from asara_env.envs import OpponentsEnv, SimultaneousAEC, learner_observations
+from asara_env.envs import SimultaneousAEC, learner_observations
+from asara_env.opponents_env import OpponentsEnv
 
 
 class BasariGymEnv(OpponentsEnv):

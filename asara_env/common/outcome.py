@@ -21,6 +21,20 @@ says; the same name can mean different schemes in different games:
 (MARGIN_SCALE). *On the points only: BASARI's `margin_over_mean_points` strips the
 tie-break keys from its scores first (E5).
 
+Each scheme declares its win-share map (`share_map(scheme, players)`, `SHARE_MAPS`): the
+(a, b) with a * reward + b the seat's share on the win-share scale (0 lost, 1 won alone),
+exact (`ShareMap.exact`) where that is the win share of every outcome without ties, or
+None where the rewards are no such function of the outcome. A search reads a value
+head's estimates (of the reward its network was trained on) through it, and self-play
+scores on one scale the games it finishes and the values its network gives:
+
+| scheme function            | share map at n seats              | exact      |
+|----------------------------|-----------------------------------|------------|
+| `zero_sum_win_rewards`     | ((n - 1) / n, 1 / n)              | yes        |
+| `win_share_rewards`        | (1, 0)                            | yes        |
+| `rank_rewards`             | (1/2, 1/2): 1 - place / (n - 1)   | if n = 2   |
+| the margins                | None                              |            |
+
 The environments, the training VecEnvs and the tournaments all take their figures from
 here, through their game's table.
 """
@@ -28,6 +42,7 @@ here, through their game's table.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -105,6 +120,44 @@ def margin_over_mean_rewards(
 
 RewardScheme = Callable[[Scores, float], NDArray[np.float32]]
 RewardSchemes = Mapping[str, RewardScheme]  # a game's table: its `reward=` names -> schemes
+
+
+@dataclass(frozen=True)
+class ShareMap:
+    """a * reward + b: a seat's reward on the win-share scale (0 lost, 1 won alone).
+    `exact`: it is the seat's win share for every outcome without ties; else a monotone
+    reading of the outcome on that scale (`rank` at 3 or more seats: 1 - place / (n - 1))."""
+
+    a: float
+    b: float
+    exact: bool = True
+
+
+def _zero_sum_win_share(players: int) -> ShareMap:
+    """The winner's 1 to 1 and a loser's -1 / (n - 1) to 0."""
+    return ShareMap((players - 1) / players, 1 / players)
+
+
+def _rank_share(players: int) -> ShareMap:
+    """+1 first to -1 last read as 1 - place / (n - 1): the win share heads-up."""
+    return ShareMap(0.5, 0.5, exact=players == 2)
+
+
+# each scheme's declared share map at n seats (None: its rewards are no function of the
+# outcome alone, as the margins); a scheme not named here has none
+SHARE_MAPS: Mapping[Callable[..., NDArray[np.float32]], Callable[[int], ShareMap | None]] = {
+    zero_sum_win_rewards: _zero_sum_win_share,
+    win_share_rewards: lambda players: ShareMap(1.0, 0.0),
+    rank_rewards: _rank_share,
+    margin_over_best_rewards: lambda players: None,
+    margin_over_mean_rewards: lambda players: None,
+}
+
+
+def share_map(scheme: Callable[..., NDArray[np.float32]], players: int) -> ShareMap | None:
+    """`scheme`'s declared share map at `players` seats (`SHARE_MAPS`), None if it has none."""
+    declared = SHARE_MAPS.get(scheme)
+    return None if declared is None else declared(players)
 
 
 def check_scheme(scheme: str, schemes: RewardSchemes) -> str:

@@ -16,7 +16,7 @@ from agents.asara.arena import play_batch
 from agents.registry import make_agent
 from asara_env import GameConfig
 from asara_env.asara.core import derived_seed
-from training.tournament_stats import wilson_interval
+from training.evaluation.tournament_stats import wilson_interval
 
 GAMES = 400
 

@@ -3,10 +3,11 @@ model's policy as priors and its value head at the leaves, at 512 iterations, be
 model itself.
 
 Basic rules, 2 players, fixed seeds (`game_seeds(17, 2, games)`), seats alternated, played
-by `training.heads_up` in chunks of 10 games. docs/agents.md ("Strength") gives the
+by `training.evaluation.heads_up` in chunks of 10 games. docs/agents.md ("Strength") gives the
 figures measured on this match. The same run, resumable, from the command line:
 
-    python -m training.heads_up asara ismcts:512:prior=ppo_2p:value=net:wave=128 ppo_2p \\
+    python -m training.evaluation.heads_up asara \\
+        ismcts:512:prior=ppo_2p:value=net:wave=128 ppo_2p \\
         --games 200 --seed 17 --chunk 10 --log results/guided/g512_vs_ppo_2p.jsonl
 
     python -m pytest -m slow -q -s tests/asara/test_guided_search_strength.py
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from training.heads_up import heads_up
+from training.evaluation.heads_up import heads_up
 
 pytest.importorskip("sb3_contrib")
 

@@ -1,4 +1,4 @@
-"""training/heads_up.py: a resumable heads-up match, seats alternated (ASARA, and BASARI
+"""training/evaluation/heads_up.py: a resumable heads-up match, seats alternated (ASARA, and BASARI
 through the same code)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from training.heads_up import heads_up, main, same_settings
+from training.evaluation.heads_up import heads_up, main, same_settings
 
 TIMES = ("cpu_s", "cpu_s_per_search", "wall_s")
 
@@ -106,8 +106,8 @@ def test_another_match_in_the_log_is_a_usage_error(tmp_path, capsys):
 
 
 def test_the_budget_plot_reads_each_logged_match(tmp_path):
-    from training.heads_up_plot import budget, family
-    from training.heads_up_plot import main as plot_main
+    from training.evaluation.heads_up_plot import budget, family
+    from training.evaluation.heads_up_plot import main as plot_main
 
     assert budget("ismcts:128:prior=ppo_2p:wave=32") == 128
     assert budget("flatmc:playout=towers:sims=64") == 64

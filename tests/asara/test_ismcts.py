@@ -30,9 +30,9 @@ from asara_env.asara.reference.rules import legal_actions
 from asara_env.asara.reference.state import State
 from tests.asara.games import ALL_CONFIGS, ALL_IDS, game_states
 from tests.asara.test_search import _late_choices
-from training.asara import check
-from training.asara.tournament import LADDER
-from training.ladder import Entry, parse_entry
+from training.evaluation.asara import check
+from training.evaluation.asara.tournament import LADDER
+from training.evaluation.ladder import Entry, parse_entry
 
 CHEAP = "ismcts:2:horizon=0"  # two iterations scored by `estimate` after the tree
 

@@ -1,4 +1,4 @@
-"""The strength ladder (training/ladder.py): schedule, games independent of their order,
+"""The strength ladder (training/evaluation/ladder.py): schedule, games independent of their order,
 resuming, Ray = local, the Elo fit and the outputs."""
 
 from __future__ import annotations
@@ -9,12 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from training.asara import check
-from training.asara.tournament import LADDER, game, ladder
-from training.ladder import (
+from training.evaluation.asara import check
+from training.evaluation.asara.tournament import LADDER, game, ladder
+from training.evaluation.ladder import (
     Entry,
-    agent_table,
-    elo_table,
     main,
     parse_entry,
     planned_games,
@@ -22,6 +20,7 @@ from training.ladder import (
     read_games,
     run_ladder,
 )
+from training.evaluation.ladder_tables import agent_table, elo_table
 
 GAME = game()
 

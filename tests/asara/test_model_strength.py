@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from agents.models import MODELS, STRONGEST, TRAINED_FOR, model_path
-from training.heads_up import heads_up
+from training.evaluation.heads_up import heads_up
 
 pytest.importorskip("sb3_contrib")
 
@@ -39,7 +39,7 @@ def test_the_self_play_models_are_shipped_and_the_strongest_at_their_counts() ->
 
 def _alone(name: str, opponent: str, games: int) -> dict[str, Any]:
     """`asara-evaluate --model NAME --opponents OPPONENT`: the network alone in one seat."""
-    from training.asara.evaluate import evaluate
+    from training.evaluation.asara.evaluate import evaluate
 
     players = TRAINED_FOR["asara"][name]
     path = model_path("asara", name)

@@ -54,14 +54,14 @@ def test_asara_play_takes_a_model_as_opponent_and_names_the_models_on_a_typo():
 
 
 def test_the_tournament_plays_a_shipped_model_by_name():
-    from training.tournament import run_tournament
+    from training.evaluation.tournament import run_tournament
 
     results = run_tournament("asara", ["ppo_2p", "random"], [2], games=2, seed=0, progress=False)
     assert results[0].scores.shape == (2, 2)
 
 
 def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(capsys):
-    from training.asara import evaluate
+    from training.evaluation.asara import evaluate
 
     model = str(model_path("asara", "ppo_2p"))
     args = evaluate.parse_args(["--model", model, "--opponents", "ppo_4p,towers"])
@@ -72,7 +72,7 @@ def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(cap
 
 
 def test_asara_evaluate_shows_a_progress_bar(capsys):
-    from training.asara import evaluate
+    from training.evaluation.asara import evaluate
 
     evaluate.main(
         ["--model", str(model_path("asara", "ppo_2p")), "--games", "2", "--opponents", "random"]

@@ -21,8 +21,8 @@ from agents.registry import make_agent
 from asara_env.asara.config import GameConfig
 from asara_env.common.outcome import win_shares
 from tests.asara.test_search import flatmc
-from training.tournament import game_seeds, rotated_seating, sub_seed
-from training.tournament_stats import wilson_interval
+from training.evaluation.tournament import game_seeds, rotated_seating, sub_seed
+from training.evaluation.tournament_stats import wilson_interval
 
 SEARCH = "flatmc:128:playout=towers:horizon=10:value=margin"
 GAMES = 100

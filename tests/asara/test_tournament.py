@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import tournament as T
-from training.asara import tournament as A
+from training.evaluation import tournament as T
+from training.evaluation.asara import tournament as A
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +28,9 @@ def run_cli(tmp_path: Path, *args: str, out: str = "out") -> Path:
 # ---------------------------------------------------------------------------- files, CLI
 def test_cli_writes_csv_json_and_png(tmp_path):
     out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "training.tournament_cli", "asara", "--agents", "random",
-           "--players", "2", "3", "--games", "3", "--seed", "5", "--out", str(out)]  # fmt: skip
+    cmd = [sys.executable, "-m", "training.evaluation.tournament_cli", "asara",
+           "--agents", "random", "--players", "2", "3", "--games", "3", "--seed", "5",
+           "--out", str(out)]  # fmt: skip
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "win rate" in done.stdout and "Plackett-Luce" in done.stdout
@@ -129,7 +130,7 @@ def test_cli_with_expansions_names_them_in_every_output(tmp_path, capsys):
 def test_the_shipped_scores_are_the_final_prestige():
     """ASARA's scores are the final prestige: the tournament's games replay in the core."""
     from asara_env.asara.config import GameConfig
-    from training.asara import make_agent, play_batch
+    from training.evaluation.asara import make_agent, play_batch
 
     (played,) = T.run_tournament("asara", ["greedy", "random"], [2], 2, seed=3)
     agents = [

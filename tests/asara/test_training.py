@@ -18,10 +18,11 @@ from agents.registry import make_agent  # noqa: E402
 from asara_env import asara_v0  # noqa: E402
 from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.asara.core import derived_seed, terminal_rewards  # noqa: E402
-from training.asara import evaluate, train  # noqa: E402
+from training.asara import train  # noqa: E402
 from training.asara.imitation import collect  # noqa: E402
 from training.asara.vec_env import AsaraVecEnv  # noqa: E402
-from training.run import whole_rollouts  # noqa: E402
+from training.evaluation.asara import evaluate
+from training.ppo.run import whole_rollouts  # noqa: E402
 
 
 def opponents_move(env, learner: str, twin) -> None:
@@ -261,10 +262,12 @@ README = str(Path(__file__).resolve().parents[2] / "README.md")
         (["--envs", "0"], "--envs: must be at least 1"),
         (["--steps", "-5"], "--steps: must be at least 1"),
         (["--seed", "-1"], "--seed: must be a non-negative int"),
-        (["--opponents", "towers:-1"], "must be a number >= 0"),
-        (["--opponents", "towers:0,tall:0"], "sum to 0"),
-        (["--opponents", "towers:abc"], "--opponents: must be a number, got 'abc'"),
-        (["--opponents", "alphago"], "unknown agent 'alphago'"),
+        (["--opponents", "towers*-1"], "gives 'towers' the weight -1; weights must be > 0"),
+        (["--opponents", "towers*0+tall"], "gives 'towers' the weight 0"),
+        (["--opponents", "towers*abc"], "--opponents: must be a number, got 'abc'"),
+        (["--opponents", "towers+towers"], "names 'towers' twice"),
+        (["--opponents", "alphago"], "--opponents: names 'alphago' in 'alphago'; the names:"),
+        (["--opponents", "towers:0.5,tall:0.5"], "names 'towers:0.5,tall:0.5' in"),
         (["--learning-rate", "-0.1"], "--learning-rate: must be a number > 0 and <= 1"),
         (["--n-steps", "0"], "--n-steps: must be at least 1"),
         (["--resume", "nonexist.zip"], "--resume: no file at nonexist.zip"),

@@ -1,4 +1,4 @@
-"""`basari-evaluate`: the shared evaluation (training/evaluate.py) for BASARI, with
+"""`basari-evaluate`: the shared evaluation (training/evaluation/evaluate.py) for BASARI, with
 `asara-evaluate`'s flags: a shipped model by name or a file, named opponents, seats
 rotated, Wilson intervals, a progress bar; bad models and flags are usage errors."""
 
@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents.models import model_path  # noqa: E402
-from training.basari import evaluate  # noqa: E402
-from training.tournament import game_seeds  # noqa: E402
-from training.tournament_stats import wilson_interval  # noqa: E402
+from training.evaluation.basari import evaluate  # noqa: E402
+from training.evaluation.tournament import game_seeds  # noqa: E402
+from training.evaluation.tournament_stats import wilson_interval  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = model_path("basari", "ppo_4p")
@@ -94,5 +94,5 @@ def test_bad_models_and_flags_are_one_line_usage_errors(argv, message, capsys):
 
 
 def test_a_bad_model_file_shows_no_traceback():
-    line = _usage_error("training.basari.evaluate", "--model", "README.md")
+    line = _usage_error("training.evaluation.basari.evaluate", "--model", "README.md")
     assert line.startswith("basari-evaluate: error: argument --model: README.md is not a saved")

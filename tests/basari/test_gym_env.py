@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 from asara_env.basari.actions import NOOP
 from asara_env.basari.gym_env import BasariGymEnv
 from asara_env.common.errors import CorruptStateError, IllegalActionError
-from asara_env.envs import UniformRandom
+from asara_env.opponents_env import UniformRandom
 from tests.basari.helpers import e5_rewards
 
 

@@ -1,5 +1,5 @@
-"""BASARI on the strength ladder (training/ladder.py through `basari-ladder`): its default
-lineup (the baselines and a shipped model for every player count), games played on their
+"""BASARI on the strength ladder (training/evaluation/ladder.py through `basari-ladder`): its
+default lineup (the baselines and a shipped model for every player count), games played on their
 own and independent of their order, Ray = local, and the command's tables and plot."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from agents.basari import AGENTS
 from agents.models import MODELS
 from agents.registry import is_agent
 from asara_env.games import game_card
-from training.basari.tournament import LADDER, game, ladder
-from training.ladder import per_players, planned_games, play_one, run_ladder
+from training.evaluation.basari.tournament import LADDER, game, ladder
+from training.evaluation.ladder import planned_games, play_one, run_ladder
+from training.evaluation.ladder_tables import per_players
 
 GAME = game()
 

@@ -11,7 +11,7 @@ import pytest
 from agents.basari import AGENTS
 from agents.models import MODELS
 
-EVALUATION_SEED = 20261125  # the training runs used 0, 1, 7 and 1000 on (training/run.py)
+EVALUATION_SEED = 20261125  # the training runs used 0, 1, 7 and 1000 on (training/ppo/run.py)
 GAMES = 400
 HEAD_TO_HEAD_GAMES = 2000  # a self-play model against its start: the margin is narrower
 # each model's own player count
@@ -28,7 +28,7 @@ def test_every_shipped_basari_model_has_its_player_count() -> None:
 def test_a_shipped_model_beats_every_baseline_at_its_player_count(name: str, opponent: str) -> None:
     pytest.importorskip("sb3_contrib")
     from agents.models import model_path
-    from training.basari.evaluate import evaluate
+    from training.evaluation.basari.evaluate import evaluate
 
     players = MODEL_PLAYERS[name]
     result = evaluate(model_path("basari", name), players, opponent, GAMES, EVALUATION_SEED)
@@ -44,7 +44,7 @@ def test_a_self_play_model_beats_the_ppo_model_it_started_from(name: str, start:
     the lower end of its interval above the fair share."""
     pytest.importorskip("sb3_contrib")
     from agents.models import model_path
-    from training.basari.evaluate import evaluate
+    from training.evaluation.basari.evaluate import evaluate
 
     players = MODEL_PLAYERS[name]
     games = HEAD_TO_HEAD_GAMES

@@ -13,8 +13,8 @@ import pytest
 
 from agents.models import model_path
 from asara_env.basari.core import ranking_score
-from training.basari import tournament as BT
-from training.tournament_stats import wilson_interval
+from training.evaluation.basari import tournament as BT
+from training.evaluation.tournament_stats import wilson_interval
 
 
 def test_cli_writes_every_table_and_the_plot(
@@ -118,7 +118,7 @@ def test_shipped_model_beats_three_value_agents_in_four_player_games() -> None:
     """The model's bar: one model seat against three `value`s, 400 seat-rotated games with
     fixed seeds; the 95% Wilson interval lies above the fair share 0.25."""
     pytest.importorskip("sb3_contrib")
-    from training.basari.evaluate import evaluate
+    from training.evaluation.basari.evaluate import evaluate
 
     result = evaluate(str(MODEL), players=4, opponent="value", games=400, seed=1234)
     assert result["ci_low"] > 0.25, result

@@ -1,4 +1,4 @@
-"""BASARI training through the shared driver (training/run.py): weighted opponents and
+"""BASARI training through the shared driver (training/ppo/run.py): weighted opponents and
 league snapshots in the VecEnv, checkpoints, the evaluation curve, resume, run.json and
 the final evaluation, behaviour cloning of a baseline, and reproducible runs."""
 
@@ -18,13 +18,13 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from agents.basari import AGENTS as BASARI_AGENTS  # noqa: E402
 from agents.policy_agent import PolicyAgent  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
-from training.basari import policy_agent  # noqa: E402
 from training.basari import train as basari_train  # noqa: E402
 from training.basari.imitation import collect  # noqa: E402
 from training.basari.vec_env import BasariVecEnv  # noqa: E402
-from training.callbacks import LeagueCallback  # noqa: E402
-from training.evaluate import TRAINED_PLAYERS  # noqa: E402
+from training.evaluation.basari import policy_agent  # noqa: E402
+from training.evaluation.evaluate import TRAINED_PLAYERS  # noqa: E402
 from training.imitation import clone  # noqa: E402
+from training.ppo.callbacks import LeagueCallback  # noqa: E402
 
 TINY = [
     "--players",
@@ -203,7 +203,7 @@ def test_defaults_and_bad_flags() -> None:
     assert args.players == 4 and args.opponents == (["value", "random"], [0.5, 0.5])
     assert args.final_players == [2, 3, 4] and args.final_games == 400
     assert args.learning_rate == basari_train.HYPER["learning_rate"]
-    args = basari_train.parse_args(["--opponents", "value:0.7,points_first:0.3"])
+    args = basari_train.parse_args(["--opponents", "value*0.7+points_first*0.3"])
     assert args.opponents == (["value", "points_first"], [0.7, 0.3])
     for bad in (
         ["--opponents", "towers"],

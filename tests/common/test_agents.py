@@ -4,6 +4,7 @@ grammar and one set of option errors, the shipped models by name."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -330,3 +331,39 @@ def test_the_shipped_models_play_by_name_and_by_path_in_both_games(game: str, na
     assert (make_agent(game, f"policy:model={path}", 3).act_batch(obs, masks) == chosen).all()
     sampling = make_agent(game, f"policy:model={path}:deterministic=false", 3)
     assert masks[np.arange(6), sampling.act_batch(obs, masks)].all()
+
+
+def test_one_mixture_grammar_reads_and_writes_every_weighted_mix() -> None:
+    from agents.registry import mixture_text, read_mixture
+
+    names = ("ppo_2p", "value", "random")
+    mix = read_mixture("ppo_2p*2+value*0.25+random", names)
+    assert mix == (("ppo_2p", 2.0), ("value", 0.25), ("random", 1.0))
+    assert read_mixture(mixture_text(mix), names) == mix
+    assert mixture_text(mix) == "ppo_2p*2+value*0.25+random"
+    assert read_mixture("anything") == (("anything", 1.0),)  # no names: any name
+    for text, message in [
+        ("chess", "names 'chess' in 'chess'; the names: ['ppo_2p', 'random', 'value']"),
+        ("value+value", "names 'value' twice in 'value+value'"),
+        ("value*0", "gives 'value' the weight 0; weights must be > 0"),
+        ("value*x", "must be a number, got 'x'"),
+        ("value+", "names '' in 'value+'"),
+        ("value:0.5,random:0.5", "names 'value:0.5,random:0.5'"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            read_mixture(text, names)
+
+
+def test_every_weighted_mix_reads_through_the_one_grammar() -> None:
+    """A search spec's `opponents=`, self-play's `--playout-mix` and PPO's `--opponents`
+    read the same text to the same mixture."""
+    from agents.registry import check_agent
+    from training.ppo.run_args import opponents_parser
+    from training.selfplay.search import parse_mix
+
+    text, names = "value*2+random", ("value", "random")
+    assert parse_mix(text, names) == (("value", 2.0), ("random", 1.0))
+    assert opponents_parser(names)(text) == (["value", "random"], [2.0, 1.0])
+    check_agent("basari", f"flatmc:8:opponents={text}")
+    with pytest.raises(ValueError, match="weights must be > 0"):
+        check_agent("basari", "flatmc:8:opponents=value*0")

@@ -54,6 +54,7 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
             f"asara_env.{G}.spiel",
             "asara_env",
             "asara_env.envs",
+            "asara_env.opponents_env",
             "asara_env.games",
             "asara_env.gym_ids",
             "asara_env.docs",
@@ -68,6 +69,11 @@ LAYERS: dict[int, tuple[str, tuple[str, ...]]] = {
 # the two halves of the applications layer never import each other: what they share sits
 # in the command-line layer below them
 APPLICATIONS = ("training", "apps")
+# measuring sits below learning inside the applications: training/evaluation/ (with each
+# game's measuring, training/evaluation/<g>/) is imported by the trainers and imports none
+# of them, only the seams beside it, which import no other training module
+MEASURING = "training.evaluation"
+TRAINING_SEAMS = ("training", "training.games", "training.game_agents")
 # the modules that may import games outside a game folder: they load them lazily, by name
 REGISTRIES = ("asara_env", "asara_env.games")
 # modules that still sit outside their game's folder (agents/, training/ and apps/ are
@@ -89,8 +95,11 @@ def layer(module: str) -> int:
 
 def game_of(module: str) -> str | None:
     """The game whose folder holds `module` (asara_env/<g>/, agents/<g>/, training/<g>/,
-    apps/<g>/, tests/<g>/, or PettingZoo's asara_env/<g>_v0.py), else None."""
+    training/evaluation/<g>/, apps/<g>/, tests/<g>/, or PettingZoo's asara_env/<g>_v0.py),
+    else None."""
     parts = module.split(".")
+    if parts[:2] == list(MEASURING.split(".")) and len(parts) >= 3 and parts[2] in GAMES:
+        return parts[2]
     if len(parts) >= 2 and parts[1] in GAMES:
         return parts[1]
     if parts[0] == "asara_env" and len(parts) == 2 and parts[1].removesuffix("_v0") in GAMES:
@@ -166,6 +175,46 @@ def test_training_and_apps_never_import_each_other():
         if {m.split(".")[0], d.split(".")[0]} == set(APPLICATIONS)
     ]
     assert not crossing, "\n".join(crossing)
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_measuring_imports_no_trainer():
+    upward = [
+        f"{m} imports {d}"
+        for m, deps in LAYERED.items()
+        for d in deps
+        if _in(m, MEASURING) and _in(d, "training") and not _in(d, MEASURING)
+        and d not in TRAINING_SEAMS
+    ]  # fmt: skip
+    assert not upward, "\n".join(upward)
+    seams = [f"{m} imports {d}" for m in TRAINING_SEAMS[1:] for d in GRAPH[m] if _in(d, "training")]
+    assert not seams, "\n".join(seams)
+
+
+def test_measuring_asks_the_training_registry_only_for_measuring_modules():
+    """The game's modules measuring loads by name (`game_module(game, "tournament")`) are
+    those `training.games` finds in training/evaluation/<g>/: no import by string from
+    measuring up to a trainer."""
+    from training.games import MEASURING as MEASURING_MODULES
+
+    asked = {
+        name
+        for m, path in MODULES.items()
+        if _in(m, MEASURING)
+        for name in re.findall(r"game_module\([^,]+, \"(\w+)\"\)", path.read_text())
+    }
+    assert asked and asked <= set(MEASURING_MODULES), asked
+
+
+def test_importing_measuring_loads_no_trainer():
+    modules = sorted(m for m in MODULES if _in(m, MEASURING))
+    loaded = loaded_after(f"import {', '.join(modules)}")
+    assert set(modules) <= set(loaded)
+    trainers = [m for m in loaded if _in(m, "training") and not _in(m, MEASURING)]
+    assert sorted(set(trainers) - set(TRAINING_SEAMS)) == []
 
 
 def test_no_import_circles():

@@ -78,7 +78,10 @@ TRAIN_BAD = (
     + [(["--players", v], "--players") for v in ("5", "0", "two")]
     + [(["--learning-rate", v], "--learning-rate") for v in ("0", "-1", "2", "nan", "inf")]
     + [(["--gamma", v], "--gamma") for v in ("1.5", "-0.1")]
-    + [(["--opponents", v], "--opponents") for v in ("nobody", "random:-1", "random:0", "x:y")]
+    + [
+        (["--opponents", v], "--opponents")
+        for v in ("nobody", "random*-1", "random*0", "x*y", "random+")
+    ]
     + [(["--eval-opponents", "nobody"], "--eval-opponents")]
     + [(["--resume", v], "--resume") for v in ("nonexist.zip", README, MISSING)]
     + [(["--out", README], "--out"), (["--out", f"{README}/sub"], "--out")]
@@ -195,10 +198,10 @@ def test_a_bad_value_is_one_line_naming_the_argument_and_writes_nothing(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["-m", "training.run", "asara", "--envs", "0"],
-        ["-m", "training.evaluate", "asara", "--model", README],
-        ["-m", "training.evaluate", "asara", "--model", BASARI_MODEL],
-        ["-m", "training.tournament_cli", "basari", "--agents", "ismcts:sims=abc"],
+        ["-m", "training.ppo.run", "asara", "--envs", "0"],
+        ["-m", "training.evaluation.evaluate", "asara", "--model", README],
+        ["-m", "training.evaluation.evaluate", "asara", "--model", BASARI_MODEL],
+        ["-m", "training.evaluation.tournament_cli", "basari", "--agents", "ismcts:sims=abc"],
         ["-m", "apps.asara.cli", "--seed", "-5"],
     ],
 )
@@ -290,9 +293,9 @@ def test_resume_continues_the_run_in_its_folder_and_force_moves_it_aside(
 BASARI_TINY = [*TINY_TRAIN, "--players", "2", "--final-games", "2", "--final-players", "2"]
 OTHER_SETTINGS = {  # a resume's other settings, and the difference each must name
     "asara-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
-    + [(["--opponents", "towers"], '"towers:1"'), (["--learning-rate", "0.001"], "0.001")],
+    + [(["--opponents", "towers"], '"towers"'), (["--learning-rate", "0.001"], "0.001")],
     "basari-train": [(["--players", "3"], "players 2 -> 3"), (["--reward", "win"], '"win"')]
-    + [(["--opponents", "value"], '"value:1"'), (["--seed", "5"], "seed 0 -> 5")],
+    + [(["--opponents", "value"], '"value"'), (["--seed", "5"], "seed 0 -> 5")],
 }
 
 
@@ -410,7 +413,7 @@ def test_an_interrupted_tournament_keeps_its_finished_chunks_and_the_same_comman
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from training import tournament
+    from training.evaluation import tournament
 
     argv = ["--agents", "random,greedy" if name.startswith("asara") else "random,value"]
     argv += ["--players", "2", "--games", "4", "--chunk-size", "2", "--no-progress"]
@@ -481,34 +484,10 @@ def test_a_corrupt_model_in_an_agent_spec_is_named_at_parse_time(
     assert flag in err and sorted(p.name for p in tmp_path.iterdir()) == ["junk.zip"]
 
 
-@pytest.mark.parametrize(
-    "argv, named",
-    [
-        (["--model", "JUNK"], "JUNK is not a saved MaskablePPO model"),
-        (["--model", "nowhere.zip"], "no model at nowhere.zip"),
-        (["--expert", "towers"], "keeps no search trees"),
-        (["--expert", "ismcts:sims=abc"], "--expert"),
-        (["--targets", "JUNK"], "JUNK is not a targets file of expert iteration"),
-    ],
-)
-def test_expert_iteration_checks_its_model_and_expert_before_any_game(
-    argv: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from training.asara import expert_iteration
-
-    junk = str(_junk_model(tmp_path))
-    argv = [a.replace("JUNK", junk) for a in [*argv, "--out", str(tmp_path / "x")]]
-    with pytest.raises(SystemExit) as exc:
-        expert_iteration.main(argv)
-    err = capsys.readouterr().err
-    assert exc.value.code == 2 and named.replace("JUNK", junk) in err
-    assert not (tmp_path / "x").exists()
-
-
 def test_export_refuses_to_replace_a_file_without_force(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from training import export
+    from training.ppo import export
 
     target = tmp_path / "small.zip"
     target.write_bytes(b"mine")

@@ -14,9 +14,9 @@ pytest.importorskip("torch")
 
 from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
-from training import run  # noqa: E402
+from training.evaluation.tournament_cli import parse_command_args  # noqa: E402
+from training.ppo import run, run_args  # noqa: E402
 from training.selfplay.run import build_parser  # noqa: E402
-from training.tournament_cli import parse_command_args  # noqa: E402
 
 ASARA_RULES = ["--players", "3", "--variant", "pro", "--expansions", "genie,gifts"]
 ASARA_CONFIG = GameConfig(num_players=3, variant="pro", expansions=("genie", "gifts"))
@@ -31,7 +31,7 @@ def test_the_trainers_env_gives_the_core_the_config_of_the_command_line(
     game, argv, expected, tmp_path
 ):
     spec = run.game_spec(game)
-    args = run.parse_args(spec, [*argv, "--envs", "2", "--out", str(tmp_path / "run")])
+    args = run_args.parse_args(spec, [*argv, "--envs", "2", "--out", str(tmp_path / "run")])
     config = spec.config(args)
     assert config == expected
     env: Any = spec.make_env(config, args, ["random"], [1.0], 0)
@@ -66,7 +66,7 @@ def test_self_play_gives_the_core_the_config_of_the_command_line(game, argv, exp
 def test_the_tournament_plays_the_rules_of_the_command_line(
     game, argv, expected, tmp_path, monkeypatch
 ):
-    module = import_module(f"training.{game}.tournament")
+    module = import_module(f"training.evaluation.{game}.tournament")
     seen: list[Any] = []
     monkeypatch.setattr(module, "play_batch", lambda config, *rest: seen.append(config))
     args = parse_command_args(module.COMMAND, [*argv, "--out", str(tmp_path / "out")])

@@ -58,7 +58,9 @@ def by_hand(path: Path) -> list[str]:
 
 def test_no_shared_module_lists_the_games_or_their_player_counts_by_hand():
     modules = shared_modules()
-    assert ROOT / "apps" / "webgame.py" in modules and ROOT / "training" / "run.py" in modules
+    assert (
+        ROOT / "apps" / "webgame.py" in modules and ROOT / "training" / "ppo" / "run.py" in modules
+    )
     assert not [place for path in modules for place in by_hand(path)]
 
 
@@ -86,7 +88,7 @@ def test_a_game_without_a_card_is_offered_nowhere(monkeypatch):
 
 def test_the_player_counts_of_every_command_are_the_cards(monkeypatch):
     """A card with other player counts changes the scripts' choices, with no other edit."""
-    from training.asara.tournament import COMMAND
+    from training.evaluation.asara.tournament import COMMAND
 
     assert COMMAND.player_counts == player_counts("asara") == (2, 3, 4)
     card = games.game_card("asara")
@@ -94,7 +96,7 @@ def test_the_player_counts_of_every_command_are_the_cards(monkeypatch):
     monkeypatch.setattr(games, "_CARDS", fewer)
     assert COMMAND.player_counts == player_counts("asara") == (2, 4)
     from training.asara.train import SPEC
-    from training.run import parse_args
+    from training.ppo.run_args import parse_args
 
     with pytest.raises(SystemExit) as refused:
         parse_args(SPEC, ["--players", "3"])

@@ -8,8 +8,8 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents.models import model_path  # noqa: E402
-from training.asara import evaluate as asara_evaluate  # noqa: E402
-from training.basari import evaluate as basari_evaluate  # noqa: E402
+from training.evaluation.asara import evaluate as asara_evaluate  # noqa: E402
+from training.evaluation.basari import evaluate as basari_evaluate  # noqa: E402
 
 
 def _usage_error(main, model: str, capsys: pytest.CaptureFixture[str]) -> str:

@@ -157,3 +157,30 @@ def test_basari_margin_is_on_the_points_alone(points, gems):
     want = outcome.margin_over_mean_rewards(np.array([points]))
     assert basari_core.terminal_rewards(score, "margin").tolist() == want.tolist()
     assert abs(float(want.sum())) < 1e-5
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game", ["asara", "basari"])
+def test_each_scheme_declares_its_share_map_and_the_declaration_is_true(game, players):
+    """An exact map turns every outcome without ties into the win shares; a monotone one
+    (`rank` at 3 or 4 seats) into 1 - place / (n - 1); a scheme without one has rewards that
+    no (a, b) maps to the win shares (a tie-free outcome's losers get different rewards)."""
+    from asara_env.games import reward_schemes
+
+    rng = np.random.default_rng(players)
+    points = np.stack([rng.choice(np.arange(1, 60), players, replace=False) for _ in range(64)])
+    scores = points.astype(np.int64) * 10**11  # far apart: BASARI's tie-break keys and all
+    shares = outcome.win_shares(scores)
+    for name, scheme in reward_schemes(game).items():
+        rewards = np.asarray(scheme(scores, MARGIN_SCALE), np.float64)
+        found = outcome.share_map(scheme, players)
+        if found is None:
+            losers = rewards[shares == 0]
+            assert np.ptp(losers) > 0, f"{game} {name}: an affine map was left undeclared"
+        elif found.exact:
+            assert np.allclose(found.a * rewards + found.b, shares), f"{game} {name}"
+        else:
+            assert np.allclose(
+                found.a * rewards + found.b, 1 - outcome.places(scores) / (players - 1)
+            )
+            assert not np.allclose(found.a * rewards + found.b, shares)

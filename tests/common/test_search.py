@@ -317,14 +317,24 @@ def test_shipped_values_are_read_as_win_shares(players):
     """ASARA's zero-sum `win` values and BASARI's `rank` values, mapped to the search's
     scale: every outcome's reward becomes the seat's win share (its 1 - place / (P - 1))."""
     from agents.search.agent import value_as_share
-    from asara_env.common.outcome import places, rank_rewards, win_shares, zero_sum_win_rewards
+    from asara_env.common.outcome import (
+        margin_over_best_rewards,
+        places,
+        rank_rewards,
+        win_shares,
+        zero_sum_win_rewards,
+    )
 
     rng = np.random.default_rng(players)
     scores = np.stack([rng.permutation(players) for _ in range(20)]).astype(np.int64)
-    won = value_as_share("win", players, zero_sum_win_rewards(scores).astype(np.float64))
+    won = value_as_share(
+        zero_sum_win_rewards, players, zero_sum_win_rewards(scores).astype(np.float64)
+    )
     assert np.allclose(won, win_shares(scores))
-    ranked = value_as_share("rank", players, rank_rewards(scores).astype(np.float64))
+    ranked = value_as_share(rank_rewards, players, rank_rewards(scores).astype(np.float64))
     assert np.allclose(ranked, 1 - places(scores) / (players - 1))
+    margins = margin_over_best_rewards(scores).astype(np.float64)
+    assert np.array_equal(value_as_share(margin_over_best_rewards, players, margins), margins)
 
 
 # ------------------------------------------------------------------ helpers
@@ -368,7 +378,7 @@ def test_search_counts_its_work():
 
 def test_the_ladder_times_a_search_agent_in_basaris_arena():
     from agents.basari.arena import play_batch
-    from training.ladder import TimedAgent
+    from training.evaluation.ladder import TimedAgent
 
     timed = TimedAgent(make_agent("basari", "ismcts:8:horizon=2:backend=numpy", 0))
     other = make_agent("basari", "value", 1)

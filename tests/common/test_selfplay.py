@@ -226,18 +226,18 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
         (["--c-scale", "0"], "argument --c-scale: must be"),
         (["--playout-mix", "random"], "argument --playout-mix: needs --search flat"),
         (
-            ["--search", "flat", "--playout-mix", "random,chess"],
-            "argument --playout-mix: 'chess' is no playout policy",
+            ["--search", "flat", "--playout-mix", "random+chess"],
+            "argument --playout-mix: names 'chess' in 'random+chess'; the names:",
         ),
         (
-            ["--search", "flat", "--playout-mix", "random=0"],
-            "argument --playout-mix: the weight of 'random' must be a positive number",
+            ["--search", "flat", "--playout-mix", "random*0"],
+            "argument --playout-mix: gives 'random' the weight 0; weights must be > 0",
         ),
         (
-            ["--search", "flat", "--playout-mix", "random=x"],
-            "argument --playout-mix: the weight of 'random' must be a number",
+            ["--search", "flat", "--playout-mix", "random*x"],
+            "argument --playout-mix: must be a number, got 'x'",
         ),
-        (["--search", "flat", "--playout-mix", "value,value"], "'value' is named twice"),
+        (["--search", "flat", "--playout-mix", "value+value"], "names 'value' twice"),
         (["--search", "flat", "--search-reward", "money"], "argument --search-reward: must be"),
         (["--search-reward", "margin"], "argument --search-reward: needs --search flat"),
     ],
@@ -427,7 +427,7 @@ def test_an_iteration_whose_search_scores_leaves_by_playouts(tmp_path: Path):
 
 def test_a_playout_mixture_is_read_with_its_weights():
     names = ("random", "value", "ppo_2p")
-    assert parse_mix("value,random=0.5, ppo_2p=2", names) == (
+    assert parse_mix("value+random*0.5+ ppo_2p*2", names) == (
         ("value", 1.0),
         ("random", 0.5),
         ("ppo_2p", 2.0),
@@ -438,7 +438,7 @@ def test_a_playout_mixture_is_read_with_its_weights():
 def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path):
     out = tmp_path / "r"
     argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
-    train([*argv, "--playout-mix", "random=2,value", "--out", str(out)])
+    train([*argv, "--playout-mix", "random*2+value", "--out", str(out)])
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     searched = kept.data.masks.sum(axis=1) > 1
@@ -446,7 +446,7 @@ def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path
     check_policies(kept.data.policies, kept.data.masks)
     assert (kept.data.policies[searched].max(axis=1) < 1.0).all()  # improved, not one-hot
     recorded = json.loads((out / "run.json").read_text())
-    assert recorded["settings"]["playout_mix"] == "random=2,value"
+    assert recorded["settings"]["playout_mix"] == "random*2+value"
     assert recorded["settings"]["flat_target"] == "improved"
 
 

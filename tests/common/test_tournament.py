@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from training import tournament as T
-from training import tournament_report as R
-from training import tournament_stats as S
+from training.evaluation import tournament as T
+from training.evaluation import tournament_report as R
+from training.evaluation import tournament_stats as S
 
 STRENGTH = {"weak": 1, "middling": 2, "strong": 3}
 

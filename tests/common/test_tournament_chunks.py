@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from training import tournament as T
-from training.asara import tournament as AT
-from training.basari import tournament as BT
+from training.evaluation import tournament as T
+from training.evaluation.asara import tournament as AT
+from training.evaluation.basari import tournament as BT
 
 
 def arrays(results: list[T.Played]) -> list[tuple[Any, ...]]:
@@ -61,8 +61,8 @@ def test_without_ray_use_ray_is_a_clear_error(monkeypatch, capsys):
 
 def test_a_local_tournament_does_not_import_ray():
     code = (
-        "import sys; from training.basari import tournament as BT; "
-        "from training import tournament as T; "
+        "import sys; from training.evaluation.basari import tournament as BT; "
+        "from training.evaluation import tournament as T; "
         "T.run_tournament('asara', ['random'], [2], 2); BT.tournament(['random'], [2], 2); "
         "print('ray' in sys.modules)"
     )

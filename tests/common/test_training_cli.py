@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents.models import model_path  # noqa: E402
-from training.asara import evaluate as asara_evaluate  # noqa: E402
-from training.basari import evaluate as basari_evaluate  # noqa: E402
-from training.evaluate import TRAINED_PLAYERS  # noqa: E402
+from training.evaluation.asara import evaluate as asara_evaluate  # noqa: E402
+from training.evaluation.basari import evaluate as basari_evaluate  # noqa: E402
+from training.evaluation.evaluate import TRAINED_PLAYERS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "stable_baselines3", "sb3_contrib")

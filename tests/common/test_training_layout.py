@@ -1,6 +1,7 @@
 """training/ as games-as-peers: the shared modules import no game (by their import
 statements, and by what importing them loads), each game's folder touches only its own
-game, and every game folder has the same module names (besides a few a game has alone)."""
+game, and every game has the same module names in its two folders (training/<game>/ and its
+measuring, training/evaluation/<game>/)."""
 
 from __future__ import annotations
 
@@ -16,25 +17,29 @@ from training.games import game_module, training_games
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = ROOT / "training"
+EVALUATION = TRAINING / "evaluation"
 SHARED = sorted(
-    p for p in [*TRAINING.glob("*.py"), *TRAINING.glob("selfplay/*.py")] if p.name != "__init__.py"
+    p
+    for folder in ("", "selfplay/", "ppo/", "evaluation/")
+    for p in TRAINING.glob(f"{folder}*.py")
+    if p.name != "__init__.py"
 )
-GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "tournament.py",
-              "evaluate.py", "selfplay.py"}  # fmt: skip
-# what a game's folder has beyond the shared names: ASARA's expert iteration (its search
-# agents exist for ASARA only)
-GAME_EXTRAS = {"asara": {"expert_iteration.py"}, "basari": set()}
+# a game's trainers (training/<g>/) and its measuring (training/evaluation/<g>/)
+GAME_FILES = {"__init__.py", "train.py", "vec_env.py", "imitation.py", "selfplay.py"}
+MEASURING_FILES = {"__init__.py", "tournament.py", "evaluate.py"}
 # what belongs to one game: its library package, its agents, its apps and its training
 # folder; ASARA's agents are the modules of `agents/` besides the shared base, policy
 # agent and models, the search of every game (`agents/search/`), and the package face
 # `agents` (ASARA's registry)
 GAME_PREFIXES = {
     "asara": (
-        "asara_env.asara", "apps.asara", "training.asara", "agents.asara", "agents.arena",
+        "asara_env.asara", "apps.asara", "training.asara", "training.evaluation.asara",
+        "agents.asara", "agents.arena",
         "agents.heuristic", "agents.features", "agents.random_agent",
         "agents.ismcts",
     ),
-    "basari": ("asara_env.basari", "agents.basari", "apps.basari", "training.basari"),
+    "basari": ("asara_env.basari", "agents.basari", "apps.basari", "training.basari",
+               "training.evaluation.basari"),
 }  # fmt: skip
 GAME_FACES = {"asara": {"agents", "asara_env.asara"}, "basari": {"asara_env.basari"}}
 
@@ -62,6 +67,8 @@ def of_game(module: str, game: str) -> bool:
 def test_the_games_are_found_by_their_folders():
     assert training_games() == ["asara", "basari"]
     assert game_module("basari", "tournament").COMMAND.game == "basari"
+    assert game_module("basari", "tournament").__name__ == "training.evaluation.basari.tournament"
+    assert game_module("basari", "train").__name__ == "training.basari.train"
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         game_module("chess", "tournament")
 
@@ -74,10 +81,11 @@ def test_a_shared_module_imports_no_game(path: Path):
 
 @pytest.mark.parametrize("game", sorted(GAME_PREFIXES))
 def test_a_game_folder_has_the_shared_names_and_imports_no_other_game(game: str):
-    folder = TRAINING / game
-    assert {p.name for p in folder.glob("*.py")} == GAME_FILES | GAME_EXTRAS[game]
+    folder, measuring = TRAINING / game, EVALUATION / game
+    assert {p.name for p in folder.glob("*.py")} == GAME_FILES
+    assert {p.name for p in measuring.glob("*.py")} == MEASURING_FILES
     others = [g for g in GAME_PREFIXES if g != game]
-    for path in folder.glob("*.py"):
+    for path in [*folder.glob("*.py"), *measuring.glob("*.py")]:
         found = sorted(m for m in imports(path) for g in others if of_game(m, g))
         assert not found, f"{path.relative_to(ROOT)} imports {found}"
 
@@ -103,7 +111,11 @@ def test_importing_the_shared_modules_loads_no_game():
     assert not [m for m in loaded for g in GAME_PREFIXES if of_game(m, g) and m not in cards]
 
 
-@pytest.mark.parametrize("module", ["tournament_cli", "ladder", "heads_up", "evaluate", "run"])
+@pytest.mark.parametrize(
+    "module",
+    ["evaluation.tournament_cli", "evaluation.ladder", "evaluation.heads_up", "evaluation.evaluate",
+     "ppo.run"],
+)  # fmt: skip
 @pytest.mark.parametrize(
     "argv, message",
     [([], "the following arguments are required: game"), (["chess"], "invalid choice: 'chess'")],

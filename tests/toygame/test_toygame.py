@@ -16,7 +16,7 @@ from tests.common.conformance import (
     configs,
     env_kwargs,
 )
-from training.tournament import run_tournament
+from training.evaluation.tournament import run_tournament
 
 from . import reference
 from .rules import ToyConfig

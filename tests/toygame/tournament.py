@@ -1,4 +1,4 @@
-"""DICE AUCTION in the shared tournament (training/tournament.py): `game()`."""
+"""DICE AUCTION in the shared tournament (training/evaluation/tournament.py): `game()`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_specs, make_agent
-from training.tournament import TournamentGame
+from training.evaluation.tournament import TournamentGame
 
 from . import core
 from .card import CARD

@@ -11,9 +11,8 @@ import numpy as np
 from asara_env.asara.config import GameConfig
 from asara_env.games import load_core
 from training import imitation
+from training.evaluation.asara import make_agent
 from training.imitation import CoreSelfPlay, Decisions, Samples
-
-from . import make_agent
 
 
 class AsaraSelfPlay(CoreSelfPlay):

@@ -13,11 +13,11 @@ from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.core.observation import OBS_DIM
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
+from training.evaluation.asara import shipped_model, spec_names
+from training.evaluation.asara.evaluate import win_rate
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec
 
-from . import shipped_model, spec_names
-from .evaluate import win_rate
 from .imitation import self_play
 
 SPEC = SelfPlaySpec(

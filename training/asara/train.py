@@ -1,14 +1,15 @@
 """Train a MaskablePPO agent on the batched core (console script `asara-train`).
 
 The run itself (league, evaluation curve, checkpoints, resume, run.json) is the driver
-shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
+shared with BASARI, training/ppo/run.py; this module is ASARA's `GameSpec` for it.
 
-    asara-train --players 2 --opponents towers:0.6,tall:0.2,greedy:0.2 \\
+    asara-train --players 2 --opponents 'towers*0.6+tall*0.2+greedy*0.2' \\
         --bc-expert towers --steps 2000000 --out runs/2p
 
 - Environment: `training.asara.vec_env.AsaraVecEnv` (`--envs` games at once in the core); the
   learner plays a random seat per game, opponents are drawn per game from `--opponents`
-  (name:weight pairs). Reward: `--reward` (win / rank / margin, see asara_env/asara/env.py).
+  (a mixture NAME*WEIGHT+..., docs/agents.md). Reward: `--reward` (win / rank / margin,
+  see asara_env/asara/env.py).
 - Self-play league: every `--snapshot-every` steps the current policy is frozen and added
   to the opponents with weight `--snapshot-weight` (at most `--max-snapshots`, the oldest
   dropped).
@@ -23,7 +24,7 @@ shared with BASARI, training/run.py; this module is ASARA's `GameSpec` for it.
   ReLU MLPs for policy and value) and the defaults of `HYPER` below (overridable).
 - Output in `--out`: TensorBoard logs (`tb/`), checkpoints (`checkpoints/`), `eval.csv`
   (win rate against each baseline every `--eval-every` steps, seats rotated, through the
-  shared evaluation of training/evaluate.py) with `learning_curve.png`, and `final.zip`.
+  shared evaluation of training/evaluation/evaluate.py) with `learning_curve.png`, and `final.zip`.
 - `--resume PATH.zip` continues a run from a checkpoint: `--steps` more learner steps
   with the checkpoint's hyper-parameters, on new games; league snapshots start afresh.
 """
@@ -36,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 from asara_env.asara.config import GameConfig
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
-from training import run
-
-from . import baselines, policy_agent
-from .evaluate import win_rate
+from training.evaluation.asara import baselines, policy_agent
+from training.evaluation.asara.evaluate import win_rate
+from training.ppo import run, run_args
+from training.ppo.spec import GameSpec
 
 if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
     from sb3_contrib import MaskablePPO
@@ -81,7 +82,7 @@ def _policy_kwargs() -> dict[str, Any]:
     return policy_kwargs()
 
 
-SPEC = run.GameSpec(
+SPEC = GameSpec(
     game="asara",
     name="asara-train",
     description="Train a MaskablePPO agent on the batched core.",
@@ -91,7 +92,7 @@ SPEC = run.GameSpec(
         "players": 2,
         # a beatable opponent beside the strong ones, the score margin as the reward and a
         # clone of towers to start from: a learning signal from the first step
-        "opponents": "towers:0.5,random:0.5",
+        "opponents": "towers*0.5+random*0.5",
         "reward": "margin",
         "bc_expert": "towers",
         "bc_games": 200,
@@ -115,13 +116,13 @@ SPEC = run.GameSpec(
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
-    """One ASARA training run (training/run.py)."""
+    """One ASARA training run (training/ppo/run.py)."""
     return run.train(SPEC, args)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `asara-train`."""
-    return run.parse_args(SPEC, argv)
+    return run_args.parse_args(SPEC, argv)
 
 
 @run_main("asara-train")

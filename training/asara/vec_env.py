@@ -36,7 +36,7 @@ from asara_env.asara.core.outcome import terminal_rewards
 from asara_env.common.opponents import play_opponents
 from asara_env.common.outcome import win_shares
 from asara_env.games import CoreVerbs, bind_core
-from training.sb3_vec_env import BatchedVecEnv, Opponent
+from training.ppo.sb3_vec_env import BatchedVecEnv, Opponent
 
 DEFAULT_CONFIG = GameConfig(num_players=2)  # the game an env is made of unless told
 

@@ -15,9 +15,8 @@ import numpy as np
 from asara_env.basari.config import BasariConfig
 from asara_env.games import load_core
 from training import imitation
+from training.evaluation.basari import make_agent
 from training.imitation import CoreSelfPlay, Decisions, Samples
-
-from . import make_agent
 
 
 class BasariSelfPlay(CoreSelfPlay):

@@ -17,11 +17,11 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from commandline.basari.options import add_start_mode_argument
 from commandline.command import run_main
+from training.evaluation.basari import shipped_model, spec_names
+from training.evaluation.basari.evaluate import win_rate
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec
 
-from . import shipped_model, spec_names
-from .evaluate import win_rate
 from .imitation import self_play
 
 

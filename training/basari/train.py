@@ -1,9 +1,9 @@
 """Train a BASARI learner seat with MaskablePPO on the batched core (`basari-train`).
 
-    basari-train --players 4 --opponents value:0.7,points_first:0.3 --bc-expert value \\
+    basari-train --players 4 --opponents 'value*0.7+points_first*0.3' --bc-expert value \\
         --snapshot-every 20000 --steps 200000 --envs 64 --seed 0 --out runs/basari_4p
 
-The run is the driver shared with ASARA (training/run.py): `--opponents` with weights, the
+The run is the driver shared with ASARA (training/ppo/run.py): `--opponents` with weights, the
 self-play league (`--snapshot-every`, `--snapshot-weight`, `--max-snapshots`), behaviour
 cloning of a baseline first (`--bc-expert`, `--bc-games`, `--bc-epochs`), the evaluation
 curve (`--eval-every`, `--eval-games`, `--eval-opponents` -> eval.csv, TensorBoard,
@@ -14,7 +14,7 @@ The learner plays one seat of every game of a `BasariVecEnv` (its start archway,
 barter steps are its decisions; the opponents act on their rows at once). At the end the
 model (final.zip) is played against every baseline at each of `--final-players`: one
 learner seat and P - 1 copies of the baseline, `--final-games` seat-rotated games, win rate
-with a 95% Wilson interval (training/basari/evaluate.py), written to eval.json (and
+with a 95% Wilson interval (training/evaluation/basari/evaluate.py), written to eval.json (and
 run.json) and printed.
 """
 
@@ -30,10 +30,10 @@ from tqdm import tqdm
 from asara_env.basari.config import BasariConfig
 from commandline.command import add_players_argument, bounded_int, player_counts, run_main
 from commandline.outputs import atomic_write_text
-from training import run
-
-from . import baselines, policy_agent
-from .evaluate import evaluate, win_rate
+from training.evaluation.basari import baselines, policy_agent
+from training.evaluation.basari.evaluate import evaluate, win_rate
+from training.ppo import run, run_args
+from training.ppo.spec import GameSpec
 
 if TYPE_CHECKING:  # torch and stable-baselines3: imported once the arguments are checked
     from training.imitation import Samples
@@ -113,14 +113,14 @@ def final_evaluation(model: Any, args: argparse.Namespace, info: dict[str, Any])
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    games = bounded_int(1, run.MAX_GAMES, "a positive int")
+    games = bounded_int(1, run_args.MAX_GAMES, "a positive int")
     p.add_argument("--final-games", type=games, default=400, help="games per final table")
     counts = list(player_counts("basari"))
     help = "the player counts of the final evaluation"
     add_players_argument(p, "basari", counts, help, many=True, flag="--final-players")
 
 
-SPEC = run.GameSpec(
+SPEC = GameSpec(
     game="basari",
     name="basari-train",
     description="Train a BASARI learner seat with MaskablePPO on the batched core.",
@@ -128,7 +128,7 @@ SPEC = run.GameSpec(
     hyper=HYPER,
     defaults={
         "players": 4,
-        "opponents": "value:0.5,random:0.5",
+        "opponents": "value*0.5+random*0.5",
         "reward": "rank",
         "steps": 200_000,
         "envs": 64,
@@ -148,13 +148,13 @@ SPEC = run.GameSpec(
 
 
 def train(args: argparse.Namespace) -> Any:
-    """One BASARI training run (training/run.py); returns the trained model."""
+    """One BASARI training run (training/ppo/run.py); returns the trained model."""
     return run.train(SPEC, args)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The arguments of `basari-train`."""
-    return run.parse_args(SPEC, argv)
+    return run_args.parse_args(SPEC, argv)
 
 
 @run_main("basari-train")

@@ -41,9 +41,8 @@ from asara_env.basari.core import (
 from asara_env.basari.phases import Phase
 from asara_env.common.outcome import win_shares
 from asara_env.games import CoreVerbs, bind_core
-from training.sb3_vec_env import BatchedVecEnv, Opponent
-
-from . import choose_actions
+from training.evaluation.basari import choose_actions
+from training.ppo.sb3_vec_env import BatchedVecEnv, Opponent
 
 NO_AGENT = -1  # seat_agent of the learner's seat
 

@@ -475,7 +475,7 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p.add_argument(
         "--playout-mix",
         default="",
-        metavar="NAME[=WEIGHT],...",
+        metavar="NAME[*WEIGHT]+...",
         help="--search flat: the other seats of each playout world played by one of these "
         "policies each, drawn by the weights (1 if not given), the deciding seat's own later "
         "moves by --playout (default: every seat --playout)",

@@ -35,7 +35,6 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -43,6 +42,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from asara_env.common.outcome import share_map as declared_share_map
 from training.imitation import Decisions
 
 from .play import Decided, Searcher, WorkerSettings
@@ -76,17 +76,8 @@ def share_map(scheme: Callable[..., NDArray[Any]], players: int) -> tuple[float,
     where the scheme's rewards are no such function of the win share (`margin`, `rank` at
     3 or 4 players). The search scores finished games and reads values on the win-share
     scale; the network's values are on the run's reward scheme's."""
-    rng = np.random.default_rng(0)
-    points = np.stack([rng.choice(np.arange(1, 60), players, replace=False) for _ in range(64)])
-    scores = points.astype(np.int64) * SPREAD
-    rewards = np.asarray(scheme(scores), np.float64).ravel()
-    shares = (scores == scores.max(axis=1, keepdims=True)).astype(np.float64).ravel()
-    if np.ptp(rewards) == 0:
-        return None
-    a, b = np.polyfit(rewards, shares, 1)
-    if not np.allclose(a * rewards + b, shares, atol=1e-6):
-        return None
-    return float(a), float(b)
+    found = declared_share_map(scheme, players)  # declared in asara_env/common/outcome.py
+    return (found.a, found.b) if found is not None and found.exact else None
 
 
 def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator) -> Searcher:
@@ -197,27 +188,12 @@ def flat_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator
 
 
 def parse_mix(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...]:
-    """`NAME[=WEIGHT],...` -> ((name, weight), ...), each name one of `names` (a playout
+    """`NAME[*WEIGHT]+...` -> ((name, weight), ...), each name one of `names` (a playout
     policy) at most once, each weight a positive finite number (1 if not given); ''
-    -> (). ValueError naming what is wrong."""
-    mix: dict[str, float] = {}
-    for item in (part.strip() for part in text.split(",")) if text.strip() else ():
-        name, sep, weight_text = item.partition("=")
-        name = name.strip()
-        if name not in names:
-            raise ValueError(f"{name!r} is no playout policy; known: {sorted(names)}")
-        if name in mix:
-            raise ValueError(f"{name!r} is named twice")
-        try:
-            weight = float(weight_text) if sep else 1.0
-        except ValueError:
-            raise ValueError(
-                f"the weight of {name!r} must be a number, got {weight_text!r}"
-            ) from None
-        if not (math.isfinite(weight) and weight > 0):
-            raise ValueError(f"the weight of {name!r} must be a positive number, got {weight_text}")
-        mix[name] = weight
-    return tuple(mix.items())
+    -> (). ValueError naming what is wrong (the registry's one mixture grammar)."""
+    from agents.registry import read_mixture  # `agents` is imported only when used
+
+    return read_mixture(text, names) if text.strip() else ()
 
 
 SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from asara_env.common.seeding import derived_seed, derived_seeds
-from training.distribute import ROOT, import_ray
+from training.evaluation.distribute import ROOT, import_ray
 
 from .buffer import Positions
 from .network import model_like

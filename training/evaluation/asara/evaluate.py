@@ -1,5 +1,5 @@
 """Evaluate a saved ASARA model against the baselines (console script `asara-evaluate`):
-ASARA's `EvaluateCommand` for the shared evaluation (training/evaluate.py).
+ASARA's `EvaluateCommand` for the shared evaluation (training/evaluation/evaluate.py).
 
     asara-evaluate --model ppo_2p --players 2 --games 2000
     asara-evaluate --model ppo_4p --players 4 --variant pro --opponents towers,ppo_2p
@@ -22,8 +22,8 @@ from asara_env.asara.config import GameConfig
 from asara_env.asara.core.observation import OBS_DIM
 from asara_env.common.seeding import derived_seeds
 from commandline.command import run_main
-from training import evaluate as shared
-from training.tournament import Rows
+from training.evaluation import evaluate as shared
+from training.evaluation.tournament import Rows
 
 from . import policy_agent, shipped_model, shipped_players
 from .tournament import COMMAND as TOURNAMENT

@@ -1,4 +1,4 @@
-"""The callbacks of a training run (training/run.py): the evaluation curve
+"""The callbacks of a training run (training/ppo/run.py): the evaluation curve
 (`WinRateCallback`), the self-play league (`LeagueCallback`), atomic checkpoints and the
 learning-curve picture. Imported by the run once its arguments are checked (it imports
 stable-baselines3 and torch)."""

@@ -1,6 +1,6 @@
 """Heads-up strength of one agent against another, resumable, for any game.
 
-    python -m training.heads_up GAME SPEC OPPONENT --games 100 --seed 17 --chunk 10 \
+    python -m training.evaluation.heads_up GAME SPEC OPPONENT --games 100 --seed 17 --chunk 10 \
         --log FILE [--players P] [the game's rules flags: ASARA --variant, --expansions]
 
 Game g is the reference game `game_seeds(seed, P, games)[g]`, with the agent in seat
@@ -196,7 +196,7 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
     """The arguments of a heads-up match of `command`'s game; `args.game` is the
     `TournamentGame`."""
     parser = cli.parser(
-        f"python -m training.heads_up {command.game}",
+        f"python -m training.evaluation.heads_up {command.game}",
         "Heads-up strength of one agent against another, resumable.",
     )
     spec = agent_spec(command)
@@ -234,10 +234,10 @@ def parse_args(command: TournamentCommand, argv: list[str] | None = None) -> arg
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """`python -m training.heads_up GAME SPEC OPPONENT [flags]`."""
-    from .games import split_game
+    """`python -m training.evaluation.heads_up GAME SPEC OPPONENT [flags]`."""
+    from training.games import split_game
 
-    game, rest = split_game("python -m training.heads_up", "Heads-up strength.", argv)
+    game, rest = split_game("python -m training.evaluation.heads_up", "Heads-up strength.", argv)
     args = parse_args(game_command(game), rest)
     result = heads_up(
         args.game,
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return result
 
 
-main = cli.run_main("python -m training.heads_up")(main)
+main = cli.run_main("python -m training.evaluation.heads_up")(main)
 
 
 if __name__ == "__main__":

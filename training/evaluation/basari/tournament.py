@@ -1,4 +1,4 @@
-"""BASARI in the shared tournament (training/tournament.py): its `TournamentGame` (the
+"""BASARI in the shared tournament (training/evaluation/tournament.py): its `TournamentGame` (the
 baselines and shipped model of `agents.basari`, played in batches on the core, with the
 negotiation figures measured in the arena) and its `TournamentCommand`, the console script
 `basari-tournament`.
@@ -28,9 +28,8 @@ import numpy as np
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core.outcome import TIE_BASE
 from commandline.basari.options import add_start_mode_argument
-from training import ladder as ladder_command
-from training.games import command_main
-from training.tournament import (
+from training.evaluation import ladder as ladder_command
+from training.evaluation.tournament import (
     CHUNK_SIZE,
     Played,
     Rows,
@@ -38,9 +37,10 @@ from training.tournament import (
     configs_at_every_count,
     run_tournament,
 )
-from training.tournament_cli import TournamentCommand, parse_command_args, run_command
-from training.tournament_report import summary_text, text_table
-from training.tournament_stats import rate_games, summarize
+from training.evaluation.tournament_cli import TournamentCommand, parse_command_args, run_command
+from training.evaluation.tournament_report import summary_text, text_table
+from training.evaluation.tournament_stats import rate_games, summarize
+from training.games import command_main
 
 from . import NegotiationStats, agent_specs, check, make_agent, new_stats, play_batch, spec_names
 

@@ -1,6 +1,6 @@
 """Shrink a MaskablePPO checkpoint into a small model file to ship.
 
-    python -m training.export runs/2p/checkpoints/model_599936_steps.zip asara_2p.zip [--force]
+    python -m training.ppo.export runs/2p/checkpoints/model_599936_steps.zip asara_2p.zip [--force]
 
 A file to ship goes to agents/weights/ with one entry in `MODELS` of agents/models.py.
 
@@ -46,10 +46,10 @@ def export(source: Path, target: Path) -> Path:
     return target
 
 
-@command.run_main("python -m training.export")
+@command.run_main("python -m training.ppo.export")
 def main(argv: list[str] | None = None) -> None:
-    """`python -m training.export SOURCE TARGET [--force]`."""
-    p = command.parser("python -m training.export", __doc__.splitlines()[0])
+    """`python -m training.ppo.export SOURCE TARGET [--force]`."""
+    p = command.parser("python -m training.ppo.export", __doc__.splitlines()[0])
     p.add_argument("source", type=command.existing_file, help="a MaskablePPO checkpoint .zip")
     p.add_argument("target", type=command.writable_file, help="the small model file (.zip)")
     p.add_argument("--force", action="store_true", help="let the target replace a file")

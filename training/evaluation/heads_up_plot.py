@@ -1,8 +1,8 @@
-"""Strength against search budget: the win rates of heads-up matches (training/heads_up.py
-logs) of one search at several budgets against the same opponent, with their Wilson
-intervals, as one picture.
+"""Strength against search budget: the win rates of heads-up matches
+(training/evaluation/heads_up.py logs) of one search at several budgets against the same
+opponent, with their Wilson intervals, as one picture.
 
-    python -m training.heads_up_plot results/guided/g32_vs_ppo_2p.jsonl \\
+    python -m training.evaluation.heads_up_plot results/guided/g32_vs_ppo_2p.jsonl \\
         results/guided/g128_vs_ppo_2p.jsonl --out docs/images/guided_budgets.png
 
 A match's budget is its agent spec's iterations (`ismcts:128:...` or `...:sims=128:...`);
@@ -93,8 +93,8 @@ def plot_budgets(matches: list[dict[str, Any]], png: Path) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The arguments of `python -m training.heads_up_plot`."""
-    p = cli.parser("python -m training.heads_up_plot", __doc__.splitlines()[0])
+    """The arguments of `python -m training.evaluation.heads_up_plot`."""
+    p = cli.parser("python -m training.evaluation.heads_up_plot", __doc__.splitlines()[0])
     p.add_argument("logs", nargs="+", type=cli.existing_file, help="heads-up match logs")
     p.add_argument("--out", type=cli.writable_file, required=True, help="the picture (.png)")
     p.add_argument("--force", action="store_true", help="replace an existing --out picture")
@@ -104,9 +104,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-@cli.run_main("python -m training.heads_up_plot")
+@cli.run_main("python -m training.evaluation.heads_up_plot")
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    """`python -m training.heads_up_plot`: the picture, and each match's summary printed."""
+    """`python -m training.evaluation.heads_up_plot`: the picture, and each match's summary
+    printed."""
     args = parse_args(argv)
     matches = [read_log(path) for path in args.logs]
     plot_budgets(matches, args.out)

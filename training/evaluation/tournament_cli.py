@@ -1,19 +1,20 @@
 """The tournament command line, one for every game: `asara-tournament`, `basari-tournament`
 (a `TournamentCommand` each, in training/<game>/tournament.py), or any game by name:
 
-    python -m training.tournament_cli GAME --agents a,b,c --players 2 3 4 --games 1000 \\
+    python -m training.evaluation.tournament_cli GAME --agents a,b,c --players 2 3 4 --games 1000 \\
         --seed 0 --out results/ [the game's rules flags] [--chunk-size 256] [--ray | --address A]
 
 ASARA's rules flags are `--variant` and `--expansions`, BASARI's `--start-mode`
-(`python -m training.tournament_cli GAME --help`).
+(`python -m training.evaluation.tournament_cli GAME --help`).
 
 Output: `--out` (default `results/<game>-<YYYYmmdd-HHMMSS>`, new for every run) receives
 games.csv, summary.csv, ratings.csv, results.json and win_rates.png, each written
-atomically, and `chunks/`: every chunk of games kept as it finishes (training/tournament.py's
-`ChunkStore`). Ctrl-C says how many finished games are kept there; the same command run
-again plays only the missing chunks (the same settings give the same results). A folder
-holding a tournament (results or chunks) of other settings is refused before any game
-(`--force` moves it aside to `<out>.old-<n>` first).
+atomically, and `chunks/`: every chunk of games kept as it finishes
+(training/evaluation/tournament.py's `ChunkStore`). Ctrl-C says how many finished games
+are kept there; the same command run again plays only the missing chunks (the same
+settings give the same results). A folder holding a tournament (results or chunks) of
+other settings is refused before any game (`--force` moves it aside to `<out>.old-<n>`
+first).
 
 Seats: `--games N` is rounded up to a multiple of P at P players (every agent then sits in
 every seat equally often); agents play equally many games when the games also fill whole
@@ -34,8 +35,8 @@ from pathlib import Path
 from asara_env.games import game_card
 from commandline import command as cli
 from commandline.outputs import aside_path, fresh_dir, prepare_out_dir
+from training.games import game_main, game_module
 
-from .games import game_main, game_module
 from .tournament import CHUNK_SIZE, ChunkStore, TournamentGame, run_tournament
 from .tournament_report import report, write_report
 
@@ -252,7 +253,10 @@ def game_command(game: str) -> TournamentCommand:
 
 
 main = game_main(
-    "python -m training.tournament_cli", "Play a game's agents.", game_command, run_command
+    "python -m training.evaluation.tournament_cli",
+    "Play a game's agents.",
+    game_command,
+    run_command,
 )
 
 

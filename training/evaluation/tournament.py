@@ -2,10 +2,10 @@
 
 Written once for every game: a game comes in as a `TournamentGame` (its agents, a batched
 `play`, its rules as table columns; each game's is in training/<game>/tournament.py), or by
-name (`run_tournament("basari", ...)`). Statistics are in training/tournament_stats.py,
-tables and files in training/tournament_report.py, the command line in
-training/tournament_cli.py (`asara-tournament`, `basari-tournament`,
-`python -m training.tournament_cli GAME ...`).
+name (`run_tournament("basari", ...)`). Statistics are in training/evaluation/tournament_stats.py,
+tables and files in training/evaluation/tournament_report.py, the command line in
+training/evaluation/tournament_cli.py (`asara-tournament`, `basari-tournament`,
+`python -m training.evaluation.tournament_cli GAME ...`).
 
 For each player count P the games are played in blocks of P: a lineup of P agents plays
 all P cyclic rotations of its seats, so within every block each agent of the lineup sits
@@ -36,7 +36,8 @@ Kept chunks (`ChunkStore`): given a store, every chunk is written to a file as i
 (atomically, `<folder>/<P>p-<c>.pkl`) and a chunk already there is read back instead of
 played, so an interrupted tournament run again with the same settings plays only what is
 missing, with the same results. The store holds the settings it was made for
-(`settings.json`); the command refuses a store of other settings (training/tournament_cli.py).
+(`settings.json`); the command refuses a store of other settings
+(training/evaluation/tournament_cli.py).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def tournament_game(game: TournamentGame | str) -> TournamentGame:
     (`training.<game>.tournament.game()`)."""
     if isinstance(game, TournamentGame):
         return game
-    from .games import game_module
+    from training.games import game_module
 
     made: TournamentGame = game_module(game, "tournament").game()
     return made

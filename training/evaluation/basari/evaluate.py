@@ -1,12 +1,12 @@
 """Evaluate a saved BASARI model against the baselines (console script `basari-evaluate`):
-BASARI's `EvaluateCommand` for the shared evaluation (training/evaluate.py), with the same
-flags as `asara-evaluate`; the rules flag is `--start-mode`.
+BASARI's `EvaluateCommand` for the shared evaluation (training/evaluation/evaluate.py), with
+the same flags as `asara-evaluate`; the rules flag is `--start-mode`.
 
     basari-evaluate --model ppo_4p --players 4 --games 400
     basari-evaluate --model runs/basari/final.zip --players 2 --opponents value,points_first
 
 Game g of an evaluation seeded s at P players is the reference game
-`training.tournament.game_seeds(s, P, G)[g]` (the seeds of `basari-train`'s final
+`training.evaluation.tournament.game_seeds(s, P, G)[g]` (the seeds of `basari-train`'s final
 evaluation and the figures of docs/performance.md).
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from commandline.command import run_main
-from training import evaluate as shared
-from training.tournament import game_seeds
+from training.evaluation import evaluate as shared
+from training.evaluation.tournament import game_seeds
 
 from . import baselines, policy_agent, shipped_model, shipped_players
 from .tournament import COMMAND as TOURNAMENT

@@ -1,7 +1,7 @@
-"""ASARA in the shared tournament (training/tournament.py): its `TournamentGame` (the
+"""ASARA in the shared tournament (training/evaluation/tournament.py): its `TournamentGame` (the
 baselines, shipped models and search agents of `agents`, played in batches through the
 core; the scores are the final prestige) and its `TournamentCommand`, the console scripts
-`asara-tournament` and `asara-ladder` (training/ladder.py).
+`asara-tournament` and `asara-ladder` (training/evaluation/ladder.py).
 
     asara-tournament --agents random,greedy,towers,tall --players 2 3 4 --games 1000 \\
         --seed 0 --out results/ [--variant pro] [--expansions genie,gifts] \\
@@ -24,10 +24,10 @@ import numpy as np
 
 from asara_env.asara.config import GameConfig
 from commandline.asara.options import add_rules_arguments, check_rules
-from training import ladder as ladder_command
+from training.evaluation import ladder as ladder_command
+from training.evaluation.tournament import TournamentGame, configs_at_every_count
+from training.evaluation.tournament_cli import TournamentCommand, parse_command_args, run_command
 from training.games import command_main
-from training.tournament import TournamentGame, configs_at_every_count
-from training.tournament_cli import TournamentCommand, parse_command_args, run_command
 
 from . import agent_specs, baselines, check, make_agent, play_batch, spec_names
 

@@ -1,5 +1,5 @@
 """Evaluate a saved model against opponents, for every game (`asara-evaluate`,
-`basari-evaluate`, or `python -m training.evaluate GAME ...`).
+`basari-evaluate`, or `python -m training.evaluation.evaluate GAME ...`).
 
     asara-evaluate --model ppo_2p --players 2 --games 2000
     basari-evaluate --model ppo_4p --players 4 --games 400 --opponents value,points_first
@@ -12,7 +12,7 @@ model trained for another player count than `--players` unless `--any-players` i
 model, else the `run.json` of the run it lies in; unknown for other files). For each opponent
 the model (its most probable legal action at each decision) plays one seat and copies of
 the opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
-`training.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
+`training.evaluation.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
 games stepped together. Prints the model's win rate (a win shared by k winners counts 1/k)
 with a 95% Wilson interval and its mean points, with a progress bar on stderr (`--quiet`:
 none); `--out` also writes evaluation_<P>p.json and a bar plot, atomically; if those files
@@ -35,8 +35,8 @@ import numpy as np
 from asara_env.common.outcome import win_shares
 from commandline import command as cli
 from commandline.outputs import atomic_open, atomic_write_text
+from training.games import game_main, game_module
 
-from .games import game_main, game_module
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
 from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
@@ -306,7 +306,10 @@ def game_evaluation(game: str) -> EvaluateCommand:
 
 
 main = game_main(
-    "python -m training.evaluate", "Evaluate a saved model.", game_evaluation, run_command
+    "python -m training.evaluation.evaluate",
+    "Evaluate a saved model.",
+    game_evaluation,
+    run_command,
 )
 
 

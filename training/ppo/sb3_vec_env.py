@@ -70,7 +70,7 @@ class BatchedVecEnv(VecEnv):
 
     def make_opponent(self, name: str, seed: int) -> Opponent:
         """The game's agent registered as `name`, seeded."""
-        from .game_agents import TrainingAgents
+        from training.game_agents import TrainingAgents
 
         return TrainingAgents(self.game).make_agent(name, seed)
 

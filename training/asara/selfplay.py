@@ -16,7 +16,7 @@ from commandline.command import run_main
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec
 
-from . import shipped_model, spec_names
+from . import check, shipped_model, spec_names
 from .evaluate import win_rate
 from .imitation import self_play
 
@@ -30,6 +30,7 @@ SPEC = SelfPlaySpec(
     start_model=lambda players: STRONGEST["asara"][players],
     eval_opponents=lambda players: [STRONGEST["asara"][players], "towers"],
     agent_names=spec_names,
+    check_agent=check,
     win_rate=win_rate,
     add_arguments=add_rules_arguments,
     check=check_rules,

@@ -156,7 +156,7 @@ def test_corrupt_rows_are_refused_before_any_file_changes(run_copy: Path, capsys
     "setting, value, problem",
     [
         ("games", -3, "records --games -3: must be at least 1"),
-        ("games", "many", "records --games \"many\": must be a positive int"),
+        ("games", "many", 'records --games "many": must be a positive int'),
         ("simulations", [8], "records --simulations [8]: must be one value, not a list"),
         ("search", "chess", "must be one of"),
         ("c_scale", None, "records --c-scale null: must be given"),
@@ -232,8 +232,9 @@ def test_a_checkpoint_reads_back_whole(run_copy: Path):
     """The checks accept what the trainer writes: a resume continues bit for bit."""
     buffer = io.BytesIO((run_copy / ITER / "buffer.npz").read_bytes())
     with np.load(buffer) as saved:
-        assert int(saved["added"]) == json.loads((run_copy / ITER / "counters.json").read_text())[
-            "positions"
-        ]
+        assert (
+            int(saved["added"])
+            == json.loads((run_copy / ITER / "counters.json").read_text())["positions"]
+        )
     train(["--resume", str(run_copy), "--iterations", "1", "--no-progress"])
     assert (run_copy / "checkpoints" / "iter-000003").is_dir()

@@ -67,6 +67,8 @@ from commandline.outputs import atomic_write_text, out_problem, prepare_out_dir
 RECORD = "run.json"  # the run's record in its folder
 CHANGE_FLAG = "--change-settings"  # the flag that says a resumed run's changes are wanted
 KEPT = ("settings", "changes")  # the record's entries that `update_record` may not touch
+TRAINED_PLAYERS = "trained_players"  # the model attribute every trainer saves its count in
+CHECKPOINTS = "checkpoints"  # the folder of a run's checkpoints (a file, or a folder each)
 SESSION_ONLY = frozenset({"out", "resume", "force", "steps", "no_progress", "change_settings"})
 
 Settings = dict[str, Any]
@@ -299,6 +301,30 @@ def change_marks(out: Path) -> list[tuple[int, str]]:
         (c["at"], describe({k: tuple(v) for k, v in c["changed"].items()}))
         for c in record.get("changes", [])
     ]
+
+
+def run_of_model(path: Path) -> Path | None:
+    """The run folder a model file lies in (beside run.json, in checkpoints/, or in a
+    checkpoint's folder checkpoints/<name>/), None if none."""
+    folder = Path(path).resolve().parent
+    for candidate in (folder, folder.parent, folder.parent.parent):
+        if (candidate / RECORD).is_file() and (
+            candidate == folder or CHECKPOINTS in folder.relative_to(candidate).parts[:1]
+        ):
+            return candidate
+    return None
+
+
+def run_players(path: Path) -> int | None:
+    """The player count recorded by the run that a model file lies in (`run_of_model`),
+    None where there is none or it records none."""
+    out = run_of_model(path)
+    try:
+        settings = recorded_settings(out) if out is not None else None
+    except ValueError:
+        return None
+    players = (settings or {}).get("players")
+    return players if isinstance(players, int) and not isinstance(players, bool) else None
 
 
 def update_record(out: Path, entries: Mapping[str, Any]) -> None:

@@ -238,3 +238,19 @@ def test_a_checkpoint_reads_back_whole(run_copy: Path):
         )
     train(["--resume", str(run_copy), "--iterations", "1", "--no-progress"])
     assert (run_copy / "checkpoints" / "iter-000003").is_dir()
+
+
+@pytest.mark.parametrize("model", ["model.zip", f"{ITER}/model.zip"])
+def test_a_self_play_model_by_path_is_held_to_its_player_count(model: str, run_copy, capsys):
+    from training.basari import evaluate
+
+    path = str(run_copy / model)
+    with pytest.raises(SystemExit) as e:
+        evaluate.main(["--model", path, "--players", "4"])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and "was trained for 2 players, not 4 (--players)" in err
+    assert evaluate.parse_args(["--model", path, "--players", "2"]).players == 2
+    shutil.copy(run_copy / model, run_copy.parent / "alone.zip")  # its count is in the file
+    with pytest.raises(SystemExit):
+        evaluate.main(["--model", str(run_copy.parent / "alone.zip"), "--players", "3"])
+    assert "was trained for 2 players, not 3" in capsys.readouterr().err

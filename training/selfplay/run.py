@@ -126,6 +126,7 @@ class Trainer:
         total = scheme_total(reward_schemes(spec.game)[args.reward], players)
         start = None if args.start == SCRATCH else start_path(spec, args.start)
         self.model = new_model(size, actions, players, args.seed, start, total)
+        setattr(self.model, runfolder.TRAINED_PLAYERS, players)  # saved with it, evaluate reads it
         self.learner = Learner(
             seat_policy(self.model),
             LearnerSettings(args.updates, args.batch_size, args.learning_rate, args.value_weight),

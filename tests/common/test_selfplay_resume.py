@@ -62,7 +62,7 @@ def npz(path: Path, **changes: object) -> None:
     """Rewrite an .npz with some arrays replaced (None: left out)."""
     with np.load(path) as saved:
         arrays = {k: saved[k] for k in saved.files}
-    arrays.update(changes)  # type: ignore[arg-type]
+    arrays.update(changes)
     np.savez(path, **{k: v for k, v in arrays.items() if v is not None})
 
 
@@ -88,7 +88,7 @@ def not_a_model(path: Path) -> None:
         z.writestr("data", "{}")
 
 
-CORRUPT: dict[str, tuple[str, Callable[[Path], None], str]] = {
+CORRUPT: dict[str, tuple[str, Callable[[Path], object], str]] = {
     "iteration -5": (
         "counters.json",
         lambda p: edit_json(p, iteration=-5),

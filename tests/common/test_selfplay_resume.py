@@ -254,3 +254,18 @@ def test_a_self_play_model_by_path_is_held_to_its_player_count(model: str, run_c
     with pytest.raises(SystemExit):
         evaluate.main(["--model", str(run_copy.parent / "alone.zip"), "--players", "3"])
     assert "was trained for 2 players, not 3" in capsys.readouterr().err
+
+
+def test_an_exported_model_keeps_its_player_count(run_copy: Path):
+    from sb3_contrib import MaskablePPO
+
+    from training.export import export
+    from training.runfolder import TRAINED_PLAYERS
+
+    path = export(run_copy / "model.zip", run_copy.parent / "small.zip")
+    assert getattr(MaskablePPO.load(path, device="cpu"), TRAINED_PLAYERS) == 2
+    older = MaskablePPO.load(run_copy / "model.zip", device="cpu")
+    delattr(older, TRAINED_PLAYERS)  # a model saved before the count was: its run.json says
+    older.save(run_copy / "checkpoints" / "older.zip")
+    path = export(run_copy / "checkpoints" / "older.zip", run_copy.parent / "older_small.zip")
+    assert getattr(MaskablePPO.load(path, device="cpu"), TRAINED_PLAYERS) == 2

@@ -67,6 +67,8 @@ from commandline.outputs import atomic_write_text, out_problem, prepare_out_dir
 RECORD = "run.json"  # the run's record in its folder
 CHANGE_FLAG = "--change-settings"  # the flag that says a resumed run's changes are wanted
 KEPT = ("settings", "changes")  # the record's entries that `update_record` may not touch
+TRAINED_PLAYERS = "trained_players"  # the model attribute every trainer saves its count in
+CHECKPOINTS = "checkpoints"  # the folder of a run's checkpoints (a file, or a folder each)
 SESSION_ONLY = frozenset({"out", "resume", "force", "steps", "no_progress", "change_settings"})
 
 Settings = dict[str, Any]
@@ -169,6 +171,53 @@ def resume_defaults(
         parser.set_defaults(**{k: v for k, v in recorded.items() if k in known})
 
 
+def recorded_problem(
+    parser: argparse.ArgumentParser, out: Path, session_only: Collection[str] = SESSION_ONLY
+) -> str:
+    """'' if every recorded setting of `out` is one its option accepts (the value, or each
+    element of a list, through the option's type as typed text; a flag's value a bool; a
+    value among the option's choices); else one line naming the file, the setting and
+    what is wrong. Settings the parser no longer has are not checked."""
+    try:
+        recorded = recorded_settings(out, session_only) or {}
+    except ValueError as e:
+        return f"argument --resume: {e}"
+    actions = {a.dest: a for a in parser._actions}
+    for name, value in recorded.items():
+        action = actions.get(name)
+        problem = "" if action is None else _value_problem(action, value)
+        if problem:
+            return (
+                f"argument --resume: {Path(out) / RECORD} records {flag(name)} "
+                f"{json.dumps(value)}: {problem}"
+            )
+    return ""
+
+
+def _value_problem(action: argparse.Action, value: Any) -> str:
+    """'' if `value` is one that `action` accepts (`recorded_problem`), else what is wrong."""
+    if action.nargs == 0:  # a flag
+        return "" if isinstance(value, bool) else "must be true or false"
+    if value is None:
+        return "" if action.default is None else "must be given"
+    texts = value if isinstance(value, list) else [value]
+    if any(isinstance(t, dict | list | bool) or t is None for t in texts):
+        return "must be text, a number, or a list of them"
+    parse = action.type if callable(action.type) else str
+    try:
+        if isinstance(value, list) and action.nargs is None:  # one option of many: "a,b"
+            parsed = [parse(",".join(str(t) for t in texts))]
+            if action.type is not None and not isinstance(parsed[0], list):
+                return "must be one value, not a list"
+        else:
+            parsed = [parse(str(t)) for t in texts]
+    except (argparse.ArgumentTypeError, TypeError, ValueError) as e:
+        return " ".join(str(e).split()) or "not a value of this option"
+    if action.choices is not None and any(p not in action.choices for p in parsed):
+        return f"must be one of {list(action.choices)}"
+    return ""
+
+
 def add_change_argument(parser: argparse.ArgumentParser) -> None:
     """The `--change-settings` flag."""
     parser.add_argument(
@@ -252,6 +301,30 @@ def change_marks(out: Path) -> list[tuple[int, str]]:
         (c["at"], describe({k: tuple(v) for k, v in c["changed"].items()}))
         for c in record.get("changes", [])
     ]
+
+
+def run_of_model(path: Path) -> Path | None:
+    """The run folder a model file lies in (beside run.json, in checkpoints/, or in a
+    checkpoint's folder checkpoints/<name>/), None if none."""
+    folder = Path(path).resolve().parent
+    for candidate in (folder, folder.parent, folder.parent.parent):
+        if (candidate / RECORD).is_file() and (
+            candidate == folder or CHECKPOINTS in folder.relative_to(candidate).parts[:1]
+        ):
+            return candidate
+    return None
+
+
+def run_players(path: Path) -> int | None:
+    """The player count recorded by the run that a model file lies in (`run_of_model`),
+    None where there is none or it records none."""
+    out = run_of_model(path)
+    try:
+        settings = recorded_settings(out) if out is not None else None
+    except ValueError:
+        return None
+    players = (settings or {}).get("players")
+    return players if isinstance(players, int) and not isinstance(players, bool) else None
 
 
 def update_record(out: Path, entries: Mapping[str, Any]) -> None:

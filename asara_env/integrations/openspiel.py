@@ -49,7 +49,21 @@ saves and determinises it. docs/openspiel.md has the table of what works.
   through the game's determinisation; the sampler's numbers seed it), which OpenSpiel's
   Python IS-MCTS bot calls. `pyspiel.serialize_game_and_state` and
   `pyspiel.deserialize_game_and_state` (or `pickle`) carry a state across processes
-  once this module is imported there.
+  once this module is imported there, between processes that trust each other only.
+- Security: OpenSpiel serialises a Python game's state as a pickle (`pickle.dumps` of the
+  state's `__dict__`), and `deserialize_state`, `deserialize_game_and_state` and
+  `pickle.loads` unpickle it: a crafted string runs any code it likes while it is read,
+  before this module sees anything. Never give them a string from anyone you do not
+  trust (a network, an upload, a file of unknown origin). Across a trust boundary carry
+  the saved game instead, `json.dumps(state.world.save())`, and read it with
+  `game.load_state(json.loads(text))`: plain JSON, checked field by field by the game's
+  engine. What the unpickled attributes may hold is checked as they are set (the
+  adapter's own types and shapes: the game's world of this game's parameters, none
+  after a dealt history; returns and rewards of one finite value per player within the
+  utility's bounds; a move count within the game's length; no other attribute), which
+  catches a damaged string but cannot make an untrusted one safe.
+- Bounds: `deals` is at most `MAX_DEALS` (the chance node lists every outcome), and a
+  chance outcome outside 0..deals-1 is refused.
 - `game.load_state(saved)`: a state holding a game the package saved, in any format the
   game's env `load_game` reads (an env's `save_game()`, a game record, a terminal game's
   `--save`, the web page's download), for a game whose parameters match its
@@ -98,6 +112,7 @@ SHARED_PARAMETERS: dict[str, int | str] = {
     "seed": 0,
     "deals": 2**16,
 }
+MAX_DEALS = 2**16  # the chance node lists its outcomes: OpenSpiel asks for all of them
 SAMPLER_DRAWS = 4  # numbers taken from an OpenSpiel sampler to seed one determinisation
 SAMPLER_SCALE = 2**32  # each becomes a 32-bit word of the seed
 DIGEST_BYTES = 16
@@ -200,16 +215,17 @@ class SpielGame(pyspiel.Game):
         self.world_class = _world_class(game)
         players, seed = int(self.params["players"]), int(self.params["seed"])
         self.deals = int(self.params["deals"])
-        if self.deals < 1:
-            raise ValueError(f"deals must be >= 1, got {self.deals}")
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise ValueError(f"deals must be in [1, {MAX_DEALS}], got {self.deals}")
         if players not in games.game_card(game).player_counts:
             raise ValueError(
                 f"players must be one of {games.game_card(game).player_counts}, got {players}"
             )
         if seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
-        utility = _utility(game, str(self.params["reward"]))
+        utility = self.utility = _utility(game, str(self.params["reward"]))
         self.num_actions, self.observation_size = self.world_class.sizes(self.params)
+        self.max_length = int(self.world_class.max_game_length(self.params))
         super().__init__(
             game_type(game, utility),
             pyspiel.GameInfo(
@@ -219,7 +235,7 @@ class SpielGame(pyspiel.Game):
                 min_utility=utility.low,
                 max_utility=utility.high,
                 utility_sum=utility.total,
-                max_game_length=self.world_class.max_game_length(self.params),
+                max_game_length=self.max_length,
             ),
             self.params,
         )
@@ -263,6 +279,8 @@ class SpielState(pyspiel.State):
     chance node that deals the game (its outcome is the game seed); every later state
     holds the game in its env."""
 
+    ATTRIBUTES = frozenset({"_world", "_rewards", "_returns", "_moves"})
+
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         players = game.num_players()
@@ -270,6 +288,20 @@ class SpielState(pyspiel.State):
         self._rewards = np.zeros(players)
         self._returns = np.zeros(players)
         self._moves = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Every attribute checked as it is set, an unpickled one too (OpenSpiel's
+        `deserialize_state` sets the string's attributes one by one): a ValueError unless
+        it is the adapter's own, of its own type and shape (module docstring)."""
+        if name not in self.ATTRIBUTES:
+            raise ValueError(f"a {short_name(self._game_name())} state has no attribute {name!r}")
+        problem = _attribute_problem(self, name, value)
+        if problem:
+            raise ValueError(f"a {short_name(self._game_name())} state's {name}: {problem}")
+        super().__setattr__(name, value)
+
+    def _game_name(self) -> str:
+        return str(self.get_game().get_type().short_name).removeprefix("python_")
 
     @property
     def world(self) -> World:
@@ -300,6 +332,9 @@ class SpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if not self.dealt:
+            deals = self.get_game().deals
+            if not 0 <= action < deals:
+                raise ValueError(f"the deal must be a chance outcome in [0, {deals}), got {action}")
             self._world = self.get_game().new_world(int(action))
             return
         self._record(self.world.apply([action]))
@@ -352,6 +387,38 @@ class SpielState(pyspiel.State):
 
     def __str__(self) -> str:
         return str(self.world) if self.dealt else "(the game is not dealt yet)"
+
+
+def _attribute_problem(state: SpielState, name: str, value: Any) -> str:
+    """'' if `value` may be the state's attribute `name`, else what is wrong with it."""
+    game: SpielGame = state.get_game()
+    if name == "_world":
+        if value is None:
+            return "the game is missing after a dealt history" if state.history() else ""
+        if not isinstance(value, game.world_class) or dict(value.params) != game.params:
+            return f"must be a game of this one's parameters, not a {type(value).__name__}"
+        return ""
+    if name == "_moves":
+        whole = isinstance(value, int | np.integer) and not isinstance(value, bool)
+        ok = whole and 0 <= value <= game.max_length
+        return "" if ok else f"must be a move count in [0, {game.max_length}], got {value!r}"
+    return _values_problem(game, value)
+
+
+def _values_problem(game: SpielGame, value: Any) -> str:
+    """'' if `value` may be a state's rewards or returns: float64[players], each within the
+    utility's bounds, summing to the constant sum or to 0 (before the end)."""
+    players, u = game.num_players(), game.utility
+    if not isinstance(value, np.ndarray) or value.dtype != np.float64 or value.shape != (players,):
+        got = f"{value.dtype}{list(value.shape)}" if isinstance(value, np.ndarray) else value
+        return f"must be float64[{players}], got {got!r:.60}"
+    if not (np.isfinite(value).all() and (value >= u.low).all() and (value <= u.high).all()):
+        return f"each value must be in [{u.low}, {u.high}]"
+    total = float(value.sum())
+    if u.total is not None and not any(np.isclose(total, [0.0, u.total], atol=1e-9)):
+        before = " (or 0 before the end)" if u.total else ""
+        return f"must sum to {u.total}{before}, got {total}"
+    return ""
 
 
 def exact_rewards(rewards: NDArray[np.floating]) -> NDArray[np.float64]:

@@ -222,3 +222,36 @@ def test_a_game_seeded_with_a_used_generator_saves_and_plays_on_identically():
         engine.step(state, action)
         engine.step(loaded, action)
     assert state_to_dict(loaded) == state_to_dict(state)
+
+
+def _with_a_coloured_building() -> Any:
+    """A position whose coloured building holds cards of two seats or colours."""
+    chooser = np.random.default_rng(0)
+    for seed in range(20):
+        state = engine.new_game(GameConfig(num_players=3), seed)
+        while not state.is_over:
+            if len({(b.seat, b.cards) for b in state.coloured}) >= 2:
+                return state
+            actions = legal_actions(state)
+            engine.step(state, actions[chooser.integers(len(actions))])
+    raise AssertionError("no game put two kinds of cards on the coloured building")
+
+
+def test_a_reordered_coloured_building_loads_to_one_form_in_every_engine():
+    from asara_env.asara.bridge.convert import from_reference, to_reference
+
+    state = _with_a_coloured_building()
+    saved = json.loads(json.dumps(state_to_dict(state)))
+    reordered = copy.deepcopy(saved)
+    reordered["coloured"] = saved["coloured"][::-1]
+    assert reordered["coloured"] != saved["coloured"]
+    reference = state_to_dict(state_from_dict(reordered))
+    assert reference == saved  # the reference engine's order
+    loaded = state_from_dict(reordered)
+    back = to_reference(from_reference([loaded]), 0, loaded.rng)
+    assert state_to_dict(back)["coloured"] == saved["coloured"]  # the core's
+    env, twin = raw_env(3), raw_env(3)
+    env.load_game(reordered)
+    twin.load_game(saved)
+    assert env.save_game() == twin.save_game()
+    assert env.save_game()["coloured"] == saved["coloured"]

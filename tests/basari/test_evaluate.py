@@ -35,7 +35,8 @@ def test_a_shipped_model_by_name_against_named_opponents(capsys):
 
 def test_a_model_file_by_path_writes_json_and_a_plot_with_intervals(tmp_path, capsys):
     out = tmp_path / "eval"
-    argv = ["--model", str(MODEL), "--players", "3", "--games", "6", "--opponents", "value"]
+    three = model_path("basari", "ppo_3p")  # by path: held to the count it was trained for
+    argv = ["--model", str(three), "--players", "3", "--games", "6", "--opponents", "value"]
     assert evaluate.main([*argv, "--seed", "5", "--quiet", "--out", str(out)]) == 0
     assert "evaluate" not in capsys.readouterr().err
     (row,) = json.loads((out / "evaluation_3p.json").read_text())

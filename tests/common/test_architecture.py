@@ -73,7 +73,7 @@ APPLICATIONS = ("training", "apps")
 # game's measuring, training/evaluation/<g>/) is imported by the trainers and imports none
 # of them, only the seams beside it, which import no other training module
 MEASURING = "training.evaluation"
-TRAINING_SEAMS = ("training", "training.games", "training.game_agents")
+TRAINING_SEAMS = ("training", "training.games", "training.game_agents", "training.runfolder")
 # the modules that may import games outside a game folder: they load them lazily, by name
 REGISTRIES = ("asara_env", "asara_env.games")
 # modules that still sit outside their game's folder (agents/, training/ and apps/ are

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +102,8 @@ def test_the_game_types_say_what_is_true():
         {"expansions": "dragons"},
         {"seed": -1},
         {"deals": 0},
+        {"deals": 2**31 - 1},
+        {"deals": spiel.MAX_DEALS + 1},
         {"board": 1},
     ],
     ids=str,
@@ -243,6 +246,85 @@ def test_a_saved_game_that_cannot_be_loaded_is_refused_naming_why(game):
     for saved, named in bad:
         with pytest.raises(ValueError, match=named):
             two.load_state(saved)
+
+
+@pytest.mark.parametrize("outcome", [4, 100, 2**20])
+def test_a_chance_outcome_outside_the_deals_is_refused(outcome):
+    state = load("asara", deals=4).new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == [0, 1, 2, 3]
+    with pytest.raises((ValueError, pyspiel.SpielError), match="chance outcome|deal"):
+        state.apply_action(outcome)
+    assert state.is_chance_node() and not state.dealt  # still the deal to make
+    state.apply_action(3)
+    assert not state.is_chance_node()
+
+
+def with_attributes(text: str, **attributes: Any) -> str:
+    """A serialised game and state whose state's pickled attributes are replaced: what a
+    damaged or crafted string holds (OpenSpiel reads them with pickle)."""
+    import base64
+    import pickle
+
+    head, tag, encoded = text.rpartition("__dict__=")
+    saved = pickle.loads(base64.b64decode(encoded))
+    saved.update(attributes)
+    return head + tag + base64.b64encode(pickle.dumps(saved)).decode()
+
+
+def three_player_world() -> Any:
+    state = load("asara", players=3).new_initial_state()
+    state.apply_action(0)
+    return state.world
+
+
+@pytest.mark.parametrize(
+    "attributes, named",
+    [
+        ({"_returns": np.full(7, 1e9)}, "_returns: must be float64[2]"),
+        ({"_returns": np.array([1.0, 1.0])}, "_returns: must sum to 0.0"),
+        ({"_rewards": np.array([5.0, -5.0])}, "_rewards: each value must be in [-1.0, 1.0]"),
+        ({"_returns": [0.0, 0.0]}, "_returns: must be float64[2]"),
+        ({"_moves": "x"}, "_moves: must be a move count"),
+        ({"_moves": 10**9}, "_moves: must be a move count"),
+        ({"_world": None}, "_world: the game is missing after a dealt history"),
+        ({"_world": "a game"}, "_world: must be a game of this one's parameters"),
+        ({"_world": three_player_world()}, "_world: must be a game of this one's parameters"),
+        ({"evil": 1}, "has no attribute 'evil'"),
+    ],
+    ids=lambda v: str(v)[:40],
+)
+def test_unpickled_attributes_must_be_the_adapters_own(attributes, named):
+    loaded = load("asara", players=2, seed=1)
+    state = loaded.new_initial_state()
+    state.apply_action(2)
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    text = pyspiel.serialize_game_and_state(loaded, state)
+    _, twin = pyspiel.deserialize_game_and_state(text)  # the string as written reads back
+    assert twin.world.save() == state.world.save()
+    with pytest.raises(ValueError, match=re.escape(named)):
+        pyspiel.deserialize_game_and_state(with_attributes(text, **attributes))
+
+
+def test_across_a_trust_boundary_a_state_travels_as_json_through_load_state():
+    """The route the docs give for strings from elsewhere: the saved game as JSON, read
+    by `load_state` (checked by the engine), not OpenSpiel's pickle."""
+    loaded = load("asara", players=2, seed=5)
+    state = loaded.new_initial_state()
+    state.apply_action(1)
+    for _ in range(12):
+        state.apply_action(state.legal_actions()[-1])
+    text = json.dumps(state.world.save())
+    twin = loaded.load_state(json.loads(text))
+    assert twin.legal_actions() == state.legal_actions() and str(twin) == str(state)
+    spoiled = json.loads(text)
+    spoiled["money"] = "__import__('os').system('echo pwned')"
+    with pytest.raises(ValueError):
+        loaded.load_state(spoiled)
+    for page in (spiel.__doc__ or "", (ROOT / "docs" / "openspiel.md").read_text()):
+        said = " ".join(page.split())
+        assert "pickle" in said and "Never give them a string from anyone you do not" in said
+        assert "load_state" in said
 
 
 @pytest.mark.parametrize("game", ["asara", "basari"])

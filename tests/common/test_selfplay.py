@@ -220,7 +220,9 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
     [
         (["--start", "nothing.zip"], "argument --start: nothing.zip is neither"),
         (["--simulations", "0"], "argument --simulations: must be at least 1"),
-        (["--eval-opponents", "chess"], "argument --eval-opponents: unknown agents ['chess']"),
+        (["--eval-opponents", "chess"], "argument --eval-opponents: unknown agent 'chess'"),
+        (["--eval-opponents", "value,flatmc:sims=abc"], "option 'sims' must be an integer"),
+        (["--eval-opponents", "policy:model=missing.zip"], "option 'model' names no file"),
         (["--reward", "money"], "argument --reward: invalid choice"),
         (["--leaf", "playout", "--playout", "chess"], "argument --playout: must be one of"),
         (["--c-scale", "0"], "argument --c-scale: must be"),
@@ -272,7 +274,7 @@ def test_a_folder_holding_a_run_is_refused_unless_resumed_or_forced(tmp_path: Pa
     assert e.value.code == 2 and "simulations 32 -> 8" in err
     with pytest.raises(SystemExit) as e:
         train(["--resume", str(tmp_path / "empty"), "--no-progress"])
-    assert e.value.code == 2 and "holds no checkpoint" in capsys.readouterr().err
+    assert e.value.code == 2 and "holds no self-play run" in capsys.readouterr().err
     train([*SMALL, "--iterations", "1", "--out", str(out), "--force"])
     assert (tmp_path / "r.old-1" / "model.zip").is_file() and (out / "model.zip").is_file()
 

@@ -84,8 +84,24 @@ def test_the_count_of_a_run_comes_from_the_model_or_its_run_json(tmp_path, capsy
     (tmp_path / "run.json").write_text(json.dumps({"args": {"players": 2}}))
     argv = ["--model", str(tmp_path / "checkpoints" / "model_64_steps.zip")]
     assert "was trained for 2 players, not 4" in _usage_error(basari_evaluate.main, argv, capsys)
-    (tmp_path / "run.json").unlink()  # nothing says: evaluated as asked
-    assert basari_evaluate.parse_args(argv).players == 4
+    (tmp_path / "run.json").write_text(json.dumps({"settings": {"players": 3}}))  # today's
+    assert "was trained for 3 players, not 4" in _usage_error(basari_evaluate.main, argv, capsys)
+    (tmp_path / "run.json").unlink()  # nothing says: refused, unless --any-players
+    line = _usage_error(basari_evaluate.main, argv, capsys)
+    assert "does not say which player count it was trained for" in line
+    assert "--any-players" in line
+    assert basari_evaluate.parse_args([*argv, "--any-players"]).players == 4
+
+
+@pytest.mark.parametrize("copied", [False, True])
+def test_a_shipped_model_given_by_path_is_held_to_its_count(copied, tmp_path, capsys):
+    path = model_path("asara", "ppo_2p")
+    if copied:
+        (tmp_path / "mine.zip").write_bytes(path.read_bytes())
+        path = tmp_path / "mine.zip"
+    line = _usage_error(asara_evaluate.main, ["--model", str(path), "--players", "4"], capsys)
+    assert "was trained for 2 players, not 4" in line
+    assert asara_evaluate.parse_args(["--model", str(path), "--players", "2"]).players == 2
 
 
 def test_asaras_defaults_clone_towers_and_reward_the_margin(tmp_path):

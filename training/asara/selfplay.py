@@ -13,7 +13,7 @@ from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.core.observation import OBS_DIM
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
-from training.evaluation.asara import shipped_model, spec_names
+from training.evaluation.asara import check, shipped_model, spec_names
 from training.evaluation.asara.evaluate import win_rate
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec
@@ -30,6 +30,7 @@ SPEC = SelfPlaySpec(
     start_model=lambda players: STRONGEST["asara"][players],
     eval_opponents=lambda players: [STRONGEST["asara"][players], "towers"],
     agent_names=spec_names,
+    check_agent=check,
     win_rate=win_rate,
     add_arguments=add_rules_arguments,
     check=check_rules,

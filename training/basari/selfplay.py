@@ -17,7 +17,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from commandline.basari.options import add_start_mode_argument
 from commandline.command import run_main
-from training.evaluation.basari import shipped_model, spec_names
+from training.evaluation.basari import check, shipped_model, spec_names
 from training.evaluation.basari.evaluate import win_rate
 from training.selfplay import run
 from training.selfplay.spec import SelfPlaySpec
@@ -43,6 +43,7 @@ SPEC = SelfPlaySpec(
     start_model=lambda players: STRONGEST["basari"][players],
     eval_opponents=lambda players: [STRONGEST["basari"][players], "value"],
     agent_names=spec_names,
+    check_agent=check,
     win_rate=win_rate,
     add_arguments=add_start_mode_argument,
 )

@@ -8,9 +8,10 @@
 or the path of a saved MaskablePPO .zip; a file that is not one, or a model of another game
 (its observation or action space), is refused before any game is played, and so is a
 model trained for another player count than `--players` unless `--any-players` is given
-(the count a model was trained for: a shipped model's, the one `*-train` saves in the
-model, else the `run.json` of the run it lies in; unknown for other files). For each opponent
-the model (its most probable legal action at each decision) plays one seat and copies of
+(the count a model was trained for: a shipped model's, by name or by path, the one every
+trainer saves in the model, self-play's included, else the `run.json` of the run it lies
+in; a model that says nothing of its count is refused unless `--any-players`). For each
+opponent the model (its most probable legal action at each decision) plays one seat and copies of
 the opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
 `training.evaluation.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
 games stepped together. Prints the model's win rate (a win shared by k winners counts 1/k)
@@ -36,13 +37,13 @@ from asara_env.common.outcome import win_shares
 from commandline import command as cli
 from commandline.outputs import atomic_open, atomic_write_text
 from training.games import game_main, game_module
+from training.runfolder import TRAINED_PLAYERS, run_players
 
 from .tournament import Rows, TournamentGame, chunks, rotated_seating
 from .tournament_cli import GAMES, TournamentCommand, agent_list
 from .tournament_stats import wilson_interval
 
 BATCH = 256  # games stepped together: the agents draw their numbers in this order
-TRAINED_PLAYERS = "trained_players"  # the model attribute a training run saves its count in
 
 
 @dataclass(frozen=True)
@@ -237,31 +238,49 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
 
 
 def trained_players(command: EvaluateCommand, text: str, model: Any, path: Path) -> int | None:
-    """The player count the model of `--model text` was trained for: a shipped model's,
-    the one the training run saved in the model (`trained_players`), else the `run.json`
-    of the run whose folder (or checkpoints/ folder) holds it; None where unknown."""
+    """The player count the model of `--model text` was trained for: a shipped model's
+    (by name, or its file by path), the one its trainer saved in the model
+    (`trained_players`: every trainer's models, self-play's included), else the one the
+    run whose folder holds it records; None where nothing says."""
     shipped = command.shipped_players(text)
     if shipped is not None:
         return shipped
     saved = getattr(model, TRAINED_PLAYERS, None)
-    if isinstance(saved, int):
+    if isinstance(saved, int) and not isinstance(saved, bool):
         return saved
-    folder = path.resolve().parent
-    run = (folder.parent if folder.name == "checkpoints" else folder) / "run.json"
-    try:
-        players = json.loads(run.read_text())["args"]["players"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return players if isinstance(players, int) else None
+    for name in shipped_names(command):
+        file = command.shipped_model(name)
+        if file is not None and same_file(file, path):
+            return command.shipped_players(name)
+    return run_players(path)
+
+
+def shipped_names(command: EvaluateCommand) -> list[str]:
+    """The names of the game's shipped models."""
+    from agents.models import MODELS
+
+    return list(MODELS.get(command.tournament.game, {}))
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths hold the same file, or copies of it (the same bytes)."""
+    if a.resolve() == b.resolve():
+        return True
+    return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
 
 
 def check_players(
     command: EvaluateCommand, text: str, model: Any, path: Path, players: int
 ) -> None:
     """A ValueError naming both counts if the model was trained for another player count
-    than `players`."""
+    than `players`, or saying that nothing tells its count."""
     trained = trained_players(command, text, model, path)
-    if trained is not None and trained != players:
+    if trained is None:
+        raise ValueError(
+            f"{text} does not say which player count it was trained for (no count saved in "
+            f"it, no run.json of its run); --any-players evaluates it at {players} players"
+        )
+    if trained != players:
         raise ValueError(
             f"{text} was trained for {trained} players, not {players} (--players); "
             f"--any-players evaluates it at {players} all the same"

@@ -6,9 +6,10 @@ A file to ship goes to agents/weights/ with one entry in `MODELS` of agents/mode
 
 Drops the optimizer's moment estimates (a fresh optimizer state is stored instead) and the
 last rollout observations, and stores the policy's weights as float16 (they are cast back
-to float32 when `MaskablePPO.load` reads them). The file stays a normal SB3 zip; the
-exported policy is what the evaluations in docs/performance.md measure. An existing target
-is refused unless `--force`; the file is written atomically.
+to float32 when `MaskablePPO.load` reads them). The player count the model was trained
+for is kept (the one saved in it, else the one its run's run.json records). The file stays
+a normal SB3 zip; the exported policy is what the evaluations in docs/performance.md
+measure. An existing target is refused unless `--force`; the file is written atomically.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sb3_contrib import MaskablePPO
 
 from asara_env.common.files import replacing
 from commandline import command
+from training.runfolder import TRAINED_PLAYERS, run_players
 
 DROPPED = [
     "_last_obs",
@@ -34,6 +36,9 @@ DROPPED = [
 def export(source: Path, target: Path) -> Path:
     """Write the small copy of checkpoint `source` to `target`; return its path."""
     model = MaskablePPO.load(source, device="cpu")
+    players = getattr(model, TRAINED_PLAYERS, None) or run_players(source)
+    if players is not None:  # kept in the copy: the evaluation checks it
+        setattr(model, TRAINED_PLAYERS, players)
     policy = model.policy
     # the class is e.g. Adam, which takes lr (SB3 types it as the bare Optimizer)
     settings = {"lr": model.learning_rate, **policy.optimizer_kwargs}

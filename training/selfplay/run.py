@@ -35,23 +35,23 @@ optimizer, the replay buffer and the counters, written into a temporary folder a
 renamed; the newest `--keep` are kept) every `--checkpoint-every` iterations, and
 model.zip (the newest network, a MaskablePPO file that `policy:model=...` and the
 evaluation commands play). A folder holding a run is refused unless `--resume OUT`
-continues it (with its recorded settings; others only with --change-settings) or
-`--force` moves it aside. `--iterations N` runs N MORE iterations. The run is
-deterministic: resumed from a checkpoint it continues exactly as if it had not stopped
-(on the same number of workers). Ctrl-C (or SIGTERM) keeps every finished iteration: the
-checkpoint of the last one is written before the command ends.
+continues it (with its recorded settings, each checked as if typed; others only with
+--change-settings) or `--force` moves it aside; a run stopped before its first checkpoint
+resumes from iteration 0. Every option, each evaluation opponent's included, is checked
+before the folder is made, and a resumed run's checkpoint and rows are read and checked
+whole (training/selfplay/checkpoint.py) before any file is changed: a corrupt one is
+one line naming the file and what is wrong, exit status 2. `--iterations N` runs N MORE
+iterations. The run is deterministic: resumed from a checkpoint it continues exactly as
+if it had not stopped (on the same number of workers). Ctrl-C (or SIGTERM) keeps every
+finished iteration: the checkpoint of the last one is written before the command ends.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import shutil
 import signal
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +60,32 @@ import torch
 
 from asara_env.games import reward_schemes
 from commandline import command
-from commandline.outputs import atomic_open, fresh_dir
+from commandline.outputs import fresh_dir
 
 from .. import runfolder
 from .buffer import ReplayBuffer
+from .checkpoint import (
+    MODEL,
+    CheckpointError,
+    Counters,
+    latest_checkpoint,
+    restore,
+    save_checkpoint,
+)
+from .checks import (
+    SCRATCH,
+    check_mix,
+    check_playout,
+    check_record,
+    check_search_reward,
+    check_start,
+    eval_opponents,
+    playout_names,
+    start_path,
+)
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
+from .records import EVAL, PROGRESS, append_rows, plot_curve, rows_until, write_rows
 from .search import (
     FLAT,
     FLAT_TARGETS,
@@ -89,125 +109,9 @@ SESSION_ONLY = frozenset(
         "threads",
     }
 )
-SCRATCH = "scratch"  # --start: a network initialised afresh
-CHECKPOINTS, MODEL, PROGRESS, EVAL = "checkpoints", "model.zip", "progress.csv", "eval.csv"
 MAX_GAMES = 100_000  # games of one iteration or one evaluation
 MAX_SIMULATIONS = 4096
 MAX_COUNT = 10**7  # iterations of a session, learner steps of one, positions of the buffer
-
-
-# ---------------------------------------------------------------------- checkpoints
-@dataclass
-class Counters:
-    """How far the run has come (kept in every checkpoint)."""
-
-    iteration: int = 0  # iterations finished
-    games: int = 0
-    positions: int = 0
-    selfplay_cpu: float = 0.0  # CPU seconds of self-play, every worker's
-    learner_cpu: float = 0.0  # CPU seconds of the learner's updates
-    eval_cpu: float = 0.0  # CPU seconds of the evaluations (not counted as training)
-
-    @property
-    def cpu_hours(self) -> float:
-        """Training CPU-hours: self-play and learning."""
-        return (self.selfplay_cpu + self.learner_cpu) / 3600
-
-
-def checkpoint_dir(out: Path, iteration: int) -> Path:
-    return out / CHECKPOINTS / f"iter-{iteration:06d}"
-
-
-def latest_checkpoint(out: Path) -> Path | None:
-    """The newest complete checkpoint folder of a run (None: none yet)."""
-    found = sorted((out / CHECKPOINTS).glob("iter-*[0-9]"))
-    return found[-1] if found else None
-
-
-def save_checkpoint(
-    out: Path, counters: Counters, model: Any, learner: Learner, buffer: ReplayBuffer, keep: int
-) -> Path:
-    """Write the checkpoint of `counters.iteration` (a temporary folder renamed into
-    place, so a checkpoint folder is always complete) and drop all but the newest `keep`."""
-    final = checkpoint_dir(out, counters.iteration)
-    tmp = final.with_name(f".{final.name}.tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
-    model.save(tmp / MODEL)
-    torch.save(learner.state(), tmp / "learner.pt")
-    buffer.save(tmp / "buffer.npz")
-    (tmp / "counters.json").write_text(json.dumps(counters.__dict__, indent=1) + "\n")
-    if final.exists():
-        shutil.rmtree(final)
-    tmp.rename(final)
-    for old in sorted((out / CHECKPOINTS).glob("iter-*[0-9]"))[:-keep]:
-        shutil.rmtree(old)
-    return final
-
-
-def load_checkpoint(folder: Path, model: Any, learner: Learner, buffer: ReplayBuffer) -> Counters:
-    """Restore the model's weights, the optimizer and the buffer from `folder`."""
-    from sb3_contrib import MaskablePPO
-
-    saved = MaskablePPO.load(folder / MODEL, device="cpu")
-    model.policy.load_state_dict(saved.policy.state_dict())
-    learner.load_state(torch.load(folder / "learner.pt", weights_only=True))
-    buffer.load(folder / "buffer.npz")
-    return Counters(**json.loads((folder / "counters.json").read_text()))
-
-
-# ---------------------------------------------------------------------- records
-def append_rows(path: Path, rows: list[Row]) -> None:
-    """Add rows to a CSV (written whole, atomically; the header from the first row)."""
-    old = list(csv.DictReader(path.open())) if path.exists() else []
-    fields = list(dict.fromkeys([*(old[0] if old else {}), *rows[0]]))
-    with atomic_open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows([*old, *rows])
-
-
-def cut_rows(path: Path, iteration: int) -> None:
-    """Drop the rows of iterations after `iteration` (written after the checkpoint a
-    resumed run continues from)."""
-    if not path.exists():
-        return
-    rows = list(csv.DictReader(path.open()))
-    kept = [r for r in rows if int(r["iteration"]) <= iteration]
-    if len(kept) < len(rows):
-        if kept:
-            path.unlink()
-            append_rows(path, kept)
-        else:
-            path.unlink()
-
-
-def plot_curve(out: Path) -> None:
-    """learning_curve.png: win rate (95% Wilson) against training CPU-hours, one line per
-    evaluation opponent."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = list(csv.DictReader((out / EVAL).open()))
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for name in dict.fromkeys(r["opponent"] for r in rows):
-        mine = [r for r in rows if r["opponent"] == name]
-        hours = [float(r["cpu_hours"]) for r in mine]
-        ax.plot(hours, [float(r["win_rate"]) for r in mine], marker="o", label=f"vs {name}")
-        low, high = ([float(r[k]) for r in mine] for k in ("ci_low", "ci_high"))
-        ax.fill_between(hours, low, high, alpha=0.2)
-    ax.axhline(float(rows[0]["fair_share"]), color="grey", lw=0.8, ls=":")
-    ax.set_xlabel("training CPU-hours (self-play + learner)")
-    ax.set_ylabel("win rate, network alone (95% Wilson)")
-    ax.set_ylim(0, 1)
-    ax.legend()
-    fig.tight_layout()
-    with atomic_open(out / "learning_curve.png", "wb") as f:
-        fig.savefig(f, dpi=100, format="png")
-    plt.close(fig)
 
 
 # ---------------------------------------------------------------------- the run
@@ -222,12 +126,14 @@ class Trainer:
         total = scheme_total(reward_schemes(spec.game)[args.reward], players)
         start = None if args.start == SCRATCH else start_path(spec, args.start)
         self.model = new_model(size, actions, players, args.seed, start, total)
+        setattr(self.model, runfolder.TRAINED_PLAYERS, players)  # saved with it, evaluate reads it
         self.learner = Learner(
             seat_policy(self.model),
             LearnerSettings(args.updates, args.batch_size, args.learning_rate, args.value_weight),
         )
         self.buffer = ReplayBuffer(args.buffer, size, actions, players)
         self.counters = Counters()
+        self.kept: dict[str, list[Row] | None] = {}  # a resumed run's rows (`resume`)
         self.settings = WorkerSettings(
             spec.game,
             self.config,
@@ -247,14 +153,16 @@ class Trainer:
         )
 
     def resume(self) -> None:
-        """Continue from the newest checkpoint in the run folder."""
+        """Take up the newest checkpoint in the run folder (iteration 0 where the run
+        stopped before its first one), the checkpoint and the run's rows checked whole
+        (a `CheckpointError` naming the file) before `run` changes any file."""
         folder = latest_checkpoint(self.out)
-        if folder is None:
-            raise ValueError(f"{self.out} holds no checkpoint to continue")
-        self.counters = load_checkpoint(folder, self.model, self.learner, self.buffer)
-        for name in (PROGRESS, EVAL):
-            cut_rows(self.out / name, self.counters.iteration)
-        print(f"resumed {self.out} after iteration {self.counters.iteration}", flush=True)
+        if folder is not None:
+            self.counters = restore(folder, self.model, self.learner, self.buffer)
+        done = self.counters.iteration
+        # the evaluation before the first iteration is redone by a run resumed at 0
+        until = {PROGRESS: done, EVAL: done if done else -1}
+        self.kept = {name: rows_until(self.out / name, i) for name, i in until.items()}
 
     def iteration(self, pool: Any, bar: Any) -> Row:
         """One iteration: self-play, the buffer, the learner; its progress row."""
@@ -326,8 +234,10 @@ class Trainer:
         from torch.utils.tensorboard import SummaryWriter
 
         a = self.args
+        for name, rows in self.kept.items():
+            write_rows(self.out / name, rows)
         if a.resume:
-            self.resume()
+            print(f"resumed {self.out} after iteration {self.counters.iteration}", flush=True)
         runfolder.start(
             self.out,
             self.run_settings,
@@ -409,35 +319,6 @@ def _bar(quiet: bool, desc: str, unit: str, total: int | None = None, leave: boo
 
 
 # ---------------------------------------------------------------------- the command
-def start_path(spec: SelfPlaySpec, text: str) -> Path:
-    """The file of `--start`: a shipped model's name, or a path."""
-    return spec.shipped_model(text) or Path(text)
-
-
-def check_start(
-    parser: argparse.ArgumentParser, spec: SelfPlaySpec, args: argparse.Namespace
-) -> None:
-    """A usage error unless `--start` is `scratch`, a shipped model of the game or a
-    saved MaskablePPO model of this game (checked by building the network from it)."""
-    if args.start == SCRATCH:
-        return
-    path = start_path(spec, args.start)
-    if not path.is_file():
-        parser.error(
-            f"argument --start: {args.start} is neither '{SCRATCH}', a shipped model's name "
-            "nor a file"
-        )
-    config = spec.config(args)
-    size, actions = spec.sizes(config)
-    try:
-        new_model(size, actions, int(config.num_players), 0, path)
-    except Exception as e:  # any failure to read it: not a model of this game
-        text = " ".join(str(e).split())
-        parser.error(
-            f"argument --start: {path} is not a saved MaskablePPO model of {spec.game} ({text})"
-        )
-
-
 def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     """Every option of the game's self-play command."""
     p = command.parser(spec.prog, f"Train a network for {spec.game} by self-play with search.")
@@ -591,8 +472,7 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
                 f"argument --out: --resume continues {args.resume}; leave --out out or name "
                 "the same folder"
             )
-        if latest_checkpoint(args.resume) is None:
-            p.error(f"argument --resume: {args.resume} holds no checkpoint of a self-play run")
+        check_record(p, args.resume, SESSION_ONLY)
         runfolder.resume_defaults(p, args.resume, SESSION_ONLY)
         args = p.parse_args(argv)
         args.out = args.resume
@@ -614,14 +494,7 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     args.start = args.start or spec.start_model(args.players)
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))
-    given = args.eval_opponents  # a list where a resumed run's record gives it
-    text = ",".join(given) if isinstance(given, list) else str(given)
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    known = set(spec.agent_names())
-    unknown = [n for n in names if n.split(":")[0] not in known]
-    if unknown or not names:
-        p.error(f"argument --eval-opponents: unknown agents {unknown}; known: {sorted(known)}")
-    args.eval_opponents = names
+    args.eval_opponents = eval_opponents(p, spec, args.eval_opponents)
     check_start(p, spec, args)
     if args.out is None:
         args.out = fresh_dir(f"runs/{spec.game}-selfplay-{args.players}p")
@@ -642,43 +515,6 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     return args
 
 
-def check_playout(p: argparse.ArgumentParser, game: str, playout: str) -> None:
-    """A usage error unless `playout` names one of the game's playout policies."""
-    from agents.search.gumbel import search_game  # imported only to check the name
-
-    names = search_game(game).playout_names
-    if playout not in names:
-        p.error(f"argument --playout: must be one of {list(names)}, got {playout!r}")
-
-
-def playout_names(game: str) -> tuple[str, ...]:
-    """The names of `game`'s playout policies (agents.search)."""
-    from agents.search.gumbel import search_game  # imported only to read the names
-
-    return search_game(game).playout_names
-
-
-def check_mix(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
-    """A usage error unless `--playout-mix` reads as a mixture of the game's playout
-    policies and the search is flat."""
-    if args.search != FLAT:
-        p.error(f"argument --playout-mix: needs --search {FLAT}, not {args.search!r}")
-    try:
-        parse_mix(args.playout_mix, playout_names(game))
-    except ValueError as e:
-        p.error(f"argument --playout-mix: {e}")
-
-
-def check_search_reward(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
-    """A usage error unless `--search-reward` is one of the game's reward schemes, given
-    (other than the default) only with the flat search."""
-    schemes = sorted(reward_schemes(game))
-    if args.search_reward not in schemes:
-        p.error(f"argument --search-reward: must be one of {schemes}, got {args.search_reward!r}")
-    if args.search_reward != "win" and args.search != FLAT:
-        p.error(f"argument --search-reward: needs --search {FLAT}, not {args.search!r}")
-
-
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -690,6 +526,12 @@ def main_of(spec: SelfPlaySpec, argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        Trainer(spec, args).run()
+        trainer = Trainer(spec, args)
+        if args.resume:
+            try:
+                trainer.resume()
+            except CheckpointError as e:
+                build_parser(spec).error(f"argument --resume: {e}")
+        trainer.run()
     finally:
         signal.signal(signal.SIGTERM, previous)

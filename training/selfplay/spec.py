@@ -36,6 +36,7 @@ class SelfPlaySpec:
     start_model: Callable[[int], str]  # players -> the shipped model a run starts from
     eval_opponents: Callable[[int], list[str]]  # players -> the default evaluation opponents
     agent_names: Callable[[], list[str]]  # the names an evaluation opponent may have
+    check_agent: Callable[[str], str]  # an agent spec, or ValueError saying what is wrong
     # win_rate(model, config, opponent, games, seed) -> training/evaluate.py's row
     win_rate: Callable[[Any, Any, str, int, int], Row]
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments

@@ -219,7 +219,7 @@ class SavedState(StrictModel):
         N_AREAS, None, "per area and space (as many as the area has): null or a buyer"
     )
     coloured: list[BuyerModel] = length(
-        0, N_CARDS, "single face-down cards on the coloured building, in order"
+        0, N_CARDS, "single face-down cards on the coloured building, by seat then card"
     )
     market: int = int_field(-1, N_PARTS - 1, "BUY / GIFT_BUY: the part of the market; else -1")
     bribe_stack: int = int_field(

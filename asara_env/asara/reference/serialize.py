@@ -202,7 +202,10 @@ def _build_state(d: dict[str, Any], config: GameConfig) -> State:
         ],
         area_colour=list(d["area_colour"]),
         spaces=[[_buyer_from_dict(b) for b in area] for area in d["spaces"]],
-        coloured=[Buyer(b["seat"], tuple(b["cards"]), b["face_up"]) for b in d["coloured"]],
+        coloured=sorted(  # the engine's order (engine.py), whatever order the save gives
+            (Buyer(b["seat"], tuple(b["cards"]), b["face_up"]) for b in d["coloured"]),
+            key=lambda b: (b.seat, b.cards),
+        ),
         market=d["market"],
         bribe_stack=d["bribe_stack"],
         lights_drawn=list(d["lights_drawn"]),

@@ -3,8 +3,8 @@
     python -m benchmarks.serve_load [--clients 16] [--seconds 30] [--opponent flatmc:sims=64]
 
 One server (apps/serve.py `running`, its default limits: 4 game threads, 32 jobs queued,
-but `--max-client-games`, 200: every client here has the same address) on a free local
-port; `--clients` threads, each its own HTTP client, start ASARA games against
+but `--max-client-games`, 200) on a free local port; `--clients` threads, each its own
+HTTP client keeping its cookie as a browser does, start ASARA games against
 `--opponent` (a search agent thinks on every move), read each game and move until the game
 ends or 10 moves are made, again and again for `--seconds`; meanwhile a probe asks `GET
 /api/options` every 0.2 s. Printed: the requests by route and status (503: the queue was
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         "--max-client-games",
         type=int,
         default=200,
-        help="games held per client address: every client here is 127.0.0.1 (default 200)",
+        help="games held per client (default 200)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

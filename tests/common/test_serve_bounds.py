@@ -95,8 +95,9 @@ def test_slow_opponents_leave_every_other_request_answered(monkeypatch):
 
     with running(game_threads=threads, game_queue=queue) as url, httpx.Client() as http:
 
-        def create(_: int) -> int:
+        def create(_: int) -> int:  # each a browser of its own: one game each
             with httpx.Client(timeout=HANG_GUARD) as own:
+                assert own.get(f"{url}/").status_code == 200
                 return own.post(f"{url}/api/games", json=body).status_code
 
         with ThreadPoolExecutor(creates) as pool:
@@ -232,6 +233,7 @@ def test_another_clients_games_survive_a_thousand_creations(monkeypatch):
     app = create_app()
     bob = TestClient(app, base_url=LOCAL, client=("10.0.0.2", 50000))
     mallory = TestClient(app, base_url=LOCAL, client=("10.0.0.3", 50000))
+    assert bob.get("/").status_code == mallory.get("/").status_code == 200  # two browsers
     bobs = start(bob, "asara")
     finished = play_out(bob, start(bob, "asara", seed=6))
     record = bob.get(f"/api/games/{finished['id']}/record", headers=auth(finished)).json()

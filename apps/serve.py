@@ -258,30 +258,24 @@ def uvicorn_config(app: FastAPI, **where: Any) -> Any:
 
 
 @contextlib.contextmanager
-def in_thread(server: Any, sockets: list[socket.socket] | None = None) -> Iterator[int]:
-    """Run a uvicorn server in a background thread until the block ends; yields its port."""
-    thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            if not thread.is_alive():
-                raise RuntimeError("the server could not start")
-            time.sleep(0.02)
-        yield int(server.servers[0].sockets[0].getsockname()[1])
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-@contextlib.contextmanager
 def running(host: str = "127.0.0.1", port: int = 0, **limits: Any) -> Iterator[str]:
     """Run the server in a background thread (port 0: any free port); yields its URL.
     `limits` are `create_app`'s arguments."""
     import uvicorn
 
     server = uvicorn.Server(uvicorn_config(create_app(**limits), host=host, port=port))
-    with in_thread(server) as bound:
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError(f"the server could not start on {host}:{port}")
+            time.sleep(0.02)
+        bound = server.servers[0].sockets[0].getsockname()[1]
         yield f"http://{host}:{bound}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 def is_local(host: str) -> bool:

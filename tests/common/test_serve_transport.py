@@ -100,7 +100,7 @@ def test_every_upload_over_the_limit_on_a_reused_connection_reads_its_413(chunke
     answers = []
     with running() as url:
         where = urlsplit(url)
-        connection = http.client.HTTPConnection(where.hostname, where.port, timeout=HANG_GUARD)
+        connection = http.client.HTTPConnection(str(where.hostname), where.port, timeout=HANG_GUARD)
         try:
             for _ in range(UPLOADS):
                 connection.request("GET", "/api/options")  # the connection is in use

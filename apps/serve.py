@@ -370,7 +370,7 @@ def serve(args: argparse.Namespace, game: str = DEFAULT_GAME, prog: str = "asara
         game_threads=args.game_threads,
         game_queue=args.game_queue,
         allowed_hosts=allowed_hosts(args),
-        trust_proxy=args.trust_proxy,
+        trust_proxy=[n.strip() for arg in args.trust_proxy for n in arg.split(",") if n.strip()],
         api_docs=args.api_docs,
     )
     if not is_local(args.host):

@@ -7,9 +7,10 @@ but `--max-client-games`, 200) on a free local port; `--clients` threads, each i
 HTTP client loading the page first and keeping its cookie as a browser does, start
 ASARA games against `--opponent` (a search agent thinks on every move), read each game
 and move until the game ends or 10 moves are made, again and again for `--seconds`;
-meanwhile a probe asks `GET /api/options` every 0.2 s. Printed: the requests by route and status (503: the queue was
-full), each route's median, 95th percentile and largest latency, the probe's largest
-latency, and the wall and CPU time of the process (server and clients together).
+meanwhile a probe asks `GET /api/options` every 0.2 s. Printed: the requests by route and
+status (503: the queue, or the client's share of it, was full), each route's median, 95th
+percentile and largest latency, the probe's largest latency, and the wall and CPU time of
+the process (server and clients together).
 """
 
 from __future__ import annotations

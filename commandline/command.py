@@ -330,8 +330,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ADDRESS",
         help="take a client's address from the X-Forwarded-For header of requests that come "
-        "from ADDRESS, a reverse proxy in front of the server (repeatable; '*': any). By "
-        "default the header is ignored: a client's address is its connection's",
+        "from ADDRESS, a reverse proxy in front of the server (repeatable or comma-separated; "
+        "'*': any). By default the header is ignored: a client's address is its connection's",
     )
     parser.add_argument(
         "--max-games",

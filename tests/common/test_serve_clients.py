@@ -20,6 +20,7 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import apps.asara.web  # noqa: E402
+import apps.serve  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
 from apps.serve import TOKEN_HEADER, create_app, running  # noqa: E402
 from tests.common.serve_client import LOCAL, NEW_GAME  # noqa: E402
@@ -181,6 +182,18 @@ def test_a_proxy_is_trusted_only_when_named():
     creations(plain, "1.1.1.1")
     creations(plain, "2.2.2.2")
     assert len(plain.state.games) == 20  # one client: the proxy's address
+
+
+def test_the_command_trusts_only_the_proxies_it_names(monkeypatch):
+    import uvicorn
+
+    made: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: sockets[0].close())
+    monkeypatch.setattr(apps.serve, "preload", lambda say=print: None)
+    monkeypatch.setattr(apps.serve, "create_app", lambda **limits: made.append(limits))
+    apps.serve.main(["--port", "0"])
+    apps.serve.main(["--port", "0", "--trust-proxy", "10.0.0.9,10.0.0.10", "--trust-proxy", "::1"])
+    assert [limits["trust_proxy"] for limits in made] == [[], ["10.0.0.9", "10.0.0.10", "::1"]]
 
 
 def test_a_forged_cookie_names_no_browser():

@@ -21,13 +21,13 @@ endpoint lists games: the page keeps its own games' ids and tokens in the browse
 make, and a custom header only with the page's own (no CORS is served), so no other site
 can act in a game.
 
-**Who is a client** (for the per-client limits below): a browser, known by a cookie the
-server signs (`apps.webasgi.ClientIdentity`; it names the browser, it opens no game); a
-request without a valid one counts as the anonymous client of its address. The address is
-the connection's: `X-Forwarded-For` and the like are ignored unless `trust_proxy`
-(`--trust-proxy ADDRESSES`) names the proxy they come from. So two browsers on the default
-server (everyone on 127.0.0.1) are two clients, and no request can claim another's
-identity; a program that drops its cookie is the anonymous client of its address.
+**Who is a client** (for the per-client limits below): its address, the connection's:
+`X-Forwarded-For` and the like are ignored unless `trust_proxy` (`--trust-proxy
+ADDRESSES`) names the proxy they come from. On this machine's own address (where every
+browser has the same one) a client is a browser, known by a cookie the server signs
+(`apps.webasgi.ClientIdentity`; it names the browser, it opens no game); a local request
+without a valid one counts as the client of the address. So two browsers on the default
+server are two clients, and no request can claim another's identity.
 
 **Bounded resources** (`create_app`'s arguments; the commands' flags): every piece of work
 a request can cause is bounded and checked when it arrives (docs/web.md has the table):

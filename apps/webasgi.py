@@ -7,18 +7,21 @@ the body's size (`BodyLimit`), the idle sweep (`SweepIdle`) and who a request co
   reset, and the client sees a network error instead of the 413); the connection then
   stays open for the next request. A body announced beyond that is answered at once with
   `Connection: close`.
-- `ClientIdentity`: a client is a browser, known by a cookie the server signs
-  (`HttpOnly`, `SameSite=Strict`): a request without a valid one counts as the anonymous
-  client of its address and gets one for its next requests. Two browsers (or a browser
-  and a program) on one address are two clients; a cookie cannot be made up, and an
-  address comes only from the connection, unless the app is told to trust a proxy's
-  `X-Forwarded-For` (`apps.serve.create_app(trust_proxy=...)`).
+- `ClientIdentity`: a client is its address, which comes only from the connection unless
+  the app is told to trust a proxy's `X-Forwarded-For` (`apps.serve.create_app(
+  trust_proxy=...)`). On this machine's own address, where every browser has the same
+  one, a client is a browser, known by a cookie the server signs (`HttpOnly`,
+  `SameSite=Strict`): a local request without a valid one counts as the client of the
+  address and gets one for its next requests. So two browsers on the default server are
+  two clients; a cookie cannot be made up, and a remote client cannot multiply itself by
+  asking for cookies (it would only by using more addresses).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import secrets
 from http.cookies import SimpleCookie
@@ -120,9 +123,9 @@ class SweepIdle:
 
 
 class ClientIdentity:
-    """ASGI middleware: names the client of every request in `scope[CLIENT_KEY]`: the
-    browser of a valid signed cookie, else the anonymous client of the request's address,
-    and gives a cookie to a request without a valid one."""
+    """ASGI middleware: names the client of every request in `scope[CLIENT_KEY]`: its
+    address; on a loopback address, the browser of a valid signed cookie if any (a local
+    request without one gets one)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app, self.key = app, secrets.token_bytes(32)
@@ -149,13 +152,18 @@ class ClientIdentity:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        client = scope.get("client")
+        address = str(client[0]) if client else ""
+        if not is_loopback(address):
+            scope[CLIENT_KEY] = f"address {address}"
+            await self.app(scope, receive, send)
+            return
         browser = self.browser_of(scope)
         if browser is not None:
             scope[CLIENT_KEY] = f"browser {browser}"
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        scope[CLIENT_KEY] = f"address {client[0] if client else ''}"
+        scope[CLIENT_KEY] = f"address {address}"
         value = self.sign(secrets.token_urlsafe(16))
         cookie = f"{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict"
 
@@ -166,6 +174,14 @@ class ClientIdentity:
             await send(message)
 
         await self.app(scope, receive, with_cookie)
+
+
+def is_loopback(address: str) -> bool:
+    """Whether `address` is this machine's (where every browser has the same address)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def client_of(request: Request) -> str:

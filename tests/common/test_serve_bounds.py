@@ -233,7 +233,6 @@ def test_another_clients_games_survive_a_thousand_creations(monkeypatch):
     app = create_app()
     bob = TestClient(app, base_url=LOCAL, client=("10.0.0.2", 50000))
     mallory = TestClient(app, base_url=LOCAL, client=("10.0.0.3", 50000))
-    assert bob.get("/").status_code == mallory.get("/").status_code == 200  # two browsers
     bobs = start(bob, "asara")
     finished = play_out(bob, start(bob, "asara", seed=6))
     record = bob.get(f"/api/games/{finished['id']}/record", headers=auth(finished)).json()

@@ -88,6 +88,7 @@ def test_eight_nan_bodies_leave_another_clients_read_quick(server):
             return answers
 
     with ThreadPoolExecutor(SENDERS) as pool, browser(server) as probe:
+        assert probe.get("/api/options").status_code == 200  # the games' modules loaded
         sent = [pool.submit(send, k) for k in range(SENDERS)]
         start.wait()
         latencies: list[float] = []
@@ -184,6 +185,15 @@ def test_a_proxy_is_trusted_only_when_named():
     assert len(plain.state.games) == 20  # one client: the proxy's address
 
 
+def test_a_remote_client_is_its_address_whatever_cookies_it_gets():
+    app = create_app()
+    for _ in range(25):  # a fresh browser each time, from one address
+        remote = TestClient(app, base_url=LOCAL, client=("10.0.0.5", 5000))
+        assert remote.get("/").status_code == 200
+        assert remote.post("/api/games", json=NEW_GAME["asara"]).status_code == 201
+    assert len(app.state.games) == 20
+
+
 def test_the_command_trusts_only_the_proxies_it_names(monkeypatch):
     import uvicorn
 
@@ -198,11 +208,13 @@ def test_the_command_trusts_only_the_proxies_it_names(monkeypatch):
 
 def test_a_forged_cookie_names_no_browser():
     app = create_app()
-    client = TestClient(app, base_url=LOCAL)
+    client = TestClient(app, base_url=LOCAL, client=("127.0.0.1", 5000))
     assert "asara_client" in client.get("/").cookies
     genuine = client.cookies["asara_client"]
     forged = genuine.rpartition(".")[0] + "." + "0" * 32
-    mallory = TestClient(app, base_url=LOCAL, cookies={"asara_client": forged})
+    mallory = TestClient(
+        app, base_url=LOCAL, client=("127.0.0.1", 5001), cookies={"asara_client": forged}
+    )
     answer = mallory.get("/api/options")
     assert answer.status_code == 200 and answer.cookies["asara_client"] != forged
 

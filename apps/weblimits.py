@@ -3,18 +3,20 @@ who may hold how many games (`Store`), where the games' work runs (`Workers`), w
 `Host` a request may name (`HostCheck`), and JSON answers that encode any text
 (`SafeJSONResponse`).
 
-- `Store`: at most `limit` items in all and `per_owner` of one owner (a client's address);
+- `Store`: at most `limit` items in all and `per_owner` of one owner (a client);
   a new item evicts its owner's least recently used one when the owner is at its limit,
   else, when the store is full, the least recently used item of the owner holding the
   most. So one client creating games evicts only its own, unless every client holds as
   few as it.
 - `Workers`: a game's work (a new game, a move, the opponents' replies, an upload read)
-  runs on a pool of `threads` threads with at most `queue` jobs waiting; a job beyond
-  that is refused at once (503, naming both limits). The server's request threads only
-  wait for it without blocking, so every other request is answered meanwhile.
-- `HostCheck`: a request whose `Host` header names another host than the allowed ones
-  gets 400 naming them (a page on another site that resolves its own name to this
-  machine, "DNS rebinding", cannot reach the server).
+  runs on a pool of `threads` threads with at most `queue` jobs waiting, one client's on
+  at most half the threads and in at most a quarter of the places; a job beyond that is
+  refused at once (503, naming the limits). The server's request threads only wait for
+  it without blocking, so every other request is answered meanwhile, and a client's job
+  finds a thread whatever another client has asked for.
+- `HostCheck`: a request whose `Host` header is not exactly an allowed host (with an
+  optional numeric port) gets 400 naming them (a page on another site that resolves its
+  own name to this machine, "DNS rebinding", cannot reach the server).
 - `SafeJSONResponse`: JSON with every non-ASCII character escaped, so that text the
   client sent (a lone UTF-16 surrogate included) is echoed without an encoding error.
 """
@@ -24,11 +26,12 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import re
 import secrets
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -40,6 +43,12 @@ TOKEN_HEADER = "X-Game-Token"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")  # the Host names allowed by default
 ANY_HOST = "*"
 BUSY_RETRY_SECONDS = 5  # the Retry-After of a 503 from a full queue
+CLIENT_SHARES = 4  # one client may hold a quarter of the game threads and queue places
+# a Host header: a name, a bracketed IPv6 address or a bare one, then an optional port
+HOST_HEADER = re.compile(
+    r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[^:\[\]]*)|(?P<bare>[0-9a-f:.]*:[0-9a-f:.]*))"
+    r"(?::[0-9]{1,5})?"
+)
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -57,7 +66,7 @@ class SafeJSONResponse(JSONResponse):
 class Held(Generic[T]):
     token: str
     item: T
-    owner: str  # who created it: a client's address
+    owner: str  # who created it: a client (`apps.webasgi.client_of`)
     used: float  # the clock's time of the last request about it
 
 
@@ -166,47 +175,103 @@ class Store(Generic[T]):
 
 
 # ------------------------------------------------------------------------ the games' work
+Job = tuple[Callable[[], Any], "Future[Any]"]
+
+
 class Workers:
     """A pool of `threads` threads for the games' work, with at most `queue` jobs waiting
-    for one; `run` refuses a job beyond that at once (503). A job whose client has gone
-    still finishes (its game must not be left half-moved)."""
+    for one, shared fairly between clients: one client's jobs run on at most
+    `client_threads` threads (half of them), and at most `client_jobs` of its jobs (a
+    quarter of the threads and queue places) are running or waiting at once; the waiting
+    clients take the free threads in turn. `run` refuses a job beyond these at once (503).
+    A job whose client has gone still finishes once started (its game must not be left
+    half-moved); one not yet started is dropped."""
 
     def __init__(self, threads: int, queue: int) -> None:
         if threads < 1 or queue < 0:
             raise ValueError(f"threads must be >= 1 and queue >= 0, got {threads}, {queue}")
         self.threads, self.queue = threads, queue
-        self._slots = threading.BoundedSemaphore(threads + queue)
+        self.client_threads = max(1, threads // 2)
+        self.client_jobs = max(1, (threads + queue) // CLIENT_SHARES)
+        self._lock = threading.Lock()
+        self._waiting: dict[str, deque[Job]] = {}  # in turn: the first takes the next thread
+        self._running: Counter[str] = Counter()
+        self._jobs: Counter[str] = Counter()  # running or waiting, by client
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="game-work")
 
-    async def run(self, job: Callable[[], R]) -> R:
+    async def run(self, job: Callable[[], R], client: str = "") -> R:
         """`job()`'s result, computed on the pool while the caller's event loop goes on."""
-        if not self._slots.acquire(blocking=False):
-            raise HTTPException(
-                503,
-                f"the server is busy: its {self.threads} game threads are working and "
-                f"{self.queue} more jobs wait (its limits); try again in a moment",
-                headers={"Retry-After": str(BUSY_RETRY_SECONDS)},
-            )
-        try:
-            future = self._pool.submit(job)
-        except BaseException:
-            self._slots.release()
-            raise
-        future.add_done_callback(lambda _: self._slots.release())
+        future: Future[R] = Future()
+        with self._lock:
+            self._admit(client)
+            self._jobs[client] += 1
+            self._waiting.setdefault(client, deque()).append((job, future))
+            self._dispatch()
         return await asyncio.wrap_future(future)
+
+    def _admit(self, client: str) -> None:
+        """503 if the pool or `client`'s share of it is full."""
+        if self._jobs.total() >= self.threads + self.queue:
+            raise busy(
+                f"the server is busy: its {self.threads} game threads are working and "
+                f"{self.queue} more jobs wait (its limits); try again in a moment"
+            )
+        if self._jobs[client] >= self.client_jobs:
+            raise busy(
+                f"this client already has {self.client_jobs} game jobs running or waiting, "
+                f"its share of the server's {self.threads} game threads and {self.queue} "
+                "queue places; try again in a moment"
+            )
+
+    def _dispatch(self) -> None:
+        """Start waiting jobs while threads are free, each client's first in turn (under
+        the lock)."""
+        while self._running.total() < self.threads:
+            client = next(
+                (c for c in self._waiting if self._running[c] < self.client_threads), None
+            )
+            if client is None:
+                return
+            jobs = self._waiting.pop(client)
+            job, future = jobs.popleft()
+            if jobs:
+                self._waiting[client] = jobs  # to the end of the turn
+            self._running[client] += 1
+            self._pool.submit(self._work, client, job, future)
+
+    def _work(self, client: str, job: Callable[[], Any], future: Future[Any]) -> None:
+        try:
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(job())
+                except BaseException as exc:  # noqa: BLE001 - the caller gets it
+                    future.set_exception(exc)
+        finally:
+            with self._lock:
+                self._running[client] -= 1
+                self._jobs[client] -= 1
+                self._jobs += Counter()  # drops the clients with none
+                self._running += Counter()
+                self._dispatch()
 
     def close(self) -> None:
         """Let the pool's idle threads end (jobs running finish)."""
         self._pool.shutdown(wait=False)
 
 
+def busy(message: str) -> HTTPException:
+    return HTTPException(503, message, headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+
+
 # ------------------------------------------------------------------------ Host header
-def host_name(header: str) -> str:
-    """The host of a `Host` header, without its port, lower case (`[::1]:8000` is `::1`)."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1 : header.find("]")] if "]" in header else header
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+def host_name(header: str) -> str | None:
+    """The host of a `Host` header, without its port, lower case (`[::1]:8000` is `::1`);
+    None unless the header is exactly a name or address with an optional numeric port
+    (`localhost:evil` and `[::1]evil.example` are None)."""
+    match = HOST_HEADER.fullmatch(header.strip().lower())
+    if match is None:
+        return None
+    return match["address"] or match["name"] or match["bare"]
 
 
 class HostCheck:
@@ -215,7 +280,8 @@ class HostCheck:
 
     def __init__(self, app: ASGIApp, allowed: Collection[str]) -> None:
         self.app = app
-        self.allowed = frozenset(host_name(h) if h != ANY_HOST else h for h in allowed)
+        names = (host_name(h) if h != ANY_HOST else h for h in allowed)
+        self.allowed = frozenset(name for name in names if name is not None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or ANY_HOST in self.allowed:

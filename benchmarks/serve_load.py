@@ -3,13 +3,14 @@
     python -m benchmarks.serve_load [--clients 16] [--seconds 30] [--opponent flatmc:sims=64]
 
 One server (apps/serve.py `running`, its default limits: 4 game threads, 32 jobs queued,
-but `--max-client-games`, 200: every client here has the same address) on a free local
-port; `--clients` threads, each its own HTTP client, start ASARA games against
-`--opponent` (a search agent thinks on every move), read each game and move until the game
-ends or 10 moves are made, again and again for `--seconds`; meanwhile a probe asks `GET
-/api/options` every 0.2 s. Printed: the requests by route and status (503: the queue was
-full), each route's median, 95th percentile and largest latency, the probe's largest
-latency, and the wall and CPU time of the process (server and clients together).
+but `--max-client-games`, 200) on a free local port; `--clients` threads, each its own
+HTTP client loading the page first and keeping its cookie as a browser does, start
+ASARA games against `--opponent` (a search agent thinks on every move), read each game
+and move until the game ends or 10 moves are made, again and again for `--seconds`;
+meanwhile a probe asks `GET /api/options` every 0.2 s. Printed: the requests by route and
+status (503: the queue, or the client's share of it, was full), each route's median, 95th
+percentile and largest latency, the probe's largest latency, and the wall and CPU time of
+the process (server and clients together).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def player(url: str, opponent: str, until: float, tally: Tally, seed: int) -> No
     """Games against `opponent` until the clock passes `until`."""
     body = {"game": "asara", "players": 2, "opponents": [opponent], "seat": 1}
     with httpx.Client(base_url=url, timeout=TIMEOUT) as http:
+        http.get("/")  # the page, as a browser loads it first (and its cookie)
         while time.perf_counter() < until:
             seed += 1
             answer = tally.timed("create", http, "POST", "/api/games", json=body | {"seed": seed})
@@ -107,14 +109,15 @@ def main(argv: list[str] | None = None) -> None:
         "--max-client-games",
         type=int,
         default=200,
-        help="games held per client address: every client here is 127.0.0.1 (default 200)",
+        help="games held per client (default 200)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     tally = Tally()
     wall, cpu = time.perf_counter(), time.process_time()
     with running(max_client_games=args.max_client_games) as url:
-        httpx.post(f"{url}/api/games", json={"game": "asara", "opponents": [args.opponent]})
+        warm_up = {"game": "asara", "opponents": [args.opponent]}
+        httpx.post(f"{url}/api/games", json=warm_up, timeout=TIMEOUT)
         until = time.perf_counter() + args.seconds
         threads = [
             threading.Thread(target=player, args=(url, args.opponent, until, tally, 1000 * k))

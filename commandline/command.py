@@ -325,6 +325,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "site cannot reach the server through its own name (DNS rebinding)",
     )
     parser.add_argument(
+        "--trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="take a client's address from the X-Forwarded-For header of requests that come "
+        "from ADDRESS, a reverse proxy in front of the server (repeatable or comma-separated; "
+        "'*': any). By default the header is ignored: a client's address is its connection's",
+    )
+    parser.add_argument(
         "--max-games",
         type=positive_int,
         default=200,
@@ -336,7 +345,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-client-games",
         type=positive_int,
         default=20,
-        help="games (and uploads) held for one client address (default 20)",
+        help="games (and uploads) held for one client: a browser, by a cookie, or a "
+        "program that sends none, by its address (default 20)",
     )
     parser.add_argument(
         "--idle-minutes",

@@ -95,8 +95,9 @@ def test_slow_opponents_leave_every_other_request_answered(monkeypatch):
 
     with running(game_threads=threads, game_queue=queue) as url, httpx.Client() as http:
 
-        def create(_: int) -> int:
+        def create(_: int) -> int:  # each a browser of its own: one game each
             with httpx.Client(timeout=HANG_GUARD) as own:
+                assert own.get(f"{url}/").status_code == 200
                 return own.post(f"{url}/api/games", json=body).status_code
 
         with ThreadPoolExecutor(creates) as pool:

@@ -242,7 +242,7 @@ def test_a_checkpoint_reads_back_whole(run_copy: Path):
 
 @pytest.mark.parametrize("model", ["model.zip", f"{ITER}/model.zip"])
 def test_a_self_play_model_by_path_is_held_to_its_player_count(model: str, run_copy, capsys):
-    from training.basari import evaluate
+    from training.evaluation.basari import evaluate
 
     path = str(run_copy / model)
     with pytest.raises(SystemExit) as e:
@@ -259,7 +259,7 @@ def test_a_self_play_model_by_path_is_held_to_its_player_count(model: str, run_c
 def test_an_exported_model_keeps_its_player_count(run_copy: Path):
     from sb3_contrib import MaskablePPO
 
-    from training.export import export
+    from training.ppo.export import export
     from training.runfolder import TRAINED_PLAYERS
 
     path = export(run_copy / "model.zip", run_copy.parent / "small.zip")

@@ -259,7 +259,7 @@ def test_a_self_play_model_by_path_is_held_to_its_player_count(model: str, run_c
 def test_an_exported_model_keeps_its_player_count(run_copy: Path):
     from sb3_contrib import MaskablePPO
 
-    from training.export import export
+    from training.ppo.export import export
     from training.runfolder import TRAINED_PLAYERS
 
     path = export(run_copy / "model.zip", run_copy.parent / "small.zip")

@@ -144,7 +144,7 @@ class ClientIdentity:
             return None
         value = cookie[COOKIE].value if COOKIE in cookie else ""
         browser = value.rpartition(".")[0]
-        if not browser or not hmac.compare_digest(self.sign(browser), value):
+        if not browser or not hmac.compare_digest(self.sign(browser).encode(), value.encode()):
             return None
         return browser
 

@@ -1,7 +1,7 @@
 """Golden playthroughs: seeded random games written out decision by decision. A change in
 the rules, the chance draws or the action names shows up as a diff of these files.
 
-Regenerate after an intended change: ASARA_REGEN_GOLDEN=1 pytest tests/test_golden.py
+Regenerate after an intended change: ASARA_REGEN_GOLDEN=1 pytest tests/asara/test_golden.py
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Golden BASARI playthroughs: seeded random games written out step by step. A change in
 the rules, the chance draws or the action names shows up as a diff of these files.
 
-Regenerate after an intended change: BASARI_REGEN_GOLDEN=1 pytest tests/basari/test_basari_golden.py
+Regenerate after an intended change: BASARI_REGEN_GOLDEN=1 pytest tests/basari/test_golden.py
 """
 
 from __future__ import annotations

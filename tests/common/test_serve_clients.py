@@ -219,6 +219,16 @@ def test_a_forged_cookie_names_no_browser():
     assert answer.status_code == 200 and answer.cookies["asara_client"] != forged
 
 
+@pytest.mark.parametrize("value", ['"\\351.x"', "\u00e9.x", "a.b.c", '"'])
+def test_a_cookie_of_any_text_names_no_browser_and_is_answered(value):
+    """An escape in a quoted cookie unquotes to a non-ASCII value: it names no browser."""
+    client = TestClient(app := create_app(), base_url=LOCAL, client=("127.0.0.1", 5000))
+    cookie = f"asara_client={value}".encode("latin-1")
+    answer = client.post("/api/games", json=NEW_GAME["asara"], headers={"cookie": cookie})
+    assert answer.status_code == 201 and answer.cookies["asara_client"] != value
+    assert len(app.state.games) == 1
+
+
 # ------------------------------------------------------------------------ fair game threads
 class SlowOpponents:
     """Opponents that wait at the gate, but the random ones, which move at once."""

@@ -175,7 +175,7 @@ class Store(Generic[T]):
 
 
 # ------------------------------------------------------------------------ the games' work
-Job = tuple[Callable[[], Any], "Future[Any]"]
+Job = tuple[Callable[[], Any], "Future[Any]", bool]  # the job, its result, whether it counts
 
 
 class Workers:
@@ -201,13 +201,39 @@ class Workers:
 
     async def run(self, job: Callable[[], R], client: str = "") -> R:
         """`job()`'s result, computed on the pool while the caller's event loop goes on."""
-        future: Future[R] = Future()
         with self._lock:
             self._admit(client)
             self._jobs[client] += 1
-            self._waiting.setdefault(client, deque()).append((job, future))
-            self._dispatch()
+            future: Future[R] = self._enqueue(job, client, counted=True)
         return await asyncio.wrap_future(future)
+
+    def hold(self, client: str = "") -> Hold:
+        """One of `client`'s places, held for a series of jobs (a streamed answer's) until
+        released: taken now or refused now (503), like a job's."""
+        with self._lock:
+            self._admit(client)
+            self._jobs[client] += 1
+        return Hold(self, client)
+
+    async def run_held(self, job: Callable[[], R], client: str) -> R:
+        """`job()`'s result, computed on the pool in `client`'s turn, in a place it holds."""
+        with self._lock:
+            future: Future[R] = self._enqueue(job, client, counted=False)
+        return await asyncio.wrap_future(future)
+
+    def release(self, client: str) -> None:
+        """Give back a place `hold` took."""
+        with self._lock:
+            self._jobs[client] -= 1
+            self._jobs += Counter()
+            self._dispatch()
+
+    def _enqueue(self, job: Callable[[], R], client: str, counted: bool) -> Future[R]:
+        """Queue `job` in `client`'s turn (under the lock)."""
+        future: Future[R] = Future()
+        self._waiting.setdefault(client, deque()).append((job, future, counted))
+        self._dispatch()
+        return future
 
     def _admit(self, client: str) -> None:
         """503 if the pool or `client`'s share of it is full."""
@@ -233,13 +259,15 @@ class Workers:
             if client is None:
                 return
             jobs = self._waiting.pop(client)
-            job, future = jobs.popleft()
+            job, future, counted = jobs.popleft()
             if jobs:
                 self._waiting[client] = jobs  # to the end of the turn
             self._running[client] += 1
-            self._pool.submit(self._work, client, job, future)
+            self._pool.submit(self._work, client, job, future, counted)
 
-    def _work(self, client: str, job: Callable[[], Any], future: Future[Any]) -> None:
+    def _work(
+        self, client: str, job: Callable[[], Any], future: Future[Any], counted: bool
+    ) -> None:
         try:
             if future.set_running_or_notify_cancel():
                 try:
@@ -249,7 +277,7 @@ class Workers:
         finally:
             with self._lock:
                 self._running[client] -= 1
-                self._jobs[client] -= 1
+                self._jobs[client] -= counted
                 self._jobs += Counter()  # drops the clients with none
                 self._running += Counter()
                 self._dispatch()
@@ -257,6 +285,24 @@ class Workers:
     def close(self) -> None:
         """Let the pool's idle threads end (jobs running finish)."""
         self._pool.shutdown(wait=False)
+
+
+class Hold:
+    """A place in `client`'s share of `workers`, held until `release` (once, however
+    often called)."""
+
+    def __init__(self, workers: Workers, client: str) -> None:
+        self.workers, self.client = workers, client
+        self._held = True
+
+    async def run(self, job: Callable[[], R]) -> R:
+        """`job()`'s result, computed on the game threads in this place."""
+        return await self.workers.run_held(job, self.client)
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self.workers.release(self.client)
 
 
 def busy(message: str) -> HTTPException:

@@ -6,7 +6,7 @@ error handlers turn every refusal into a 4xx with `{"detail": ...}`."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +14,12 @@ from fastapi import FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict
+from starlette.types import Receive, Scope, Send
 
 from apps.webasgi import client_of
 from apps.webgame import Invalid, Loaded, Refused, Session, WebGame, load_web_game, web_games
 from apps.webjson import capped_errors
-from apps.weblimits import TOKEN_HEADER, SafeJSONResponse, Store, Workers
+from apps.weblimits import TOKEN_HEADER, Hold, SafeJSONResponse, Store, Workers
 from asara_env.common.errors import CorruptStateError
 from asara_env.common.svg import animated_svg_parts
 
@@ -112,12 +113,36 @@ def rendered(content: Any, status: int = 200) -> Response:
     return SafeJSONResponse(content, status_code=status)
 
 
+class HeldStream(StreamingResponse):
+    """A streamed answer whose parts are computed in a place held in a client's share of
+    the game threads, given back when the answer ends however it ends."""
+
+    def __init__(self, parts: Iterator[str], hold: Hold, headers: dict[str, str]) -> None:
+        self.hold = hold
+        super().__init__(self._computed(parts), media_type="image/svg+xml", headers=headers)
+
+    async def _computed(self, parts: Iterator[str]) -> AsyncIterator[str]:
+        while (part := await self.hold.run(lambda: next(parts, None))) is not None:
+            yield part
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.hold.release()
+
+
 def replay_response(
-    session: Session[Any], first: str, pictures: Iterator[str], seconds: float, limit: int
+    session: Session[Any],
+    first: str,
+    pictures: Iterator[str],
+    seconds: float,
+    limit: int,
+    hold: Hold,
 ) -> StreamingResponse:
     """The game's animated replay, sent a picture at a time: `first`, then the rest of
-    `pictures` (each drawn as it is sent); 413 naming the limit when its size, estimated
-    from the first picture, is over `limit`."""
+    `pictures`, each drawn as it is sent in `hold`'s place on the game threads; 413 naming
+    the limit when its size, estimated from the first picture, is over `limit`."""
     count = len(session.decisions) + 1
     estimate = len(first.encode()) * count
     if estimate > limit:
@@ -134,8 +159,7 @@ def replay_response(
 
     name = f"{session.game}-{session.seed}-replay.svg"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-    parts = animated_svg_parts(frames(), count, seconds)
-    return StreamingResponse(parts, media_type="image/svg+xml", headers=headers)
+    return HeldStream(animated_svg_parts(frames(), count, seconds), hold, headers)
 
 
 def add_error_handlers(app: FastAPI) -> None:
@@ -232,8 +256,13 @@ def add_ended_routes(app: FastAPI, served: Served) -> None:
         if not session.ANIMATES:
             raise HTTPException(404, "this game offers no animated picture; replay it on the page")
         pictures = session.pictures()
-        first = await workers.run(lambda: next(pictures), client_of(http))
-        return replay_response(session, first, pictures, seconds, served.max_replay_bytes)
+        hold = workers.hold(client_of(http))
+        try:
+            first = await hold.run(lambda: next(pictures))
+            return replay_response(session, first, pictures, seconds, served.max_replay_bytes, hold)
+        except BaseException:
+            hold.release()
+            raise
 
     @app.get("/api/games/{game_id}/frames/{k}")
     async def game_frame(

@@ -6,6 +6,7 @@ and an upload's lineup. Also what loads: a terminal game's saved game opens on t
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
 import json
@@ -19,6 +20,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 import httpx  # noqa: E402
+from fastapi import HTTPException  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import apps.asara.web  # noqa: E402
@@ -28,7 +30,7 @@ from apps.basari.web import ENGINE as BASARI_ENGINE  # noqa: E402
 from apps.basari.web import make_session  # noqa: E402
 from apps.serve import MAX_REPLAY_BYTES, allowed_hosts, create_app, main, running  # noqa: E402
 from apps.webgame import PAGE_SEARCH_LIMITS, UPLOAD_FORMAT, web_games  # noqa: E402
-from apps.weblimits import TOKEN_HEADER, Store, host_name  # noqa: E402
+from apps.weblimits import TOKEN_HEADER, Store, Workers, host_name  # noqa: E402
 from apps.webrecord import Origin  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
 from asara_env.basari.constants import BOARD  # noqa: E402
@@ -218,6 +220,61 @@ def test_a_replay_is_sent_a_picture_at_a_time():
     total = len(answer.content)
     print(f"{frames} frames, {total / 2**20:.1f} MiB sent, peak traced {peak / 2**20:.1f} MiB")
     assert total > 20 * first_size
+
+
+class Threads(Counted):
+    """A drawing function that notes the threads it draws on."""
+
+    def __init__(self, draw: Any) -> None:
+        super().__init__(draw)
+        self.threads: set[str] = set()
+
+    def __call__(self, state: Any) -> str:
+        self.threads.add(threading.current_thread().name)
+        return super().__call__(state)
+
+
+def test_every_picture_of_a_replay_is_drawn_on_the_game_threads_in_the_clients_place():
+    app = create_app(game_threads=1, game_queue=3)  # one job of a client's at a time
+    client = TestClient(app, base_url=LOCAL)
+    draw = Threads(BASARI_ENGINE.draw_full)
+    session, headers = held_session(app, len(BOARD), draw)
+    for _ in range(2):  # the first replay's place is given back
+        answer = client.get(f"/api/games/{session.id}/replay.svg", headers=headers)
+        assert answer.status_code == 200, answer.text[:200]
+    assert draw.count == 2 * (len(session.decisions) + 1)
+    assert {name.split("_")[0] for name in draw.threads} == {"game-work"}, draw.threads
+    small = create_app(game_threads=1, game_queue=3, max_replay_bytes=10_000)
+    small_client = TestClient(small, base_url=LOCAL)
+    session, headers = held_session(small, len(BOARD), Counted(BASARI_ENGINE.draw_full))
+    for _ in range(2):  # a refused replay gives its place back too
+        answer = small_client.get(f"/api/games/{session.id}/replay.svg", headers=headers)
+        assert answer.status_code == 413
+
+
+def test_a_clients_streams_count_against_its_share_of_the_game_threads():
+    workers = Workers(4, 4)  # a client's share: 2 jobs
+
+    async def scenario() -> None:
+        holds = [workers.hold("mallory") for _ in range(workers.client_jobs)]
+        with pytest.raises(HTTPException) as refused:
+            workers.hold("mallory")
+        assert refused.value.status_code == 503
+        with pytest.raises(HTTPException):
+            await workers.run(lambda: 0, "mallory")
+        assert await workers.run(lambda: 1, "alice") == 1
+        assert [await hold.run(lambda: 2) for hold in holds] == [2, 2]
+        holds[0].release()
+        holds[0].release()  # once only
+        assert await workers.run(lambda: 3, "mallory") == 3
+        holds.append(workers.hold("mallory"))
+        with pytest.raises(HTTPException):
+            workers.hold("mallory")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        workers.close()
 
 
 def test_a_replay_over_the_limit_is_a_413():

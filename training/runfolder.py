@@ -172,19 +172,23 @@ def resume_defaults(
 
 
 def recorded_problem(
-    parser: argparse.ArgumentParser, out: Path, session_only: Collection[str] = SESSION_ONLY
+    parser: argparse.ArgumentParser,
+    out: Path,
+    session_only: Collection[str] = SESSION_ONLY,
+    skip: Collection[str] = (),
 ) -> str:
     """'' if every recorded setting of `out` is one its option accepts (the value, or each
     element of a list, through the option's type as typed text; a flag's value a bool; a
     value among the option's choices); else one line naming the file, the setting and
-    what is wrong. Settings the parser no longer has are not checked."""
+    what is wrong. Settings the parser no longer has, and those in `skip`, are not
+    checked."""
     try:
         recorded = recorded_settings(out, session_only) or {}
     except ValueError as e:
         return f"argument --resume: {e}"
     actions = {a.dest: a for a in parser._actions}
     for name, value in recorded.items():
-        action = actions.get(name)
+        action = None if name in skip else actions.get(name)
         problem = "" if action is None else _value_problem(action, value)
         if problem:
             return (

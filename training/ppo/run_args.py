@@ -5,6 +5,7 @@ recorded settings), and the arguments as the JSON values run.json records."""
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,7 @@ HYPER_TYPES: dict[str, Callable[[str], Any]] = {  # bounds of the hyper-paramete
     "gae_lambda": command.bounded_float(0.0, 1.0),
     "clip_range": command.bounded_float(0.0, None, open_low=True),
 }
+OLD_MIXTURE = re.compile(r"[:,]")  # the separators of the older NAME:WEIGHT,... opponents
 GAMES = command.bounded_int(1, MAX_GAMES, "a positive int")  # --bc-games, --eval-games
 
 
@@ -128,6 +130,49 @@ def resume_path(text: str) -> Path:
     return command.existing_file(str(path))
 
 
+def check_record(p: argparse.ArgumentParser, folder: Path, *, given_opponents: bool) -> None:
+    """A usage error unless every setting recorded in `folder`'s run.json is one its
+    option accepts (training/runfolder.py's `recorded_problem`), checked before the
+    record becomes the parser's defaults or any file is read or written. A record of
+    the older `NAME:WEIGHT,...` opponents is refused saying how to go on, unless
+    --opponents is given (the change then needs --change-settings, as any other)."""
+    try:
+        recorded = runfolder.recorded_settings(folder) or {}
+    except ValueError as e:
+        p.error(f"argument --resume: {e}")
+    old = recorded.get("opponents")
+    skip: set[str] = set()
+    if isinstance(old, str) and OLD_MIXTURE.search(old):
+        if not given_opponents:
+            p.error(
+                f"argument --resume: {folder / runfolder.RECORD} records --opponents {old!r} "
+                f"in the older NAME:WEIGHT,... form; continue with --opponents "
+                f"{_newer_mixture(old)!r} --change-settings"
+            )
+        skip.add("opponents")
+    problem = runfolder.recorded_problem(p, folder, skip=skip)
+    if problem:
+        p.error(problem)
+
+
+def _given(p: argparse.ArgumentParser, argv: list[str] | None, dest: str) -> bool:
+    """Whether the command line gives the option of `dest`."""
+    default = p.get_default(dest)
+    p.set_defaults(**{dest: None})
+    try:
+        return getattr(p.parse_args(argv), dest) is not None
+    finally:
+        p.set_defaults(**{dest: default})
+
+
+def _newer_mixture(old: str) -> str:
+    """The `NAME*WEIGHT+...` text of an older `NAME:WEIGHT,...` one."""
+    items = (item.partition(":") for item in old.split(","))
+    return "+".join(
+        name if weight in ("", "1") else f"{name}*{weight}" for name, _, weight in items
+    )
+
+
 def continues(args: argparse.Namespace) -> bool:
     """Whether the run continues the run of its --out (the resumed model lies in it)."""
     if args.resume is None:
@@ -165,9 +210,12 @@ def _checked(
     args = p.parse_args(argv)
     defaults = {k: p.get_default(k) for k in vars(args)}
     if args.resume is not None:  # the checkpoint's, then the run's recorded settings
-        p.set_defaults(**checkpoint_hyper(p, spec, args.resume))
         folder = run_folder(args.resume)
-        if args.out is None or _same(args.out, folder):
+        recorded = args.out is None or _same(args.out, folder)
+        if recorded:
+            check_record(p, folder, given_opponents=_given(p, argv, "opponents"))
+        p.set_defaults(**checkpoint_hyper(p, spec, args.resume))
+        if recorded:
             try:
                 runfolder.resume_defaults(p, folder)
             except ValueError as e:

@@ -112,3 +112,15 @@ def test_asaras_defaults_clone_towers_and_reward_the_margin(tmp_path):
     assert "random" in args.opponents[0]  # an opponent the first policy can beat
     none = train.parse_args(["--bc-expert", "none", "--out", str(tmp_path / "run")])
     assert none.bc_expert is None
+
+
+def test_a_policy_opponents_model_is_held_to_the_player_count(tmp_path, capsys):
+    """A `policy:model=FILE` opponent's file is held to --players as --model is."""
+    two = str(model_path("basari", "ppo_2p"))
+    four = ["--model", "ppo_4p", "--players", "4"]
+    argv = [*four, "--opponents", f"random,policy:model={two}"]
+    line = _usage_error(basari_evaluate.main, argv, capsys)
+    assert "argument --opponents:" in line and "was trained for 2 players, not 4" in line
+    assert basari_evaluate.parse_args([*argv, "--any-players"]).players == 4
+    fitting = f"policy:model={model_path('basari', 'ppo_4p')}"
+    assert basari_evaluate.parse_args([*four, "--opponents", fitting]).players == 4

@@ -234,7 +234,28 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
             check_players(command, name, args.model, args.model_path, args.players)
     except ValueError as e:
         p.error(f"argument --model: {e}")
+    try:
+        check_opponent_models(command, args.opponents, args.players, args.any_players)
+    except ValueError as e:
+        p.error(f"argument --opponents: {e}")
     return args
+
+
+def check_opponent_models(
+    command: EvaluateCommand, opponents: list[str], players: int, any_players: bool
+) -> None:
+    """A ValueError unless each `policy:model=FILE` opponent's file is a model of this
+    game held, as `--model` is, to `players` (`check_players`) unless `any_players`."""
+    from agents.registry import check_spec
+
+    for spec in opponents:
+        name, options = check_spec(command.tournament.game, spec)
+        if name != "policy":
+            continue
+        text = str(options["model"])
+        model, path = load_model(command, text, players)
+        if not any_players:
+            check_players(command, text, model, path, players)
 
 
 def trained_players(command: EvaluateCommand, text: str, model: Any, path: Path) -> int | None:

@@ -258,12 +258,15 @@ def uvicorn_config(app: FastAPI, **where: Any) -> Any:
 
 
 @contextlib.contextmanager
-def running(host: str = "127.0.0.1", port: int = 0, **limits: Any) -> Iterator[str]:
-    """Run the server in a background thread (port 0: any free port); yields its URL.
-    `limits` are `create_app`'s arguments."""
+def running(
+    host: str = "127.0.0.1", port: int = 0, app: FastAPI | None = None, **limits: Any
+) -> Iterator[str]:
+    """Run `app` (by default `create_app`'s, `limits` its arguments) in a background
+    thread (port 0: any free port); yields its URL."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn_config(create_app(**limits), host=host, port=port))
+    served = app if app is not None else create_app(**limits)
+    server = uvicorn.Server(uvicorn_config(served, host=host, port=port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

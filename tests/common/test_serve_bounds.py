@@ -277,6 +277,49 @@ def test_a_clients_streams_count_against_its_share_of_the_game_threads():
         workers.close()
 
 
+class Stalled(Counted):
+    """A replay's drawing function that draws its first picture and stalls at the next
+    until the gate opens."""
+
+    def __init__(self, draw: Any, gate: Gate) -> None:
+        super().__init__(draw)
+        self.gate = gate
+
+    def __call__(self, state: Any) -> str:
+        if self.count:
+            self.gate.waiting.release()
+            assert self.gate.open.wait(HANG_GUARD), "the test never opened the gate"
+        return super().__call__(state)
+
+
+def test_a_client_streaming_many_replays_takes_only_its_share(monkeypatch):
+    monkeypatch.setattr(apps.asara.web, "svg_view", lambda view: "<svg/>")  # speed only
+    app = create_app()  # 4 threads, 32 places: a client's share 9 jobs on 2 threads
+    gate = Gate(None)
+    replays = []
+    for _ in range(12):
+        session, headers = held_session(app, len(BOARD), Stalled(BASARI_ENGINE.draw_full, gate))
+        replays.append((f"/api/games/{session.id}/replay.svg", headers))
+    with (
+        running(app=app) as url,
+        httpx.Client(base_url=url, timeout=HANG_GUARD) as mallory,
+        httpx.Client(base_url=url, timeout=HANG_GUARD) as alice,
+        ThreadPoolExecutor(len(replays)) as pool,
+    ):
+        assert mallory.get("/").status_code == 200  # one browser: its cookie
+        sent = [pool.submit(mallory.get, path, headers=h) for path, h in replays]
+        try:
+            assert gate.waiting.acquire(timeout=HANG_GUARD)  # mallory's replays draw
+            game = alice.post("/api/games", json=NEW_GAME["asara"], timeout=HANG_GUARD / 6)
+            assert game.status_code == 201, game.text
+            refused = as_completed(sent, timeout=HANG_GUARD)  # the gate holds the others
+            assert [next(refused).result().status_code for _ in range(3)] == [503] * 3
+        finally:
+            gate.open.set()
+        statuses = sorted(future.result().status_code for future in sent)
+    assert statuses == [200] * 9 + [503] * 3
+
+
 def test_a_replay_over_the_limit_is_a_413():
     client = TestClient(create_app(max_replay_bytes=10_000), base_url=LOCAL)
     game = play_out(client, start(client, "basari"))

@@ -122,5 +122,7 @@ def test_a_policy_opponents_model_is_held_to_the_player_count(tmp_path, capsys):
     line = _usage_error(basari_evaluate.main, argv, capsys)
     assert "argument --opponents:" in line and "was trained for 2 players, not 4" in line
     assert basari_evaluate.parse_args([*argv, "--any-players"]).players == 4
+    line = _usage_error(basari_evaluate.main, [*four, "--opponents", "random,ppo_3p"], capsys)
+    assert "argument --opponents: ppo_3p was trained for 3 players, not 4" in line
     fitting = f"policy:model={model_path('basari', 'ppo_4p')}"
-    assert basari_evaluate.parse_args([*four, "--opponents", fitting]).players == 4
+    assert basari_evaluate.parse_args([*four, "--opponents", f"ppo_4p,{fitting}"]).players == 4

@@ -10,7 +10,8 @@ or the path of a saved MaskablePPO .zip; a file that is not one, or a model of a
 model trained for another player count than `--players` unless `--any-players` is given
 (the count a model was trained for: a shipped model's, by name or by path, the one every
 trainer saves in the model, self-play's included, else the `run.json` of the run it lies
-in; a model that says nothing of its count is refused unless `--any-players`). For each
+in; a model that says nothing of its count is refused unless `--any-players`); an opponent
+that is a model (a shipped one, or `policy:model=FILE`) is held to the same count. For each
 opponent the model (its most probable legal action at each decision) plays one seat and copies of
 the opponent the others, the model's seat rotated through every seat (game g: seat g mod P,
 `training.evaluation.tournament.rotated_seating`), with the game's seeds derived from `--seed`, 256
@@ -244,16 +245,21 @@ def parse_args(command: EvaluateCommand, argv: list[str] | None = None) -> argpa
 def check_opponent_models(
     command: EvaluateCommand, opponents: list[str], players: int, any_players: bool
 ) -> None:
-    """A ValueError unless each `policy:model=FILE` opponent's file is a model of this
-    game held, as `--model` is, to `players` (`check_players`) unless `any_players`."""
+    """A ValueError unless each opponent that is a model (a shipped one by name, or
+    `policy:model=FILE`, whose file must be a model of this game) is held, as `--model`
+    is, to `players` (`check_players`); `any_players` lets any count by."""
     from agents.registry import check_spec
 
+    shipped = shipped_names(command)
     for spec in opponents:
         name, options = check_spec(command.tournament.game, spec)
-        if name != "policy":
+        if name == "policy":
+            text = str(options["model"])
+            model, path = load_model(command, text, players)
+        elif name in shipped:
+            text, model, path = name, None, command.shipped_model(name) or Path(name)
+        else:
             continue
-        text = str(options["model"])
-        model, path = load_model(command, text, players)
         if not any_players:
             check_players(command, text, model, path, players)
 

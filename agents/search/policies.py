@@ -173,7 +173,7 @@ def _own_choices(ctx: SearchContext, state: Any, seats: NDArray[np.int64]) -> ND
     """int64[n]: the playout policy's action for seats[i] in game i of `state` (the
     observer's own; a model or a baseline reads only its observation)."""
     joint = ctx.game.native(state, ctx.policy(state, ctx.rng))
-    return joint[np.arange(len(seats)), seats].astype(np.int64)
+    return np.asarray(joint[np.arange(len(seats)), seats], np.int64)
 
 
 def _flat_round(

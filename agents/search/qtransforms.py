@@ -59,4 +59,4 @@ def completed_sigma(
     else:
         mixed = raw
     completed = np.where(seen, q, mixed)
-    return sigma_of(completed[None], mask[None], visits.max(), c_scale)[0]
+    return np.asarray(sigma_of(completed[None], mask[None], visits.max(), c_scale)[0])

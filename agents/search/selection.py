@@ -29,7 +29,7 @@ def _may_grow(known: dict[int, Edge], widen: float) -> bool:
     """Progressive widening: whether a seat may take an untried key at a node where it
     has chosen sum(visits) times and tried the keys with visits."""
     tried = sum(1 for e in known.values() if e.visits)
-    return tried < math.floor(float(sum(e.visits for e in known.values())) ** widen)
+    return tried < math.floor(math.pow(sum(e.visits for e in known.values()), widen))
 
 
 def select(

@@ -355,14 +355,15 @@ def string_references(path: Path) -> set[str]:
         and isinstance(node.body[0], ast.Expr)
         and isinstance(node.body[0].value, ast.Constant)
     }
-    found = set()
-    for node in ast.walk(tree):
-        is_text = isinstance(node, ast.Constant) and isinstance(node.value, str)
-        if is_text and id(node) not in docstrings and REFERENCE.fullmatch(node.value):
-            module = node.value.partition(":")[0]
-            if module.split(".")[0] in LIBRARY:
-                found.add(module.replace("{game}", GAMES[0]))
-    return found
+    texts = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+    modules = {t.partition(":")[0] for t in texts if REFERENCE.fullmatch(t)}
+    return {m.replace("{game}", GAMES[0]) for m in modules if m.split(".")[0] in LIBRARY}
 
 
 def test_no_module_names_a_module_of_a_higher_layer_in_a_string():

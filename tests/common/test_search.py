@@ -13,7 +13,7 @@ from agents.registry import make_agent
 from agents.search.agent import GameSearchAgent
 from agents.search.game import SearchGame
 from agents.search.gumbel import gumbel_search, search_game
-from agents.search.leaves import draw_seats, joint_actions
+from agents.search.leaves import draw_seats, joint_actions, seat_values
 from agents.search.mcts import Search, Settings
 from agents.search.selection import NO_GUIDE, Rule, select
 from agents.search.tree import Node, backup
@@ -413,9 +413,9 @@ def test_the_shared_search_answers_the_applications_of_one_game():
 def test_network_values_reach_the_seats_they_belong_to():
     """A value per row is the observer's (the rest shared out); a row of P values is
     ego-centric, column j the seat j places clockwise of the observer."""
-    one = Search._seat_values(np.array([0.8]), np.array([2]), 4)
+    one = seat_values(np.array([0.8]), np.array([2]), 4)
     assert np.allclose(one, [[0.2 / 3, 0.2 / 3, 0.8, 0.2 / 3]])
-    ego = Search._seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
+    ego = seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
     assert np.allclose(ego, [[0.1, 0.3, 0.1, 0.5]])
 
 

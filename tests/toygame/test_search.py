@@ -16,7 +16,7 @@ from tests.common.test_search import search_agent
 
 
 def test_toygame_gets_search_through_its_card_alone(toygame_registered):
-    """The test game has no search code: its card names no verbs, the registry still
+    """The test game has no search code: its agents table gives no verbs, the registry still
     builds every search agent, and they play whole games."""
     from tests.toygame import core as toy
 

@@ -202,12 +202,8 @@ class GameCard:
     over the same state arrays (backend "numba"): the names it defines replace `core`'s,
     the others (and the verbs it leaves out) are `core`'s.
     pictures: the function `(out_dir, force) -> list[Path]` that draws the game's pictures
-    for the docs with its SVG renderer (`python -m apps.screenshots`). search: the verbs
-    the shared search (`agents/search`) needs beside the core, an `agents.search.SearchVerbs`
-    (the game's determinisation of what a seat cannot see, its playout policies, its leaf
-    estimate; None: a game whose state every seat sees whole, searched with the defaults).
-    spiel: the class that drives one game for its OpenSpiel form
-    (`asara_env.integrations.openspiel`).
+    for the docs with its SVG renderer (`python -m apps.screenshots`). spiel: the class
+    that drives one game for its OpenSpiel form (`asara_env.integrations.openspiel`).
     """
 
     name: str
@@ -224,7 +220,6 @@ class GameCard:
     docs: str | None = None
     compiled_core: str | None = None
     pictures: str | None = None
-    search: str | None = None
     spiel: str | None = None
 
     def __post_init__(self) -> None:

@@ -171,6 +171,8 @@ SEARCHES = [
     ("asara", "ismcts:48:playout=random:horizon=4:expand=random:wave=8", (2, 4)),
     ("asara", "flatmc:64:playout=towers:horizon=10:value=margin", (2, 4)),
     ("basari", "ismcts:64:playout=random:horizon=10", (2, 4)),
+    ("basari", "gumbel:32:playout=random:horizon=10", (2, 4)),
+    ("basari", "flatmc:64:playout=value:horizon=10", (2, 4)),
 ]
 
 

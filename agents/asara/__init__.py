@@ -14,7 +14,7 @@ Build them by spec: `agents.make_agent("asara", "flatmc:128:playout=towers", see
 
 from agents.base import Agent, RandomAgent
 from agents.models import MODELS
-from agents.registry import (
+from agents.spec import (
     MAX_BATCH,
     MAX_SECONDS,
     MAX_SIMS,
@@ -29,6 +29,7 @@ from asara_env.common.backend import BACKENDS
 from .heuristic import GreedyAgent, HeuristicAgent, TallAgent, TowersAgent
 from .ismcts import EXPANSIONS, ISMCTSAgent
 from .search import NET, FlatMCAgent, SearchAgent
+from .search_verbs import VERBS
 
 AGENTS: dict[str, type[Agent[object]]] = {
     a.name: a for a in (RandomAgent, GreedyAgent, TowersAgent, TallAgent)
@@ -63,6 +64,7 @@ GAME_AGENTS = GameAgents(
         "flatmc": AgentKind(FlatMCAgent, SEARCH_OPTIONS, main="sims"),
         "ismcts": AgentKind(ISMCTSAgent, ISMCTS_OPTIONS, main="sims"),
     },
+    search=VERBS,
 )
 
 __all__ = [

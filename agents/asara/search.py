@@ -59,11 +59,8 @@ only) refuses: there is no state to search.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Iterator, Sequence
-from functools import cache
-from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -77,10 +74,8 @@ from agents.network import PolicyValueNet, load_net
 from agents.registry import make_agent
 from asara_env.asara.bridge import from_reference, to_reference
 from asara_env.asara.config import GameConfig
-from asara_env.asara.constants import N_YEARS
 from asara_env.asara.core import is_terminal, legal_action_mask, scores, take
 from asara_env.asara.core.outcome import REWARD_SCHEMES, terminal_rewards
-from asara_env.asara.core.scoring import final_points, year_end_points
 from asara_env.asara.core.state import CoreState
 from asara_env.asara.hidden import determinise
 from asara_env.asara.reference.rules import legal_actions
@@ -92,20 +87,12 @@ from asara_env.common.outcome import check_scheme
 from asara_env.common.sampling import uniform_legal
 from asara_env.games import load_core
 
+from .search_verbs import estimate, estimate_compiled, heuristic_compiled, hidden_core
+
+__all__ = ["NET", "FlatMCAgent", "SearchAgent", "estimate", "heuristic_compiled"]
+
 COMPACT_BELOW = 0.6  # playouts drop finished games once fewer than this share are live
 NET = "net"  # value=net: the value head of the prior's network
-
-
-def estimate(games: CoreState) -> np.ndarray:
-    """int[B, P]: final prestige of finished games; of the others, the prestige now plus
-    the final scoring (R8) as if the game ended now plus the end-of-year points (R6.2) of
-    the towers now, once per end of year still to come (this year's included)."""
-    rows = np.arange(len(games.seat))
-    years_left = (N_YEARS + 1 - games.year.astype(np.int64))[:, None]
-    now = games.prestige + final_points(games, rows).sum(axis=2)
-    guess = now + years_left * year_end_points(games, rows)
-    done = is_terminal(games)[:, None]
-    return np.where(done, scores(games), guess).astype(np.int64)
 
 
 class SearchAgent(Agent[CoreState]):
@@ -454,21 +441,3 @@ class FlatMCAgent(SearchAgent):
         if type(policy).scores is not HeuristicAgent.scores:
             return None
         return policy.plan if heuristic_compiled().supports(config) else None
-
-
-@cache
-def hidden_core() -> ModuleType:
-    """`asara_env.asara.hidden_core`, imported on first use (it needs numba)."""
-    return importlib.import_module("asara_env.asara.hidden_core")
-
-
-@cache
-def heuristic_compiled() -> ModuleType:
-    """`agents.asara.heuristic_compiled`, imported on first use (it needs numba)."""
-    return importlib.import_module("agents.asara.heuristic_compiled")
-
-
-@cache
-def estimate_compiled() -> ModuleType:
-    """`agents.asara.estimate_compiled`, imported on first use (it needs numba)."""
-    return importlib.import_module("agents.asara.estimate_compiled")

@@ -1,4 +1,4 @@
-"""BASARI's verbs for the shared search (`agents.search`), named on its card: the
+"""BASARI's verbs for the shared search (`agents.search`), given on its agents table: the
 determinisation of what a seat cannot see (`asara_env.basari.hidden.determinise`: the
 seed of the chance to come, another seat's bundle in progress) and what the other seats
 see of a move (an ADD of a gem to a bundle: that a gem was added, not its colour). The

@@ -22,6 +22,11 @@ each playout world by one policy of that mixture, drawn per world by the weights
 1 if not given; the names are playouts), the agent's own later moves by `playout`: the
 action is the best against that population rather than a best reply to `playout` alone.
 
+Tree (ismcts, gumbel): `widen=W` (0 < W <= 1, default 1) widens progressively below the
+root: a seat takes an untried key at a node only while it has tried fewer than
+floor(visits ** W) there; `expand=policy` takes the untried key of the playout policy's
+move first (default `random`: one drawn).
+
 Networks: `prior=<model>` (a shipped model of the game, `agents.models.MODELS`) gives
 the priors of PUCT below the root and the logits of the Gumbel root; `value=net` scores
 the leaves by that network's value head (the observer's own observation of the leaf's
@@ -41,7 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 from agents.base import Actions, Agent
 from agents.env_agent import env_agent, env_observation
 from agents.models import MODELS, TRAINED_ON, trained_players
-from agents.registry import (
+from agents.spec import (
     MAX_BATCH,
     MAX_SECONDS,
     MAX_SIMS,
@@ -57,7 +62,7 @@ from asara_env.games import GAMES, reward_schemes
 
 from .game import SearchGame, one_torch_thread
 from .gumbel import search_game
-from .mcts import ROOTS, Decision, Evaluate, Search, Settings
+from .mcts import EXPANSIONS, ROOTS, Decision, Evaluate, Search, Settings
 
 NET = "net"  # value=net: the value head of the prior's network
 KINDS = ("flatmc", "ismcts", "gumbel")
@@ -137,6 +142,8 @@ class GameSearchAgent(Agent[Any]):
         backend: str | None = None,
         batch: int = 1024,
         opponents: str = "",
+        widen: float = 1.0,
+        expand: str = "random",
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -164,6 +171,8 @@ class GameSearchAgent(Agent[Any]):
             batch=batch,
             flat=kind == "flatmc",
             opponents=self._mixture(opponents),
+            widen=widen,
+            expand=expand,
         )
         self.search_game.playout(playout, None)  # an unknown playout is refused now
         if self.value_model is None:
@@ -287,7 +296,7 @@ class GameSearchAgent(Agent[Any]):
 @cache
 def shared_kinds(game: str) -> Mapping[str, AgentKind]:
     """The registry's `AgentKind`s of the search agents of `game` (flatmc, ismcts,
-    gumbel), with the options each takes (`agents.registry.SHARED_KINDS`)."""
+    gumbel), with the options each takes (the registry adds them to every game's)."""
     if game not in GAMES:  # a game without a card has no core to search
         return {}
     models = tuple(sorted(MODELS.get(game, {})))
@@ -304,7 +313,13 @@ def shared_kinds(game: str) -> Mapping[str, AgentKind]:
         "wave": Option("int", low=1, high=MAX_WAVE),
         "prior": Option("str", choices=models),
     }
-    tree = {**options, "root": Option("str", choices=ROOTS), "considered": Option("int", low=1)}
+    tree = {
+        **options,
+        "root": Option("str", choices=ROOTS),
+        "considered": Option("int", low=1),
+        "widen": Option("float", low=0, low_open=True, high=1),  # progressive widening
+        "expand": Option("str", choices=EXPANSIONS),  # the untried key taken first
+    }
     flat = {k: v for k, v in options.items() if k not in ("c", "wave", "prior")}
     flat["opponents"] = Option("mix", choices=playouts)
     takes = {"flatmc": flat, "ismcts": tree, "gumbel": tree}

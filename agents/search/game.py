@@ -21,16 +21,22 @@ from numpy.typing import NDArray
 
 from agents.base import Agent
 from agents.models import MODELS
-from agents.registry import game_agents, make_agent
+from agents.spec import game_agents
 from asara_env.common import batch
 from asara_env.common.backend import resolve_backend
 from asara_env.common.outcome import RewardSchemes, check_scheme, terminal_rewards
 from asara_env.common.sampling import uniform_legal
 from asara_env.games import CoreVerbs, game_card, reward_schemes
 
-from .verbs import Playout, SearchVerbs, load_verbs
+from .verbs import DEFAULT_VERBS, Playout, SearchVerbs
 
 RANDOM = "random"  # the uniform playout every game has
+
+
+def load_verbs(game: str) -> SearchVerbs:
+    """Game `game`'s search verbs (its agents table's `search`), or the defaults."""
+    verbs = game_agents(game).search
+    return DEFAULT_VERBS if verbs is None else verbs
 
 
 @dataclass
@@ -147,7 +153,7 @@ class SearchGame:
             return self._random_playout
         if name in MODELS.get(self.name, {}):
             return self._model_playout(name)
-        return self._agent_playout(make_agent(self.name, name, seed))
+        return self._agent_playout(game_agents(self.name).baselines[name](seed))
 
     def _random_playout(self, state: Any, rng: np.random.Generator) -> NDArray[np.int64]:
         legal = np.asarray(self.core.legal_action_mask(state), bool)

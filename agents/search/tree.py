@@ -9,12 +9,11 @@ each seat with a choice picks its key alone, by its own bandit over its own stat
 (decoupled UCT, or PUCT with a prior): at a simultaneous node the seats choose without
 seeing each other's choice, as in the game; at a turn-based node only the mover chooses.
 Only the keys legal in the iteration's world are available (the subset-armed bandit of
-ISMCTS), and each available key's availability count goes up by one.
+ISMCTS, `agents.search.selection`), and each available key's availability count goes up
+by one.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -62,39 +61,6 @@ class Node:
         for key, p in zip(keys, probabilities):
             self.edge(seat, key).prior += p
         self.has_prior[seat] = True
-
-
-def select(node: Node, seat: int, keys: list[int], c: float, u: float, puct: bool) -> int:
-    """The key seat `seat` takes at `node` among the available `keys` (distinct): with
-    `puct`, the most of mean + c * prior * sqrt(availability) / (1 + visits); else an
-    untried key (the `u`-th of them) or the most of mean + c * sqrt(log(availability) /
-    visits). A key not yet backed up counts the node's mean for the seat."""
-    parent = node.mean(seat)
-    known = node.edges[seat]
-    edges = []
-    for k in keys:
-        e = known.get(k)
-        if e is None:
-            e = known[k] = Edge()
-        e.avail += 1
-        edges.append(e)
-    best, score = 0, -math.inf
-    if puct:
-        for i, e in enumerate(edges):
-            mean = e.total / e.backed if e.backed else parent
-            value = mean + c * e.prior * math.sqrt(e.avail) / (1 + e.visits)
-            if value > score:
-                best, score = i, value
-        return keys[best]
-    untried = [i for i, e in enumerate(edges) if e.visits == 0]
-    if untried:
-        return keys[untried[int(u * len(untried))]]
-    for i, e in enumerate(edges):
-        mean = e.total / e.backed if e.backed else parent
-        value = mean + c * math.sqrt(math.log(e.avail) / e.visits)
-        if value > score:
-            best, score = i, value
-    return keys[best]
 
 
 def backup(path: list[tuple[Node, list[tuple[int, int]]]], reward: np.ndarray) -> None:

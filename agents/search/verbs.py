@@ -1,8 +1,7 @@
-"""The verbs a game gives the shared search, beside its core: `SearchVerbs`, named on the
-game's card (`GameCard.search`, an import reference such as
-`"agents.basari.search_verbs:VERBS"`), and `load_verbs(game)`.
+"""The verbs a game gives the shared search, beside its core: `SearchVerbs`, given on the
+game's agents table (`agents.spec.GameAgents.search`, e.g. `agents/basari/__init__.py`).
 
-Every verb is optional; a game whose card names none is searched with the defaults:
+Every verb is optional; a game whose table gives none is searched with the defaults:
 
 - `determinise(state, games, seats, rng) -> worlds`: one world per entry of `games`, game
   games[i] as seats[i] may imagine it, everything that seat cannot know redrawn from `rng`
@@ -39,8 +38,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from asara_env.games import game_card, resolve
-
 Determinise = Callable[[Any, NDArray[np.int64], NDArray[np.int64], np.random.Generator], Any]
 Playout = Callable[[Any, np.random.Generator], NDArray[np.int64]]
 PlayoutFactory = Callable[[str, "int | None"], Playout]
@@ -69,14 +66,3 @@ class SearchVerbs:
 
 
 DEFAULT_VERBS = SearchVerbs()
-
-
-def load_verbs(game: str) -> SearchVerbs:
-    """Game `game`'s search verbs (its card's `search`), or the defaults if it names none."""
-    ref = game_card(game).search
-    if ref is None:
-        return DEFAULT_VERBS
-    verbs = resolve(ref)
-    if not isinstance(verbs, SearchVerbs):
-        raise TypeError(f"{game}'s card names {ref} as its search verbs, a {type(verbs).__name__}")
-    return verbs

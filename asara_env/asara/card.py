@@ -15,7 +15,6 @@ CARD = GameCard(
     simultaneous=False,
     gym_id="asara_env/Asara-v0",
     gym_env="asara_env.asara.gym_env:AsaraGymEnv",
-    search="agents.asara.search_verbs:VERBS",
     docs="asara_env.asara.docs:write_docs",
     spiel="asara_env.asara.spiel:AsaraWorld",
 )

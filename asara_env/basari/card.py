@@ -15,7 +15,6 @@ CARD = GameCard(
     simultaneous=True,
     gym_id="asara_env/Basari-v0",
     gym_env="asara_env.basari.gym_env:BasariGymEnv",
-    search="agents.basari.search_verbs:VERBS",
     docs="asara_env.basari.docs:write_docs",
     spiel="asara_env.basari.spiel:BasariWorld",
     pictures="asara_env.basari.docs:write_pictures",

@@ -386,3 +386,50 @@ def kernel_faults(path: Path) -> list[str]:
 @pytest.mark.parametrize("module", _held_to_the_convention())
 def test_every_kernel_follows_the_one_convention(module):
     assert kernel_faults(MODULES[module]) == []
+
+
+# an import reference written as a string: "package.module" or "package.module:name"
+REFERENCE = re.compile(r"[a-z_]+(\.[a-z_{}]+)+(:[A-Za-z_]+)?")
+
+
+def string_references(path: Path) -> set[str]:
+    """The first-party modules a module names in a string that reads as an import
+    reference (its docstrings aside): what it may import by name at run time."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    texts = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+    modules = {t.partition(":")[0] for t in texts if REFERENCE.fullmatch(t)}
+    return {m.replace("{game}", GAMES[0]) for m in modules if m.split(".")[0] in LIBRARY}
+
+
+def test_no_module_names_a_module_of_a_higher_layer_in_a_string():
+    """No hidden import loop: a module may name by string (a card's reference, a lazy
+    registry's) only modules of its own layer or below."""
+    upward = [
+        f"{m} (layer {layer(m)}) names {ref!r} (layer {layer(ref)})"
+        for m in LAYERED
+        for ref in string_references(MODULES[m])
+        if ref in MODULES and layer(ref) > layer(m)
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_the_registry_and_the_search_import_each_other_only_one_way():
+    """The registry imports the shared search's agents (a plain import statement); the
+    search reads the grammar and the games' tables from `agents.spec`, never the registry."""
+    search = [m for m in LAYERED if m.startswith("agents.search")]
+    assert "agents.search.agent" in GRAPH["agents.registry"]
+    assert not [m for m in search if "agents.registry" in GRAPH[m]]

@@ -13,7 +13,10 @@ from agents.registry import make_agent
 from agents.search.agent import GameSearchAgent
 from agents.search.game import SearchGame
 from agents.search.gumbel import gumbel_search, search_game
+from agents.search.leaves import draw_seats, joint_actions, seat_values
 from agents.search.mcts import Search, Settings
+from agents.search.selection import NO_GUIDE, Rule, select
+from agents.search.tree import Node, backup
 from asara_env.asara.bridge import from_reference
 from asara_env.asara.config import GameConfig
 from asara_env.asara.hidden import resample_hidden
@@ -179,6 +182,8 @@ def test_asara_search_and_its_network_read_only_what_the_seat_knows():
         "gumbel:16:horizon=4",
         "flatmc:24:horizon=4",
         "ismcts:16:playout=value:horizon=3",
+        "ismcts:24:horizon=4:widen=0.5:expand=policy:playout=value",
+        "gumbel:16:horizon=4:widen=0.3:expand=policy",
     ],
 )
 def test_basari_search_agents_play_legal_actions_deterministically(spec):
@@ -208,6 +213,10 @@ def test_basari_search_agents_play_legal_actions_deterministically(spec):
         ("ismcts:seconds=0", "'seconds'"),
         ("gumbel:seconds=4000", "'seconds'"),
         ("flatmc:seconds=soon", "'seconds'"),
+        ("ismcts:widen=0", "'widen'"),
+        ("ismcts:widen=1.5", "'widen'"),
+        ("gumbel:expand=first", "'expand'"),
+        ("flatmc:widen=0.5", "'widen'"),
     ],
 )
 def test_bad_search_options_get_one_error_naming_the_option(spec, words):
@@ -414,9 +423,9 @@ def test_the_shared_search_answers_the_applications_of_one_game():
 def test_network_values_reach_the_seats_they_belong_to():
     """A value per row is the observer's (the rest shared out); a row of P values is
     ego-centric, column j the seat j places clockwise of the observer."""
-    one = Search._seat_values(np.array([0.8]), np.array([2]), 4)
+    one = seat_values(np.array([0.8]), np.array([2]), 4)
     assert np.allclose(one, [[0.2 / 3, 0.2 / 3, 0.8, 0.2 / 3]])
-    ego = Search._seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
+    ego = seat_values(np.array([[0.5, 0.1, 0.3, 0.1]]), np.array([3]), 4)
     assert np.allclose(ego, [[0.1, 0.3, 0.1, 0.5]])
 
 
@@ -441,15 +450,15 @@ def test_the_playout_mixture_is_drawn_by_its_weights_for_every_seat_but_the_obse
     where = search_game("basari", BACKEND)
     settings = Settings(sims=8, flat=True, opponents=(("random", 3.0), ("value", 1.0)))
     observers = np.arange(20_000) % 4
-    who = Search(where, settings, seed=5).draw_seats(observers, 4)
+    who = draw_seats(Search(where, settings, seed=5), observers, 4)
     assert who is not None and who.shape == (20_000, 4)
     assert (who[np.arange(20_000), observers] == -1).all()
     others = who[np.arange(4)[None, :] != observers[:, None]]
     assert set(np.unique(others)) == {0, 1}
     assert abs((others == 0).mean() - 0.75) < 0.02
-    again = Search(where, settings, seed=5).draw_seats(observers, 4)
+    again = draw_seats(Search(where, settings, seed=5), observers, 4)
     assert again is not None and (again == who).all()  # the search's seed decides
-    assert Search(where, Settings(sims=8, flat=True), seed=5).draw_seats(observers, 4) is None
+    assert draw_seats(Search(where, Settings(sims=8, flat=True), seed=5), observers, 4) is None
 
 
 def test_each_seat_of_a_world_is_played_by_the_policy_drawn_for_it():
@@ -460,7 +469,7 @@ def test_each_seat_of_a_world_is_played_by_the_policy_drawn_for_it():
     search.policy = lambda s, rng: np.full((3, 2), 7, np.int64)
     search.mixture = [lambda s, rng: np.full((len(s.phase), 2), 3, np.int64)]
     who = np.array([[-1, 0], [0, -1], [-1, -1]])
-    assert search._joint(worlds, who).tolist() == [[7, 3], [3, 7], [7, 7]]
+    assert joint_actions(search, worlds, who).tolist() == [[7, 3], [3, 7], [7, 7]]
 
 
 def test_a_flat_search_against_a_mixture_decides_legally():
@@ -567,3 +576,31 @@ def test_a_decision_carries_each_tried_actions_mean_reward(flat):
     if flat:
         assert not np.isnan(q[mask]).any()
         assert q[decision.actions[0]] == np.nanmax(q) == decision.values[0]
+
+
+# ------------------------------------------------------------------ widening, expansion
+def chosen_keys(rule: Rule, below_root: bool, guide: int = NO_GUIDE) -> list[int]:
+    """The keys a seat takes at one node over 10 visits among 10 always-legal keys (each
+    choice counted and backed up with reward 0.5, as the loop does)."""
+    node = Node(1)
+    taken = []
+    for i in range(10):
+        key = select(node, 0, list(range(10)), rule, (i * 0.37) % 1, False, below_root, guide)
+        edge = node.edge(0, key)
+        edge.visits += 1
+        backup([(node, [(0, key)])], np.array([0.5]))
+        taken.append(key)
+    return taken
+
+
+def test_progressive_widening_lets_a_seat_try_a_new_key_only_every_so_often():
+    """Below the root with widen=0.5 a new key is tried while fewer than floor(visits **
+    0.5) are (visits 0, 4 and 9 of 10): 3 keys; at the root, or with widen=1, all 10."""
+    assert len(set(chosen_keys(Rule(0.7, 0.5), below_root=True))) == 3
+    assert len(set(chosen_keys(Rule(0.7, 0.5), below_root=False))) == 10
+    assert len(set(chosen_keys(Rule(0.7, 1.0), below_root=True))) == 10
+
+
+def test_policy_first_expansion_takes_the_playouts_key_while_it_is_untried():
+    taken = chosen_keys(Rule(0.7, 1.0), below_root=True, guide=7)
+    assert taken[0] == 7 and taken.count(7) == 1

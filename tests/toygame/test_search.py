@@ -1,10 +1,14 @@
-"""The test game is searched through its card alone: it has no search code, its card names
-no search verbs, and every search agent of the registry plays it."""
+"""The test game is searched through its card alone: it has no search code, its agents
+table gives no search verbs, and every search agent of the registry plays it, with the
+options every game's search takes."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from agents.registry import check_spec
+from agents.search.agent import shared_kinds
 from agents.search.game import SearchGame
 from agents.search.gumbel import gumbel_search
 from asara_env.common.sampling import uniform_legal
@@ -12,7 +16,7 @@ from tests.common.test_search import search_agent
 
 
 def test_toygame_gets_search_through_its_card_alone(toygame_registered):
-    """The test game has no search code: its card names no verbs, the registry still
+    """The test game has no search code: its agents table gives no verbs, the registry still
     builds every search agent, and they play whole games."""
     from tests.toygame import core as toy
 
@@ -50,3 +54,18 @@ def test_gumbel_root_moves_the_policy_towards_the_better_action(toygame_register
     )
     assert d.policies[0, 0] < d.policies[0, 1:].max()
     assert d.actions[0] != 0
+
+
+@pytest.mark.parametrize("kind", ["flatmc", "ismcts", "gumbel"])
+def test_every_games_shared_search_takes_the_same_options(toygame_registered, kind):
+    """One option table for every game's search: the same keys, the same answers."""
+    tables = {game: shared_kinds(game)[kind].options for game in ("basari", toygame_registered)}
+    assert len({tuple(sorted(t)) for t in tables.values()}) == 1
+    errors = set()
+    for game in tables:
+        for spec in (f"{kind}:widen=0", f"{kind}:batch=0", f"{kind}:expand=first"):
+            try:
+                check_spec(game, spec)
+            except ValueError as e:
+                errors.add((spec, str(e).replace(game, "GAME")))
+    assert len(errors) == 3

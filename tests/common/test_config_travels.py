@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
 from training import run  # noqa: E402
-from training.selfplay.run import build_parser  # noqa: E402
+from training.selfplay.cli import build_parser  # noqa: E402
 from training.tournament_cli import parse_command_args  # noqa: E402
 
 ASARA_RULES = ["--players", "3", "--variant", "pro", "--expansions", "genie,gifts"]

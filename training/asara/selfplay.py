@@ -13,7 +13,7 @@ from asara_env.asara.actions import NUM_ACTIONS
 from asara_env.asara.core.observation import OBS_DIM
 from commandline.asara.options import add_rules_arguments, check_rules, config_of
 from commandline.command import run_main
-from training.selfplay import run
+from training.selfplay import cli
 from training.selfplay.spec import SelfPlaySpec
 
 from . import shipped_model, spec_names
@@ -39,7 +39,7 @@ SPEC = SelfPlaySpec(
 @run_main("asara-selfplay")
 def main(argv: list[str] | None = None) -> None:
     """`asara-selfplay`."""
-    run.main_of(SPEC, argv)
+    cli.main_of(SPEC, argv)
 
 
 if __name__ == "__main__":

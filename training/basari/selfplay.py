@@ -17,7 +17,7 @@ from asara_env.basari.config import BasariConfig
 from asara_env.basari.core import obs_size
 from commandline.basari.options import add_start_mode_argument
 from commandline.command import run_main
-from training.selfplay import run
+from training.selfplay import cli
 from training.selfplay.spec import SelfPlaySpec
 
 from . import shipped_model, spec_names
@@ -51,7 +51,7 @@ SPEC = SelfPlaySpec(
 @run_main("basari-selfplay")
 def main(argv: list[str] | None = None) -> None:
     """`basari-selfplay`."""
-    run.main_of(SPEC, argv)
+    cli.main_of(SPEC, argv)
 
 
 if __name__ == "__main__":

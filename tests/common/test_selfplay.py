@@ -492,3 +492,47 @@ def test_the_improved_policy_moves_the_prior_by_the_searchs_q():
     )
     assert np.allclose(p[2], rescaled[0], atol=1e-6)
     assert np.allclose(p.sum(axis=1), 1, atol=1e-6)
+
+
+def test_the_evaluator_gives_win_shares_in_seat_order_and_computes_only_what_is_read():
+    """The seat head's outputs (+1 own, -1 the next seat) read through the win scheme's map
+    (a=b=0.5): win shares 1 and 0, column k the seat k places after the observer; a head
+    never read is never evaluated."""
+    from training.selfplay.evaluator import NetEvaluator
+
+    policy = seat_policy(new_model(5, 4, 2, seed=0, hidden=(8,)))
+    with torch.no_grad():
+        policy.value_net.weight.zero_()
+        policy.value_net.bias.copy_(torch.tensor([1.0, -1.0]))
+    evaluate = NetEvaluator(policy, 0.5, 0.5)
+    _, values = evaluate(np.ones((3, 5), np.float32), np.ones((3, 4), bool))
+    assert np.allclose(np.asarray(values), [[1.0, 0.0]] * 3)
+    assert evaluate.evaluations == {"logits": 0, "values": 3}
+    logits, _ = evaluate(np.ones((2, 5), np.float32), np.ones((2, 4), bool))
+    assert np.asarray(logits, np.float64).shape == (2, 4)
+    assert evaluate.evaluations == {"logits": 2, "values": 3}
+
+
+def test_positions_without_a_policy_target_teach_only_the_value():
+    rng = np.random.default_rng(4)
+    batch = positions(16, rng)
+    policy = seat_policy(new_model(5, 4, 2, seed=0, hidden=(8,)))
+    ce, mse = losses(policy, batch)
+    batch.targets[8:] = False
+    batch.policies[8:] = batch.masks[8:] / batch.masks[8:].sum(axis=1, keepdims=True)
+    ce_half, mse_half = losses(policy, batch)
+    assert torch.isclose(mse, mse_half) and not torch.isclose(ce, ce_half)
+    assert torch.isclose(ce_half, losses(policy, batch.take(np.arange(8)))[0])
+
+
+def test_playout_cap_randomisation_marks_the_fast_searches(tmp_path: Path):
+    """full=0.5:fast=2: about half of the searched positions carry a policy target."""
+    out = tmp_path / "r"
+    spec = "gumbel:8:prior=self:value=net:full=0.5:fast=2"
+    train([*SMALL, "--search", spec, "--iterations", "1", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    share = kept.data.targets[searched].mean()
+    assert searched.sum() > 20 and 0.2 < share < 0.8
+    assert kept.data.targets[~searched].all()

@@ -1,7 +1,7 @@
 """How well a model's value head predicts the win share, by game phase and by whose view:
 the calibration behind value-head leaves in the search.
 
-    python -m benchmarks.value_calibration [--models ppo_2p sp_2p] [--games 200]
+    python -m benchmarks.value_calibration [--models ppo_2p sp_2p RUN/model.zip] [--games 200]
 
 ASARA, 2 players, the compiled core. `--games` games of the model against itself (each
 action drawn from its policy, so the outcomes vary), and at every decision the value
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -109,7 +110,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     for name in args.models:
-        model = _load(model_path("asara", name))
+        path = Path(name) if Path(name).is_file() else model_path("asara", name)
+        model = _load(path)
         for row in table(name, record(model, args.games, args.seed), args.bins):
             print(json.dumps(row), flush=True)
 

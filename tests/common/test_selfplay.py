@@ -536,3 +536,11 @@ def test_playout_cap_randomisation_marks_the_fast_searches(tmp_path: Path):
     share = kept.data.targets[searched].mean()
     assert searched.sum() > 20 and 0.2 < share < 0.8
     assert kept.data.targets[~searched].all()
+
+
+def test_a_run_from_scratch_defaults_to_a_cpu_sized_network_and_a_faster_rate(tmp_path: Path):
+    scratch = cli.parse_args(BASARI, [*SMALL, "--out", str(tmp_path / "a")])
+    assert (scratch.hidden, scratch.learning_rate) == ((128,), 1e-3)
+    argv = [a for a in SMALL if a not in ("--start", "scratch")]
+    shipped = cli.parse_args(BASARI, [*argv, "--out", str(tmp_path / "b")])
+    assert (shipped.hidden, shipped.learning_rate) == (None, 1e-4)

@@ -31,6 +31,10 @@ from .searchspec import DEFAULT_SEARCH, legacy_spec, playout_mix, playout_names,
 from .spec import SelfPlaySpec
 
 MAX_WIDTH = 4096  # --hidden: the widest layer
+# a network from scratch: one hidden layer of 128 per head makes ASARA's self-play about
+# twice as fast on a CPU as the 512-256 MLPs (docs/performance.md), and learns
+SCRATCH_HIDDEN = (128,)
+SCRATCH_RATE, MODEL_RATE = 1e-3, 1e-4  # Adam's step from scratch, from a trained model
 
 
 def widths(text: str) -> tuple[int, ...]:
@@ -107,8 +111,8 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p.add_argument(
         "--learning-rate",
         type=command.bounded_float(0.0, 1.0, open_low=True),
-        default=1e-4,
-        help="Adam's step size",
+        default=None,
+        help=f"Adam's step size (default: {SCRATCH_RATE} from scratch, {MODEL_RATE} from a model)",
     )
     p.add_argument(
         "--value-weight",
@@ -127,7 +131,8 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         type=widths,
         default=None,
         metavar="W[,W...]",
-        help="--start scratch: the widths of the policy and value MLPs (default 512,256)",
+        help="--start scratch: the widths of the policy and value MLPs (default: "
+        f"{','.join(map(str, SCRATCH_HIDDEN))}; a run recorded without them: 512,256)",
     )
     p.add_argument(
         "--seed", type=command.seed, default=0, help="seeds the games, searches, learner"
@@ -196,6 +201,11 @@ def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Na
     spec.check(p, args)
     check_search(p, spec.game, args)
     args.start = args.start or spec.start_model(args.players)
+    scratch = args.start == SCRATCH
+    if args.learning_rate is None:  # a resumed run has its recorded rate
+        args.learning_rate = SCRATCH_RATE if scratch else MODEL_RATE
+    if args.hidden is None and scratch and args.resume is None:
+        args.hidden = SCRATCH_HIDDEN
     if args.eval_opponents is None:
         args.eval_opponents = ",".join(spec.eval_opponents(args.players))
     given = args.eval_opponents  # a list where a resumed run's record gives it

@@ -544,3 +544,13 @@ def test_a_run_from_scratch_defaults_to_a_cpu_sized_network_and_a_faster_rate(tm
     argv = [a for a in SMALL if a not in ("--start", "scratch")]
     shipped = cli.parse_args(BASARI, [*argv, "--out", str(tmp_path / "b")])
     assert (shipped.hidden, shipped.learning_rate) == (None, 1e-4)
+
+
+def test_a_checkpoint_without_its_buffer_continues_with_an_empty_one(tmp_path: Path):
+    out = tmp_path / "r"
+    train([*SMALL, "--iterations", "1", "--out", str(out)])
+    (out / "checkpoints" / "iter-000001" / "buffer.npz").unlink()
+    train(["--resume", str(out), "--iterations", "1", "--no-progress"])
+    progress = rows(out / "progress.csv")
+    assert [r["iteration"] for r in progress] == ["1", "2"]
+    assert progress[1]["buffer"] == progress[1]["positions"]  # refilled from empty

@@ -138,13 +138,16 @@ def save_checkpoint(
 
 
 def load_checkpoint(folder: Path, model: Any, learner: Learner, buffer: ReplayBuffer) -> Counters:
-    """Restore the model's weights, the optimizer and the buffer from `folder`."""
+    """Restore the model's weights, the optimizer and the buffer from `folder` (a
+    checkpoint kept without its buffer, to be small, starts with an empty one, which the
+    next iterations refill)."""
     from sb3_contrib import MaskablePPO
 
     saved = MaskablePPO.load(folder / MODEL, device="cpu")
     model.policy.load_state_dict(saved.policy.state_dict())
     learner.load_state(torch.load(folder / "learner.pt", weights_only=True))
-    buffer.load(folder / "buffer.npz")
+    if (folder / "buffer.npz").exists():
+        buffer.load(folder / "buffer.npz")
     return Counters(**json.loads((folder / "counters.json").read_text()))
 
 

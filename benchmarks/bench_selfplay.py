@@ -12,7 +12,8 @@ network loaded). The network: the game's shipped 2-player model (`shipped`, the 
 or a fresh one of those hidden widths (`64` or `512,256`: the policy and value MLPs),
 the leaves scored by its value head (`net`) or by random playouts (`playout`). Printed
 per row: positions (every decision of every seat, the forced ones included) and searched
-decisions, network evaluations (rows through a head), process CPU-seconds, positions,
+decisions, network evaluations (rows through a head) and calls (forward passes of a
+head, and the rows per call), process CPU-seconds, positions,
 searched decisions and evaluations per CPU-second, wall seconds. With `--ray-workers`:
 the same games of the first game, leaf, network and budget on that many Ray actors of a
 local instance, positions per wall-second and per CPU-second (the actors' CPU summed).
@@ -60,16 +61,20 @@ def measure(
     pool: LocalPool | RayPool, weights: dict[str, np.ndarray], games: int
 ) -> dict[str, float]:
     wall, cpu = time.perf_counter(), time.process_time()
-    evaluated = pool.worker.evaluations if isinstance(pool, LocalPool) else 0
+    worker = pool.worker if isinstance(pool, LocalPool) else None
+    evaluated, calls = (worker.evaluations, worker.calls) if worker else (0, 0)
     positions, worker_cpu = pool.play(1, weights, games, lambda n: None)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    evaluated = pool.worker.evaluations - evaluated if isinstance(pool, LocalPool) else 0
+    if worker is not None:
+        evaluated, calls = worker.evaluations - evaluated, worker.calls - calls
     searched = int((positions.masks.sum(axis=1) > 1).sum())
     used = worker_cpu if isinstance(pool, RayPool) else cpu
     return {
         "positions": len(positions),
         "searched": searched,
         "evaluations": evaluated,
+        "network_calls": calls,
+        "rows_per_call": round(evaluated / max(calls, 1), 1),
         "cpu_s": round(used, 2),
         "wall_s": wall,
         "positions_per_cpu_s": round(len(positions) / used, 1),

@@ -53,6 +53,7 @@ class Worker:
         self.model = model_like(settings.architecture, size, actions, settings.seed)
         self.make_searcher: Callable[..., Searcher] = make_searcher
         self.evaluations = 0  # network rows evaluated by this worker's searches
+        self.calls = 0  # ... in this many forward passes of a head
 
     def node(self) -> str:
         """The Ray node this worker runs on ('' outside Ray)."""
@@ -81,7 +82,9 @@ class Worker:
         seeds = derived_seeds(derived_seed(s.seed, iteration), games)
         positions = play_games(self.game, searcher, seeds, s.reward, int(games[0]), on_step)
         evaluator = getattr(searcher, "evaluator", None)
-        self.evaluations += sum(evaluator.evaluations.values()) if evaluator is not None else 0
+        if evaluator is not None:
+            self.evaluations += sum(evaluator.evaluations.values())
+            self.calls += evaluator.calls
         return positions, time.process_time() - began
 
 

@@ -5,13 +5,9 @@ training/<game>/selfplay.py).
 Each iteration:
 
 1. Self-play: `--games` games played to their ends on the game's compiled core, all at
-   once, every decision of every seat by the search (`--search gumbel`: the shared
-   search's Gumbel root at `--simulations` simulations, guided by the current network,
-   its leaves scored by the network's value head or by playouts of `--playout` with
-   `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
-   Monte Carlo over playouts of `--playout`, the other seats of each playout by a policy
-   drawn from `--playout-mix` where it is given, each playout scored by
-   `--search-reward`, the target its improved policy (`--flat-target`);
+   once, every decision of every seat by the search `--search`, one agent spec
+   (training/selfplay/searchspec.py; by default the shared search's Gumbel root at 32
+   simulations, guided by the current network, its leaves scored by its value head;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final

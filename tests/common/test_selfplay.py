@@ -437,6 +437,8 @@ def test_a_search_spec_is_read_and_an_old_runs_flags_become_one():
         "margin",
         "value",
     )
+    playouts = read_search("gumbel:32:prior=self:playout=random", schemes)
+    assert (playouts.leaf, playouts.playout) == ("playout", "random")
     capped = read_search("gumbel:32:prior=self:value=net:full=0.25:fast=8", schemes)
     assert (capped.full, capped.fast) == (0.25, 8)
     old = {"search": "flat", "simulations": 8, "playout": "value", "playout_mix": "random=2,value"}

@@ -19,7 +19,8 @@ prior self-play has), `c_scale=X` (the scale of q in the improved policy, mctx's
 `full=P` and `fast=N` (playout cap randomisation, KataGo: each decision searched in full
 with probability P, else with N simulations and no policy target). `value=` is `net` (the
 value head) or a reward scheme of the game (playouts scored by it; the Gumbel root reads
-win shares, so only `win` there).
+win shares, so only `win` there); gumbel's default is `net`, or `win` where `playout=`
+is named.
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def read_search(text: str, schemes: tuple[str, ...]) -> SearchSpec:
         )
     if options.get("prior", SELF) != SELF:
         raise ValueError(f"self-play's prior is the network it trains: prior={SELF}")
-    value = options.get("value", NET if spec.name == "gumbel" else "win")
+    # gumbel's leaves: the value head unless playouts are named (`playout=` alone)
+    own_leaf = spec.name == "gumbel" and "playout" not in options
+    value = options.get("value", NET if own_leaf else "win")
     if value != NET and value not in schemes:
         raise ValueError(f"option value={value!r}: {NET} or a reward scheme {list(schemes)}")
     if spec.name == "gumbel" and value not in (NET, "win"):

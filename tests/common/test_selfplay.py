@@ -556,3 +556,19 @@ def test_a_checkpoint_without_its_buffer_continues_with_an_empty_one(tmp_path: P
     progress = rows(out / "progress.csv")
     assert [r["iteration"] for r in progress] == ["1", "2"]
     assert progress[1]["buffer"] == progress[1]["positions"]  # refilled from empty
+
+
+def test_a_run_recorded_with_the_older_search_flags_is_refused_naming_its_spec(
+    tmp_path: Path, capsys
+):
+    out = tmp_path / "r"
+    train([*SMALL, "--iterations", "1", "--out", str(out)])
+    record = json.loads((out / "run.json").read_text())
+    record["settings"] |= {"search": "prior", "simulations": 32, "leaf": "net"}
+    (out / "run.json").write_text(json.dumps(record))
+    with pytest.raises(SystemExit) as e:
+        train(["--resume", str(out), "--iterations", "1", "--no-progress"])
+    assert e.value.code == 2 and "--search 'prior' --change-settings" in capsys.readouterr().err
+    again = ["--resume", str(out), "--search", "prior", "--change-settings", "--iterations", "1"]
+    train([*again, "--no-progress"])
+    assert [r["iteration"] for r in rows(out / "progress.csv")] == ["1", "2"]

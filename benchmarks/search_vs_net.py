@@ -7,7 +7,9 @@ network searching with it, head to head.
 2 players, basic rules, the compiled core; game g seeded from `--seed` and g, the
 searching side in seat g mod 2. The network alone plays its most probable legal action;
 the other side decides by the trainer's search (training/selfplay/search.py) guided by the
-same network. Prints the search's win share with its 95% Wilson interval and the CPU
+same network, its move the root's choice (`--pick root`: Gumbel noise included, as in
+self-play) or the most probable action of its improved policy (`--pick improved`). Prints
+the search's win share with its 95% Wilson interval and the CPU
 seconds per searched decision.
 """
 
@@ -41,6 +43,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--search", default="gumbel:32:prior=self:value=net")
     p.add_argument("--seed", type=int, default=4242)
+    p.add_argument(
+        "--pick",
+        choices=("root", "improved"),
+        default="root",
+        help="the search's move: the Gumbel root's choice (noise included) or the most "
+        "probable action of its improved policy",
+    )
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     spec = game_module(args.game, "selfplay").SPEC
@@ -67,7 +76,8 @@ def main(argv: list[str] | None = None) -> None:
         mine = np.flatnonzero((s == searching[g]) & (m.sum(axis=1) > 1))
         if len(mine):
             began = time.process_time()
-            actions[mine] = searcher(state, (g[mine], s[mine], o[mine], m[mine]))[0]
+            chosen, improved, _ = searcher(state, (g[mine], s[mine], o[mine], m[mine]))
+            actions[mine] = chosen if args.pick == "root" else improved.argmax(axis=1)
             cpu += time.process_time() - began
             searched += len(mine)
         game.step(state, g, s, actions)
@@ -75,7 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     n, rate = args.games, float(shares.mean())
     centre = (rate + Z * Z / (2 * n)) / (1 + Z * Z / n)
     half = Z * math.sqrt(rate * (1 - rate) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    row = {"model": args.model, "search": args.search, "games": n, "search_win_share": rate}
+    row = {"model": args.model, "search": args.search, "pick": args.pick, "games": n}
+    row["search_win_share"] = rate
     row |= {"ci_low": round(centre - half, 3), "ci_high": round(centre + half, 3)}
     print(json.dumps({**row, "cpu_s_per_search": round(cpu / max(searched, 1), 4)}))
 

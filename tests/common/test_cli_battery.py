@@ -91,7 +91,7 @@ SELFPLAY_BAD = (
     _seeds()
     + _counts("--games")
     + _counts("--iterations")
-    + _counts("--simulations")
+    + [(["--search", f"gumbel:{v}"], "--search") for v in ("0", "-3", "x", "2.5", "10**9")]
     + _counts("--eval-games")
     + _counts("--updates")
     + [(["--players", v], "--players") for v in ("5", "0", "two")]

@@ -16,7 +16,7 @@ from asara_env.asara.config import GameConfig  # noqa: E402
 from asara_env.basari.config import BasariConfig  # noqa: E402
 from training.evaluation.tournament_cli import parse_command_args  # noqa: E402
 from training.ppo import run, run_args  # noqa: E402
-from training.selfplay.run import build_parser  # noqa: E402
+from training.selfplay.cli import build_parser  # noqa: E402
 
 ASARA_RULES = ["--players", "3", "--variant", "pro", "--expansions", "genie,gifts"]
 ASARA_CONFIG = GameConfig(num_players=3, variant="pro", expansions=("genie", "gifts"))

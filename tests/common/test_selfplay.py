@@ -20,7 +20,7 @@ pytest.importorskip("sb3_contrib")
 
 from agents.models import STRONGEST  # noqa: E402
 from training.basari.selfplay import SPEC as BASARI  # noqa: E402
-from training.selfplay import run  # noqa: E402
+from training.selfplay import cli  # noqa: E402
 from training.selfplay.buffer import (  # noqa: E402
     Positions,
     ReplayBuffer,
@@ -29,7 +29,8 @@ from training.selfplay.buffer import (  # noqa: E402
 )
 from training.selfplay.learner import Learner, LearnerSettings, losses  # noqa: E402
 from training.selfplay.network import new_model, scheme_total, seat_policy  # noqa: E402
-from training.selfplay.search import improved_policy, parse_mix  # noqa: E402
+from training.selfplay.search import improved_policy  # noqa: E402
+from training.selfplay.searchspec import legacy_spec, read_search  # noqa: E402
 from training.selfplay.workers import blocks  # noqa: E402
 
 SMALL = [
@@ -50,6 +51,7 @@ def positions(n: int, rng: np.random.Generator, size: int = 5, actions: int = 4)
         policies,
         rng.random((n, 2)).astype(np.float32),
         np.arange(n, dtype=np.int64),
+        np.ones(n, bool),
     )
 
 
@@ -116,7 +118,7 @@ def test_a_network_from_a_shipped_model_plays_and_values_as_it_did():
     total = scheme_total(reward_schemes("basari")["win"], 2)
     assert total == 1.0  # BASARI's win shares sum to 1
     assert scheme_total(reward_schemes("asara")["win"], 3) == 0.0  # ASARA's win is zero-sum
-    size, actions = BASARI.sizes(BASARI.config(run.build_parser(BASARI).parse_args([])))
+    size, actions = BASARI.sizes(BASARI.config(cli.build_parser(BASARI).parse_args([])))
     model = new_model(size, actions, 2, 0, path, total)
     old = _load(path)
     obs = torch.as_tensor(np.random.default_rng(0).random((6, size)).astype(np.float32))
@@ -140,7 +142,7 @@ def test_a_network_of_another_game_is_refused():
 
 # ---------------------------------------------------------------------- the command
 def train(argv: list[str]) -> None:
-    run.main_of(BASARI, argv)
+    cli.main_of(BASARI, argv)
 
 
 def weights(path: Path) -> dict[str, torch.Tensor]:
@@ -165,7 +167,7 @@ def test_a_small_run_plays_learns_checkpoints_and_evaluates(tmp_path: Path):
         (i, o) for i in ("0", "2") for o in (STRONGEST["basari"][2], "value")
     }
     record = json.loads((out / "run.json").read_text())
-    assert record["settings"]["simulations"] == 32 and record["counters"]["iteration"] == 2
+    assert record["settings"]["search"] == "prior" and record["counters"]["iteration"] == 2
     assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [
         "iter-000001",
         "iter-000002",
@@ -219,29 +221,22 @@ def test_ctrl_c_keeps_the_finished_iterations(how: str, tmp_path: Path, monkeypa
     "argv, message",
     [
         (["--start", "nothing.zip"], "argument --start: nothing.zip is neither"),
-        (["--simulations", "0"], "argument --simulations: must be at least 1"),
+        (["--search", "gumbel:0"], "argument --search: option sims='0' must be between"),
         (["--eval-opponents", "chess"], "argument --eval-opponents: unknown agent 'chess'"),
         (["--eval-opponents", "value,flatmc:sims=abc"], "option 'sims' must be an integer"),
         (["--eval-opponents", "policy:model=missing.zip"], "option 'model' names no file"),
         (["--reward", "money"], "argument --reward: invalid choice"),
-        (["--leaf", "playout", "--playout", "chess"], "argument --playout: must be one of"),
-        (["--c-scale", "0"], "argument --c-scale: must be"),
-        (["--playout-mix", "random"], "argument --playout-mix: needs --search flat"),
-        (
-            ["--search", "flat", "--playout-mix", "random+chess"],
-            "argument --playout-mix: names 'chess' in 'random+chess'; the names:",
-        ),
-        (
-            ["--search", "flat", "--playout-mix", "random*0"],
-            "argument --playout-mix: gives 'random' the weight 0; weights must be > 0",
-        ),
-        (
-            ["--search", "flat", "--playout-mix", "random*x"],
-            "argument --playout-mix: must be a number, got 'x'",
-        ),
-        (["--search", "flat", "--playout-mix", "value+value"], "names 'value' twice"),
-        (["--search", "flat", "--search-reward", "money"], "argument --search-reward: must be"),
-        (["--search-reward", "margin"], "argument --search-reward: needs --search flat"),
+        (["--search", "gumbel:8:playout=chess:value=win"], "playout must be one of"),
+        (["--search", "gumbel:8:c_scale=0"], "option c_scale='0' must be between"),
+        (["--search", "gumbel:8:opponents=random"], "gumbel takes no option 'opponents'"),
+        (["--search", "gumbel:8:prior=ppo_2p"], "self-play's prior is the network it trains"),
+        (["--search", "chess:8"], "search 'chess' is not one of"),
+        (["--search", "gumbel:8:full=0.25"], "full=P below 1 needs fast=N"),
+        (["--search", "flatmc:8:opponents=random+chess"], "names 'chess' in"),
+        (["--search", "flatmc:8:opponents=random*0"], "weights must be > 0"),
+        (["--search", "flatmc:8:value=money"], "option value='money'"),
+        (["--search", "gumbel:8:value=margin"], "the Gumbel root reads win shares"),
+        (["--start", "ppo_2p", "--hidden", "64"], "argument --hidden: sizes a network started"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(argv, message, tmp_path: Path, capsys):
@@ -269,9 +264,9 @@ def test_a_folder_holding_a_run_is_refused_unless_resumed_or_forced(tmp_path: Pa
         train([*SMALL, "--iterations", "1", "--out", str(out)])
     assert e.value.code == 2 and "already holds a self-play run" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        train(["--resume", str(out), "--simulations", "8", "--no-progress"])
+        train(["--resume", str(out), "--search", "gumbel:8", "--no-progress"])
     err = capsys.readouterr().err
-    assert e.value.code == 2 and "simulations 32 -> 8" in err
+    assert e.value.code == 2 and 'search "prior" -> "gumbel:8"' in err
     with pytest.raises(SystemExit) as e:
         train(["--resume", str(tmp_path / "empty"), "--no-progress"])
     assert e.value.code == 2 and "holds no self-play run" in capsys.readouterr().err
@@ -384,16 +379,17 @@ def test_the_search_reads_values_on_the_win_share_scale():
 
 
 def test_a_reward_the_search_cannot_read_is_refused(tmp_path: Path, capsys):
-    argv = [*SMALL, "--search", "gumbel", "--players", "3", "--reward", "rank"]
+    argv = [*SMALL, "--search", "gumbel:8:prior=self:value=net", "--players", "3"]
+    argv += ["--reward", "rank"]
     with pytest.raises(SystemExit) as e:
         train([*argv, "--out", str(tmp_path / "r")])
     assert e.value.code == 2 and "argument --reward" in capsys.readouterr().err
 
 
 def test_a_reward_the_search_does_not_read_is_allowed_with_playout_leaves(tmp_path: Path):
-    argv = [*SMALL, "--search", "gumbel", "--players", "3", "--reward", "rank"]
-    args = run.parse_args(BASARI, [*argv, "--leaf", "playout", "--out", str(tmp_path / "r")])
-    assert (args.reward, args.leaf) == ("rank", "playout")
+    argv = [*SMALL, "--players", "3", "--reward", "rank", "--out", str(tmp_path / "r")]
+    args = cli.parse_args(BASARI, [*argv, "--search", "gumbel:8:prior=self:playout=random"])
+    assert args.reward == "rank" and read_search(args.search, ("win",)).leaf == "playout"
 
 
 def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Path):
@@ -402,7 +398,7 @@ def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Pa
     out = tmp_path / "r"
     argv = [a for a in SMALL if a not in ("--start", "scratch")]  # from the strongest model
     train(
-        [*argv, "--search", "gumbel", "--simulations", "8", "--iterations", "1", "--out", str(out)]
+        [*argv, "--search", "gumbel:8:prior=self:value=net", "--iterations", "1", "--out", str(out)]
     )
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
@@ -414,33 +410,53 @@ def test_an_iteration_with_the_gumbel_search_from_the_shipped_model(tmp_path: Pa
 
 
 def test_an_iteration_whose_search_scores_leaves_by_playouts(tmp_path: Path):
-    """--leaf playout: the Gumbel root over playouts of a fixed policy (random here), its
+    """playout=: the Gumbel root over playouts of a fixed policy (random here), its
     targets distributions over their masks, recorded in the run's settings."""
     out = tmp_path / "r"
-    argv = [*SMALL, "--search", "gumbel", "--simulations", "8", "--iterations", "1"]
-    train([*argv, "--leaf", "playout", "--playout", "random", "--out", str(out)])
+    spec = "gumbel:8:prior=self:playout=random"
+    train([*SMALL, "--search", spec, "--iterations", "1", "--out", str(out)])
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     assert (kept.data.masks.sum(axis=1) > 1).sum() > 20
     check_policies(kept.data.policies, kept.data.masks)
     recorded = json.loads((out / "run.json").read_text())
-    assert (recorded["settings"]["leaf"], recorded["settings"]["playout"]) == ("playout", "random")
+    assert recorded["settings"]["search"] == spec
 
 
-def test_a_playout_mixture_is_read_with_its_weights():
-    names = ("random", "value", "ppo_2p")
-    assert parse_mix("value+random*0.5+ ppo_2p*2", names) == (
-        ("value", 1.0),
-        ("random", 0.5),
-        ("ppo_2p", 2.0),
+def test_a_search_spec_is_read_and_an_old_runs_flags_become_one():
+    schemes = ("win", "margin")
+    default = read_search("gumbel:32:prior=self:value=net", schemes)
+    assert (default.search, default.simulations, default.leaf, default.full) == (
+        "gumbel",
+        32,
+        "net",
+        1.0,
     )
-    assert parse_mix("", names) == ()
+    flat = read_search("flatmc:8:playout=value:value=margin:opponents=value*2+random", schemes)
+    assert (flat.search, flat.leaf, flat.search_reward, flat.playout) == (
+        "flat",
+        "playout",
+        "margin",
+        "value",
+    )
+    playouts = read_search("gumbel:32:prior=self:playout=random", schemes)
+    assert (playouts.leaf, playouts.playout) == ("playout", "random")
+    capped = read_search("gumbel:32:prior=self:value=net:full=0.25:fast=8", schemes)
+    assert (capped.full, capped.fast) == (0.25, 8)
+    old = {"search": "flat", "simulations": 8, "playout": "value", "playout_mix": "random=2,value"}
+    assert legacy_spec({**old, "search_reward": "margin", "flat_target": "best"}) == (
+        "flatmc:8:playout=value:value=margin:opponents=random*2+value:target=best"
+    )
+    assert legacy_spec({"search": "gumbel", "simulations": 32, "leaf": "net"}) == (
+        "gumbel:32:prior=self:value=net"
+    )
+    assert legacy_spec({"search": "gumbel:32"}) is None
 
 
 def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path):
     out = tmp_path / "r"
-    argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
-    train([*argv, "--playout-mix", "random*2+value", "--out", str(out)])
+    spec = "flatmc:8:opponents=random*2+value"
+    train([*SMALL, "--search", spec, "--iterations", "1", "--out", str(out)])
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     searched = kept.data.masks.sum(axis=1) > 1
@@ -448,16 +464,14 @@ def test_flat_monte_carlo_against_a_mixture_trains_and_records_it(tmp_path: Path
     check_policies(kept.data.policies, kept.data.masks)
     assert (kept.data.policies[searched].max(axis=1) < 1.0).all()  # improved, not one-hot
     recorded = json.loads((out / "run.json").read_text())
-    assert recorded["settings"]["playout_mix"] == "random*2+value"
-    assert recorded["settings"]["flat_target"] == "improved"
+    assert recorded["settings"]["search"] == spec
 
 
 def test_an_iteration_of_flat_monte_carlo_targets_its_chosen_actions(tmp_path: Path):
-    """--search flat --flat-target best: every searched target one-hot (the flat
-    search's choice)."""
+    """flatmc:...:target=best: every searched target one-hot (the flat search's choice)."""
     out = tmp_path / "r"
-    argv = [*SMALL, "--search", "flat", "--simulations", "8", "--iterations", "1"]
-    train([*argv, "--playout", "random", "--flat-target", "best", "--out", str(out)])
+    spec = "flatmc:8:playout=random:target=best"
+    train([*SMALL, "--search", spec, "--iterations", "1", "--out", str(out)])
     kept = ReplayBuffer(100_000, 1, 1, 2)
     kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
     searched = kept.data.masks.sum(axis=1) > 1
@@ -482,3 +496,81 @@ def test_the_improved_policy_moves_the_prior_by_the_searchs_q():
     )
     assert np.allclose(p[2], rescaled[0], atol=1e-6)
     assert np.allclose(p.sum(axis=1), 1, atol=1e-6)
+
+
+def test_the_evaluator_gives_win_shares_in_seat_order_and_computes_only_what_is_read():
+    """The seat head's outputs (+1 own, -1 the next seat) read through the win scheme's map
+    (a=b=0.5): win shares 1 and 0, column k the seat k places after the observer; a head
+    never read is never evaluated."""
+    from training.selfplay.evaluator import NetEvaluator
+
+    policy = seat_policy(new_model(5, 4, 2, seed=0, hidden=(8,)))
+    with torch.no_grad():
+        policy.value_net.weight.zero_()
+        policy.value_net.bias.copy_(torch.tensor([1.0, -1.0]))
+    evaluate = NetEvaluator(policy, 0.5, 0.5)
+    _, values = evaluate(np.ones((3, 5), np.float32), np.ones((3, 4), bool))
+    assert np.allclose(np.asarray(values), [[1.0, 0.0]] * 3)
+    assert evaluate.evaluations == {"logits": 0, "values": 3}
+    logits, _ = evaluate(np.ones((2, 5), np.float32), np.ones((2, 4), bool))
+    assert np.asarray(logits, np.float64).shape == (2, 4)
+    assert evaluate.evaluations == {"logits": 2, "values": 3}
+
+
+def test_positions_without_a_policy_target_teach_only_the_value():
+    rng = np.random.default_rng(4)
+    batch = positions(16, rng)
+    policy = seat_policy(new_model(5, 4, 2, seed=0, hidden=(8,)))
+    ce, mse = losses(policy, batch)
+    batch.targets[8:] = False
+    batch.policies[8:] = batch.masks[8:] / batch.masks[8:].sum(axis=1, keepdims=True)
+    ce_half, mse_half = losses(policy, batch)
+    assert torch.isclose(mse, mse_half) and not torch.isclose(ce, ce_half)
+    assert torch.isclose(ce_half, losses(policy, batch.take(np.arange(8)))[0])
+
+
+def test_playout_cap_randomisation_marks_the_fast_searches(tmp_path: Path):
+    """full=0.5:fast=2: about half of the searched positions carry a policy target."""
+    out = tmp_path / "r"
+    spec = "gumbel:8:prior=self:value=net:full=0.5:fast=2"
+    train([*SMALL, "--search", spec, "--iterations", "1", "--out", str(out)])
+    kept = ReplayBuffer(100_000, 1, 1, 2)
+    kept.load(out / "checkpoints" / "iter-000001" / "buffer.npz")
+    searched = kept.data.masks.sum(axis=1) > 1
+    share = kept.data.targets[searched].mean()
+    assert searched.sum() > 20 and 0.2 < share < 0.8
+    assert kept.data.targets[~searched].all()
+
+
+def test_a_run_from_scratch_defaults_to_a_cpu_sized_network_and_a_faster_rate(tmp_path: Path):
+    scratch = cli.parse_args(BASARI, [*SMALL, "--out", str(tmp_path / "a")])
+    assert (scratch.hidden, scratch.learning_rate) == ((128,), 1e-3)
+    argv = [a for a in SMALL if a not in ("--start", "scratch")]
+    shipped = cli.parse_args(BASARI, [*argv, "--out", str(tmp_path / "b")])
+    assert (shipped.hidden, shipped.learning_rate) == (None, 1e-4)
+
+
+def test_a_checkpoint_without_its_buffer_continues_with_an_empty_one(tmp_path: Path):
+    out = tmp_path / "r"
+    train([*SMALL, "--iterations", "1", "--out", str(out)])
+    (out / "checkpoints" / "iter-000001" / "buffer.npz").unlink()
+    train(["--resume", str(out), "--iterations", "1", "--no-progress"])
+    progress = rows(out / "progress.csv")
+    assert [r["iteration"] for r in progress] == ["1", "2"]
+    assert progress[1]["buffer"] == progress[1]["positions"]  # refilled from empty
+
+
+def test_a_run_recorded_with_the_older_search_flags_is_refused_naming_its_spec(
+    tmp_path: Path, capsys
+):
+    out = tmp_path / "r"
+    train([*SMALL, "--iterations", "1", "--out", str(out)])
+    record = json.loads((out / "run.json").read_text())
+    record["settings"] |= {"search": "prior", "simulations": 32, "leaf": "net"}
+    (out / "run.json").write_text(json.dumps(record))
+    with pytest.raises(SystemExit) as e:
+        train(["--resume", str(out), "--iterations", "1", "--no-progress"])
+    assert e.value.code == 2 and "--search 'prior' --change-settings" in capsys.readouterr().err
+    again = ["--resume", str(out), "--search", "prior", "--change-settings", "--iterations", "1"]
+    train([*again, "--no-progress"])
+    assert [r["iteration"] for r in rows(out / "progress.csv")] == ["1", "2"]

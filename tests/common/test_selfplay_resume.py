@@ -157,9 +157,9 @@ def test_corrupt_rows_are_refused_before_any_file_changes(run_copy: Path, capsys
     [
         ("games", -3, "records --games -3: must be at least 1"),
         ("games", "many", 'records --games "many": must be a positive int'),
-        ("simulations", [8], "records --simulations [8]: must be one value, not a list"),
-        ("search", "chess", "must be one of"),
-        ("c_scale", None, "records --c-scale null: must be given"),
+        ("search", ["prior"], 'records --search ["prior"]: must be one value, not a list'),
+        ("search", "chess:8", "argument --search: search 'chess' is not one of"),
+        ("buffer", None, "records --buffer null: must be given"),
         ("eval_opponents", ["value", "flatmc:sims=abc"], "option 'sims' must be an integer"),
     ],
 )

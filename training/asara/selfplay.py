@@ -15,7 +15,7 @@ from commandline.asara.options import add_rules_arguments, check_rules, config_o
 from commandline.command import run_main
 from training.evaluation.asara import check, shipped_model, spec_names
 from training.evaluation.asara.evaluate import win_rate
-from training.selfplay import run
+from training.selfplay import cli
 from training.selfplay.spec import SelfPlaySpec
 
 from .imitation import self_play
@@ -40,7 +40,7 @@ SPEC = SelfPlaySpec(
 @run_main("asara-selfplay")
 def main(argv: list[str] | None = None) -> None:
     """`asara-selfplay`."""
-    run.main_of(SPEC, argv)
+    cli.main_of(SPEC, argv)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from commandline.basari.options import add_start_mode_argument
 from commandline.command import run_main
 from training.evaluation.basari import check, shipped_model, spec_names
 from training.evaluation.basari.evaluate import win_rate
-from training.selfplay import run
+from training.selfplay import cli
 from training.selfplay.spec import SelfPlaySpec
 
 from .imitation import self_play
@@ -52,7 +52,7 @@ SPEC = SelfPlaySpec(
 @run_main("basari-selfplay")
 def main(argv: list[str] | None = None) -> None:
     """`basari-selfplay`."""
-    run.main_of(SPEC, argv)
+    cli.main_of(SPEC, argv)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from training.games import game_module, split_game
 @run_main("python -m training.selfplay")
 def main(argv: list[str] | None = None) -> int:
     game, rest = split_game("python -m training.selfplay", "Train a network by self-play.", argv)
-    from .run import main_of
+    from .cli import main_of
 
     main_of(game_module(game, "selfplay").SPEC, rest)
     return 0

@@ -3,7 +3,8 @@ buffer that keeps the newest of them.
 
 A position is one seat's decision: its observation, its legal mask, the search's
 improved policy over the legal actions (the Gumbel root's completed-Q policy, a
-distribution over the mask), and the final reward of every seat under the run's reward
+distribution over the mask; a target only where `targets` says so: a fast search's policy
+is not one), and the final reward of every seat under the run's reward
 scheme, in seat order from the deciding seat (`relative_outcomes`), the targets of the
 network's seat values.
 """
@@ -28,6 +29,8 @@ class Positions:
     policies: NDArray[np.float32]  # float32[N, A]: the improved policy (0 off the mask)
     outcomes: NDArray[np.float32]  # float32[N, P]: final rewards, deciding seat first
     games: NDArray[np.int64]  # int64[N]: the game of each position (its index in the run)
+    # bool[N]: whether the policy is a target (a fast search's is not: value data only)
+    targets: NDArray[np.bool_]
 
     def __len__(self) -> int:
         return len(self.games)
@@ -45,6 +48,7 @@ class Positions:
             np.zeros((0, actions), np.float32),
             np.zeros((0, players), np.float32),
             np.zeros(0, np.int64),
+            np.zeros(0, bool),
         )
 
     @staticmethod
@@ -108,6 +112,8 @@ class ReplayBuffer:
     def load(self, path: Path) -> None:
         """The positions and counters saved by `save` (the capacity stays this one's)."""
         with np.load(path) as saved:
-            data = Positions(*(saved[f.name] for f in fields(Positions)))
-            self.added = int(saved["added"])
+            stored = {k: saved[k] for k in saved.files}
+        stored.setdefault("targets", np.ones(len(stored["games"]), bool))  # an older buffer
+        data = Positions(*(stored[f.name] for f in fields(Positions)))
+        self.added = int(stored["added"])
         self.data = data.take(np.arange(max(len(data) - self.capacity, 0), len(data)))

@@ -28,6 +28,7 @@ from .learner import Learner
 
 CHECKPOINTS, MODEL = "checkpoints", "model.zip"
 LEARNER, BUFFER, COUNTERS = "learner.pt", "buffer.npz", "counters.json"
+TARGETS = "targets"  # the buffer's array saying which positions carry a policy target
 PREFIX = "iter-"
 MESSAGE_CHARS = 200  # the most of a library's own message a refusal quotes
 
@@ -91,7 +92,10 @@ def restore(folder: Path, model: Any, learner: Learner, buffer: ReplayBuffer) ->
     counters = read_counters(folder)
     weights = read_weights(folder / MODEL, model.policy.state_dict())
     optimizer = read_optimizer(folder / LEARNER, learner)
-    data, added = read_buffer(folder / BUFFER, buffer)
+    if (folder / BUFFER).exists():
+        data, added = read_buffer(folder / BUFFER, buffer)
+    else:  # a checkpoint kept small, without its buffer: the next iterations refill it
+        data, added = buffer.data.take(np.arange(0)), counters.positions
     if added != counters.positions:
         raise CheckpointError(
             f"{folder / COUNTERS}: records {counters.positions} positions, {BUFFER} "
@@ -207,11 +211,13 @@ def read_buffer(path: Path, buffer: ReplayBuffer) -> tuple[Positions, int]:
     names = [f.name for f in fields(Positions)]
     try:
         with np.load(path, allow_pickle=False) as saved:
-            arrays = {k: saved[k] for k in [*names, "added"]}
+            arrays = {k: saved[k] for k in [*names, "added"] if k in saved.files or k != TARGETS}
     except KeyError as e:
         raise CheckpointError(f"{path}: lacks the array {_quote(e)}") from None
     except Exception as e:  # not an .npz of plain arrays (objects are refused unread)
         raise CheckpointError(f"{path}: not a saved replay buffer ({_quote(e)})") from None
+    if TARGETS not in arrays:  # a buffer saved before fast searches: every policy a target
+        arrays[TARGETS] = np.ones(len(arrays["games"]), bool)
     like = buffer.data
     for name in names:
         got, want = arrays[name], getattr(like, name)

@@ -1,18 +1,15 @@
 """The self-play command's checks made before any file is written (each a usage error
-naming its option, exit status 2): the network to start from, the playout policies, the
-flat search's reward, every evaluation opponent with its options, and a resumed run's
-record (its settings and that it is a self-play run)."""
+naming its option, exit status 2): the network to start from, every evaluation opponent
+with its options, and a resumed run's record (its settings and that it is a self-play
+run). The search spec's own checks are the command's (training/selfplay/cli.py)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from asara_env.games import reward_schemes
-
 from .. import runfolder
 from .network import new_model
-from .search import FLAT, parse_mix
 from .spec import SelfPlaySpec
 
 SCRATCH = "scratch"  # --start: a network initialised afresh
@@ -64,41 +61,6 @@ def eval_opponents(
         except ValueError as e:
             parser.error(f"argument --eval-opponents: {e}")
     return names
-
-
-def check_playout(p: argparse.ArgumentParser, game: str, playout: str) -> None:
-    """A usage error unless `playout` names one of the game's playout policies."""
-    names = playout_names(game)
-    if playout not in names:
-        p.error(f"argument --playout: must be one of {list(names)}, got {playout!r}")
-
-
-def playout_names(game: str) -> tuple[str, ...]:
-    """The names of `game`'s playout policies (agents.search)."""
-    from agents.search.gumbel import search_game  # imported only to read the names
-
-    return search_game(game).playout_names
-
-
-def check_mix(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
-    """A usage error unless `--playout-mix` reads as a mixture of the game's playout
-    policies and the search is flat."""
-    if args.search != FLAT:
-        p.error(f"argument --playout-mix: needs --search {FLAT}, not {args.search!r}")
-    try:
-        parse_mix(args.playout_mix, playout_names(game))
-    except ValueError as e:
-        p.error(f"argument --playout-mix: {e}")
-
-
-def check_search_reward(p: argparse.ArgumentParser, game: str, args: argparse.Namespace) -> None:
-    """A usage error unless `--search-reward` is one of the game's reward schemes, given
-    (other than the default) only with the flat search."""
-    schemes = sorted(reward_schemes(game))
-    if args.search_reward not in schemes:
-        p.error(f"argument --search-reward: must be one of {schemes}, got {args.search_reward!r}")
-    if args.search_reward != "win" and args.search != FLAT:
-        p.error(f"argument --search-reward: needs --search {FLAT}, not {args.search!r}")
 
 
 def check_record(p: argparse.ArgumentParser, out: Path, session_only: frozenset[str]) -> None:

@@ -1,7 +1,8 @@
 """The learner: the network fitted to the replay buffer's targets.
 
 The loss of a minibatch is the cross-entropy of the masked policy to the search's
-improved policy plus `value_weight` times the mean squared error of the seat values to
+improved policy (over the positions whose policy is a target: a fast search's is not)
+plus `value_weight` times the mean squared error of the seat values to
 the seats' final rewards (every seat's, deciding seat first). Adam, with its moments kept
 in the checkpoints so that a resumed run continues exactly where it stopped.
 """
@@ -38,7 +39,9 @@ def losses(policy: SeatValuePolicy, batch: Positions) -> tuple[torch.Tensor, tor
     legal = torch.as_tensor(batch.masks)
     logp = torch.log_softmax(policy.logits(obs).masked_fill(~legal, MASKED), dim=1)
     target = torch.as_tensor(batch.policies)
-    cross_entropy = -(target * torch.where(legal, logp, torch.zeros_like(logp))).sum(1).mean()
+    rows = -(target * torch.where(legal, logp, torch.zeros_like(logp))).sum(1)
+    has = torch.as_tensor(batch.targets, dtype=rows.dtype)
+    cross_entropy = (rows * has).sum() / has.sum().clamp(min=1.0)
     values = policy.seat_values(obs)
     value_error = ((values - torch.as_tensor(batch.outcomes)) ** 2).mean()
     return cross_entropy, value_error

@@ -104,14 +104,19 @@ def new_model(
     seed: int,
     start: Path | None = None,
     total: float | None = None,
+    hidden: tuple[int, ...] | None = None,
 ) -> MaskablePPO:
-    """A model of `players` seat values for a game of these sizes: from scratch, or from
+    """A model of `players` seat values for a game of these sizes: from scratch (its
+    policy and value MLPs of `hidden` widths, default the training scripts'), or from
     the saved MaskablePPO at `start` (module docstring; `total`: the constant sum of the
     scheme's rewards, `scheme_total`). ValueError if `start` is for
     another game (its actions) or reads more of the observation than there is."""
     box, discrete = spaces(observation_size, actions)
     if start is None:
-        return _empty_model(box, discrete, {**policy_kwargs(), SEATS: players}, seed)
+        kwargs = policy_kwargs()
+        if hidden is not None:
+            kwargs["net_arch"] = {"pi": list(hidden), "vf": list(hidden)}
+        return _empty_model(box, discrete, {**kwargs, SEATS: players}, seed)
     old = MaskablePPO.load(start, device="cpu")
     have_obs = int(np.prod(old.observation_space.shape or (0,)))
     have_actions = int(getattr(old.action_space, "n", -1))

@@ -23,23 +23,25 @@ from training.imitation import Decisions, SelfPlay
 
 from .buffer import Positions, relative_outcomes
 
-# the searched decisions' actions int64[N] and improved policies float32[N, A]
-Decided = tuple[NDArray[np.int64], NDArray[np.float32]]
+# the searched decisions' actions int64[N], improved policies float32[N, A] and whether
+# each policy is a target bool[N] (a fast search's is not: playout cap randomisation)
+Decided = tuple[NDArray[np.int64], NDArray[np.float32], NDArray[np.bool_]]
 # (state, decisions: games, seats, observations, masks) -> what the search decided
 Searcher = Callable[[Any, Decisions], Decided]
 
 
 def decide(searcher: Searcher, state: Any, decisions: Decisions) -> Decided:
-    """(actions, improved policies) of the decisions: the searched ones by `searcher`, the
-    forced ones (one legal action) directly."""
+    """(actions, improved policies, policy targets) of the decisions: the searched ones by
+    `searcher`, the forced ones (one legal action) directly."""
     games, seats, observations, masks = decisions
     actions = masks.argmax(axis=1).astype(np.int64)
     policies = masks.astype(np.float32)  # a forced decision: its one action
+    targets = np.ones(len(actions), bool)
     real = np.flatnonzero(masks.sum(axis=1) > 1)
     if len(real):
         searched = (games[real], seats[real], observations[real], masks[real])
-        actions[real], policies[real] = searcher(state, searched)
-    return actions, policies
+        actions[real], policies[real], targets[real] = searcher(state, searched)
+    return actions, policies, targets
 
 
 def play_games(
@@ -54,19 +56,24 @@ def play_games(
     `searcher`, with its targets; games numbered from `first_game`. `on_step(n)` is told
     of each batch of n decisions (a progress bar)."""
     state = game.init(np.asarray(seeds, np.uint64))
-    logs: tuple[list[NDArray[Any]], ...] = ([], [], [], [], [])
+    logs: tuple[list[NDArray[Any]], ...] = ([], [], [], [], [], [])
     while not game.over(state):
         g, s, o, m = decisions = game.decisions(state)
-        actions, policies = decide(searcher, state, decisions)
-        for log, item in zip(logs, (g, s, o, m, policies)):
+        actions, policies, targets = decide(searcher, state, decisions)
+        for log, item in zip(logs, (g, s, o, m, policies, targets)):
             log.append(item)
         game.step(state, g, s, actions)
         if on_step is not None:
             on_step(len(g))
-    g, s, o, m, pi = (np.concatenate(log) for log in logs)
+    g, s, o, m, pi, t = (np.concatenate(log) for log in logs)
     outcomes = relative_outcomes(game.rewards(state, reward), g, s)
     return Positions(
-        o.astype(np.float32), m.astype(bool), pi.astype(np.float32), outcomes, first_game + g
+        o.astype(np.float32),
+        m.astype(bool),
+        pi.astype(np.float32),
+        outcomes,
+        first_game + g,
+        t.astype(bool),
     )
 
 
@@ -93,3 +100,7 @@ class WorkerSettings:
     search_reward: str = "win"
     # flat search: its target, "improved" (the improved policy) or "best" (one-hot)
     flat_target: str = "improved"
+    # playout cap randomisation: the share of decisions searched in full (a policy
+    # target), the others at `fast` simulations (value data only)
+    full: float = 1.0
+    fast: int = 0

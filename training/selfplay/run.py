@@ -5,13 +5,9 @@ training/<game>/selfplay.py).
 Each iteration:
 
 1. Self-play: `--games` games played to their ends on the game's compiled core, all at
-   once, every decision of every seat by the search (`--search gumbel`: the shared
-   search's Gumbel root at `--simulations` simulations, guided by the current network,
-   its leaves scored by the network's value head or by playouts of `--playout` with
-   `--leaf playout`, its improved policy sharpened by `--c-scale`; `--search flat`: flat
-   Monte Carlo over playouts of `--playout`, the other seats of each playout by a policy
-   drawn from `--playout-mix` where it is given, each playout scored by
-   `--search-reward`, the target its improved policy (`--flat-target`);
+   once, every decision of every seat by the search `--search`, one agent spec
+   (training/selfplay/searchspec.py; by default the shared search's Gumbel root at 32
+   simulations, guided by the current network, its leaves scored by its value head;
    training/selfplay/search.py), in this process or on `--workers` Ray actors (`--ray`,
    `--address` of a cluster) that receive the learner's weights first.
 2. The positions (observation, mask, the search's improved policy, every seat's final
@@ -35,21 +31,16 @@ optimizer, the replay buffer and the counters, written into a temporary folder a
 renamed; the newest `--keep` are kept) every `--checkpoint-every` iterations, and
 model.zip (the newest network, a MaskablePPO file that `policy:model=...` and the
 evaluation commands play). A folder holding a run is refused unless `--resume OUT`
-continues it (with its recorded settings, each checked as if typed; others only with
---change-settings) or `--force` moves it aside; a run stopped before its first checkpoint
-resumes from iteration 0. Every option, each evaluation opponent's included, is checked
-before the folder is made, and a resumed run's checkpoint and rows are read and checked
-whole (training/selfplay/checkpoint.py) before any file is changed: a corrupt one is
-one line naming the file and what is wrong, exit status 2. `--iterations N` runs N MORE
-iterations. The run is deterministic: resumed from a checkpoint it continues exactly as
-if it had not stopped (on the same number of workers). Ctrl-C (or SIGTERM) keeps every
-finished iteration: the checkpoint of the last one is written before the command ends.
+continues it (with its recorded settings; others only with --change-settings) or
+`--force` moves it aside. `--iterations N` runs N MORE iterations. The run is
+deterministic: resumed from a checkpoint it continues exactly as if it had not stopped
+(on the same number of workers). Ctrl-C (or SIGTERM) keeps every finished iteration: the
+checkpoint of the last one is written before the command ends.
 """
 
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import time
 from pathlib import Path
@@ -60,44 +51,24 @@ import torch
 
 from asara_env.games import reward_schemes
 from commandline import command
-from commandline.outputs import fresh_dir
 
 from .. import runfolder
 from .buffer import ReplayBuffer
 from .checkpoint import (
     MODEL,
-    CheckpointError,
     Counters,
     latest_checkpoint,
     restore,
     save_checkpoint,
 )
-from .checks import (
-    SCRATCH,
-    check_mix,
-    check_playout,
-    check_record,
-    check_search_reward,
-    check_start,
-    eval_opponents,
-    playout_names,
-    start_path,
-)
+from .checks import SCRATCH, start_path
 from .learner import Learner, LearnerSettings
 from .network import new_model, scheme_total, seat_policy
+from .play import WorkerSettings
 from .records import EVAL, PROGRESS, append_rows, plot_curve, rows_until, write_rows
-from .search import (
-    FLAT,
-    FLAT_TARGETS,
-    IMPROVED,
-    LEAVES,
-    NET_LEAF,
-    SEARCHERS,
-    parse_mix,
-    share_map,
-)
+from .searchspec import playout_mix, read_search
 from .spec import Row, SelfPlaySpec
-from .workers import WorkerSettings, make_pool, weights_of
+from .workers import make_pool, weights_of
 
 SESSION_ONLY = frozenset(
     {
@@ -125,7 +96,8 @@ class Trainer:
         size, actions = spec.sizes(self.config)
         total = scheme_total(reward_schemes(spec.game)[args.reward], players)
         start = None if args.start == SCRATCH else start_path(spec, args.start)
-        self.model = new_model(size, actions, players, args.seed, start, total)
+        hidden = getattr(args, "hidden", None)
+        self.model = new_model(size, actions, players, args.seed, start, total, hidden)
         setattr(self.model, runfolder.TRAINED_PLAYERS, players)  # saved with it, evaluate reads it
         self.learner = Learner(
             seat_policy(self.model),
@@ -134,22 +106,25 @@ class Trainer:
         self.buffer = ReplayBuffer(args.buffer, size, actions, players)
         self.counters = Counters()
         self.kept: dict[str, list[Row] | None] = {}  # a resumed run's rows (`resume`)
+        search = read_search(args.search, tuple(reward_schemes(spec.game)))
         self.settings = WorkerSettings(
             spec.game,
             self.config,
             args.reward,
-            args.simulations,
-            args.search,
+            search.simulations,
+            search.search,
             args.seed,
             dict(self.model.policy_kwargs),
             args.backend,
             args.threads,
-            args.leaf,
-            args.playout,
-            args.c_scale,
-            parse_mix(args.playout_mix, playout_names(spec.game)),
-            args.search_reward,
-            args.flat_target,
+            search.leaf,
+            search.playout,
+            search.c_scale,
+            playout_mix(spec.game, search),
+            search.search_reward,
+            search.flat_target,
+            search.full,
+            search.fast,
         )
 
     def resume(self) -> None:
@@ -316,222 +291,3 @@ def _bar(quiet: bool, desc: str, unit: str, total: int | None = None, leave: boo
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, unit=unit, disable=quiet, leave=leave, file=sys.stderr)
-
-
-# ---------------------------------------------------------------------- the command
-def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
-    """Every option of the game's self-play command."""
-    p = command.parser(spec.prog, f"Train a network for {spec.game} by self-play with search.")
-    positive = command.bounded_int(1, MAX_COUNT, "a positive int")
-    games = command.bounded_int(1, MAX_GAMES, "a positive int")
-    command.add_players_argument(p, spec.game, 2)
-    spec.add_arguments(p)
-    p.add_argument(
-        "--reward",
-        default="win",
-        choices=list(reward_schemes(spec.game)),
-        help="the seats' value targets",
-    )
-    p.add_argument(
-        "--search", default="gumbel", choices=sorted(SEARCHERS), help="who decides in self-play"
-    )
-    p.add_argument(
-        "--simulations",
-        type=command.bounded_int(1, MAX_SIMULATIONS, "a positive int"),
-        default=32,
-        help="the search's budget per decision",
-    )
-    p.add_argument(
-        "--leaf",
-        default=NET_LEAF,
-        choices=LEAVES,
-        help="how the search scores a leaf: the network's value head, or a playout to the end",
-    )
-    p.add_argument(
-        "--playout",
-        default="random",
-        help="the playout policy of --leaf playout and --search flat: random, the game's "
-        "own, a baseline or a shipped model's name (ppo_2p)",
-    )
-    p.add_argument(
-        "--playout-mix",
-        default="",
-        metavar="NAME[*WEIGHT]+...",
-        help="--search flat: the other seats of each playout world played by one of these "
-        "policies each, drawn by the weights (1 if not given), the deciding seat's own later "
-        "moves by --playout (default: every seat --playout)",
-    )
-    p.add_argument(
-        "--search-reward",
-        default="win",
-        help="--search flat: the reward scheme the playouts are scored by (the game's: "
-        "win, rank, margin; default: win)",
-    )
-    p.add_argument(
-        "--flat-target",
-        choices=FLAT_TARGETS,
-        default=IMPROVED,
-        help="--search flat: what the network learns, the improved policy softmax(logits + "
-        "sigma(q)) of every action's mean reward (improved, the default) or the played "
-        "action one-hot (best)",
-    )
-    p.add_argument(
-        "--c-scale",
-        type=command.bounded_float(0.0, 100.0, open_low=True),
-        default=0.1,
-        help="the scale of q in the improved policy, the Gumbel root's and the flat "
-        "search's (mctx's default 0.1)",
-    )
-    p.add_argument(
-        "--games", type=games, default=64, help="self-play games per iteration, played at once"
-    )
-    p.add_argument(
-        "--iterations",
-        type=positive,
-        default=100,
-        help="iterations in this session (with --resume: MORE)",
-    )
-    p.add_argument(
-        "--buffer", type=positive, default=20_000, help="positions the replay buffer keeps"
-    )
-    p.add_argument("--updates", type=positive, default=64, help="learner steps per iteration")
-    p.add_argument("--batch-size", type=positive, default=256, help="positions per learner step")
-    p.add_argument(
-        "--learning-rate",
-        type=command.bounded_float(0.0, 1.0, open_low=True),
-        default=1e-4,
-        help="Adam's step size",
-    )
-    p.add_argument(
-        "--value-weight",
-        type=command.non_negative_float,
-        default=0.5,
-        help="the seat values' squared error beside the policy's cross-entropy",
-    )
-    p.add_argument(
-        "--start",
-        default=None,
-        help=f"the network to start from: a shipped model's name, a saved model's path, or "
-        f"'{SCRATCH}' (default: the game's shipped model for the player count)",
-    )
-    p.add_argument(
-        "--seed", type=command.seed, default=0, help="seeds the games, searches, learner"
-    )
-    p.add_argument("--eval-every", type=positive, default=10, help="iterations between evaluations")
-    p.add_argument(
-        "--eval-games", type=games, default=200, help="games per opponent and evaluation"
-    )
-    p.add_argument(
-        "--eval-opponents",
-        default=None,
-        help="comma-separated agent specs (default: the shipped model and the best baseline)",
-    )
-    p.add_argument(
-        "--checkpoint-every", type=positive, default=5, help="iterations between checkpoints"
-    )
-    p.add_argument("--keep", type=positive, default=2, help="checkpoints kept (the newest)")
-    p.add_argument(
-        "--backend", default="numba", choices=("numba", "numpy"), help="the core self-play runs on"
-    )
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help=f"the run's folder (default: runs/{spec.game}-selfplay-<players>p-<time>)",
-    )
-    p.add_argument(
-        "--resume",
-        type=Path,
-        default=None,
-        metavar="OUT",
-        help="continue the run in this folder from its newest checkpoint",
-    )
-    p.add_argument(
-        "--force", action="store_true", help="if --out holds a run, move it aside to <out>.old-<n>"
-    )
-    runfolder.add_change_argument(p)
-    p.add_argument(
-        "--ray", action="store_true", help="self-play on Ray actors (a new local instance)"
-    )
-    p.add_argument("--address", default=None, help="self-play on the Ray cluster at this address")
-    p.add_argument("--workers", type=positive, default=2, help="Ray actors (with --ray/--address)")
-    p.add_argument(
-        "--threads", type=positive, default=1, help="torch threads per worker and of the learner"
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    return p
-
-
-def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Namespace:
-    """The parsed options, every one checked before any work (a usage error names it)."""
-    p = build_parser(spec)
-    args = p.parse_args(argv)
-    if args.resume is not None:
-        if args.out is not None and args.out.resolve() != args.resume.resolve():
-            p.error(
-                f"argument --out: --resume continues {args.resume}; leave --out out or name "
-                "the same folder"
-            )
-        check_record(p, args.resume, SESSION_ONLY)
-        runfolder.resume_defaults(p, args.resume, SESSION_ONLY)
-        args = p.parse_args(argv)
-        args.out = args.resume
-    spec.check(p, args)
-    if (
-        args.search == "gumbel"
-        and args.leaf == NET_LEAF
-        and share_map(reward_schemes(spec.game)[args.reward], args.players) is None
-    ):
-        p.error(
-            f"argument --reward: the search reads values as win shares, and {args.reward!r} at "
-            f"{args.players} players is not a function of the win share; use 'win'"
-        )
-    if args.leaf != NET_LEAF or args.search == FLAT:
-        check_playout(p, spec.game, args.playout)
-    if args.playout_mix:
-        check_mix(p, spec.game, args)
-    check_search_reward(p, spec.game, args)
-    args.start = args.start or spec.start_model(args.players)
-    if args.eval_opponents is None:
-        args.eval_opponents = ",".join(spec.eval_opponents(args.players))
-    args.eval_opponents = eval_opponents(p, spec, args.eval_opponents)
-    check_start(p, spec, args)
-    if args.out is None:
-        args.out = fresh_dir(f"runs/{spec.game}-selfplay-{args.players}p")
-    try:
-        command.writable_dir(str(args.out))
-    except argparse.ArgumentTypeError as e:
-        p.error(f"argument --out: {e}")
-    settings = runfolder.settings_of(vars(args), SESSION_ONLY)
-    runfolder.check(
-        p,
-        args.out,
-        settings,
-        resuming=args.resume is not None,
-        force=args.force,
-        change=args.change_settings,
-        what="a self-play run",
-    )
-    return args
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
-def main_of(spec: SelfPlaySpec, argv: list[str] | None = None) -> None:
-    """A game's self-play command. SIGTERM (a scheduler stopping the job, `kill`) ends it
-    as Ctrl-C does: the finished iterations kept."""
-    args = parse_args(spec, argv)
-    torch.set_num_threads(args.threads)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        trainer = Trainer(spec, args)
-        if args.resume:
-            try:
-                trainer.resume()
-            except CheckpointError as e:
-                build_parser(spec).error(f"argument --resume: {e}")
-        trainer.run()
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -14,14 +14,14 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
   seat played in max(1, round(simulations / A)) determinised worlds, the rest of each game
   by playouts of `settings.playout`, the action of best mean reward played and taken as
   the target (a one-hot policy): a search that does not use the network at all, whose
-  choices the network is distilled towards. With `settings.playout_mix` (`--playout-mix
-  value,random,ppo_2p=2`) the other seats of each world are played by one policy of that
+  choices the network is distilled towards. With `settings.playout_mix` (the spec's
+  `opponents=value+random+ppo_2p*2`) the other seats of each world are played by one policy of that
   mixture each, drawn by its weights, and the deciding seat's own later moves by
   `settings.playout`: the action is the best against the population, not a best response
-  to one policy. Its playouts are scored by `settings.search_reward` (`--search-reward`):
+  to one policy. Its playouts are scored by `settings.search_reward` (the spec's `value=`):
   `win` by default; BASARI's `margin` (points over the mean) tells actions apart where
   every playout of a decision ends in the same winner, which `win` scores alike (ties
-  that the search would break at random). The target (`settings.flat_target`):
+  that the search would break at random). The target (`settings.flat_target`, `target=`):
   "improved" (the default), the Gumbel root's improved policy with every legal action
   visited, softmax(logits + (C_VISIT + n) * c_scale * q) over the legal actions, the
   logits the network's, q each action's mean playout reward and n the playouts of each:
@@ -35,7 +35,7 @@ model, rng)` -> a `Searcher` (training/selfplay/play.py) by the name `settings.s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 from asara_env.common.outcome import share_map as declared_share_map
 from training.imitation import Decisions
 
+from .evaluator import NetEvaluator
 from .play import Decided, Searcher, WorkerSettings
 
 
@@ -60,7 +61,8 @@ def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
         cumulative = np.cumsum(policies, axis=1)
         draws = rng.random(len(policies)) * cumulative[:, -1]
         actions = (cumulative <= draws[:, None]).sum(axis=1).astype(np.int64)
-        return actions, policies / policies.sum(axis=1, keepdims=True)
+        targets = np.ones(len(actions), bool)
+        return actions, policies / policies.sum(axis=1, keepdims=True), targets
 
     return search
 
@@ -68,7 +70,6 @@ def prior_searcher(model: Any, rng: np.random.Generator) -> Searcher:
 NET_LEAF, PLAYOUT_LEAF = "net", "playout"  # WorkerSettings.leaf
 FLAT = "flat"  # the flat Monte Carlo searcher's name
 LEAVES = (NET_LEAF, PLAYOUT_LEAF)
-SPREAD = 10**11  # scores far apart: every game's points differ, tie-break keys and all
 
 
 def share_map(scheme: Callable[..., NDArray[Any]], players: int) -> tuple[float, float] | None:
@@ -80,47 +81,58 @@ def share_map(scheme: Callable[..., NDArray[Any]], players: int) -> tuple[float,
     return (found.a, found.b) if found is not None and found.exact else None
 
 
-def gumbel_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator) -> Searcher:
-    """The shared search's Gumbel root guided by `model` (module docstring)."""
-    from agents.search.gumbel import gumbel_search, search_game  # imported when playing
-    from asara_env.games import reward_schemes
+class GumbelSearcher:
+    """The shared search's Gumbel root guided by `model` (module docstring); its
+    `evaluator` counts the network's evaluations."""
 
-    from .network import seat_policy
+    def __init__(self, settings: WorkerSettings, model: Any, rng: np.random.Generator):
+        from agents.search.gumbel import search_game  # imported when playing
+        from asara_env.games import reward_schemes
 
-    policy = seat_policy(model)
-    players = int(settings.config.num_players)
-    mapped = share_map(reward_schemes(settings.game)[settings.reward], players)
-    if mapped is None:
-        raise ValueError(f"the search cannot read values of the reward {settings.reward!r}")
-    a, b = mapped
-    game = search_game(settings.game, settings.backend)
+        from .network import seat_policy
 
-    def evaluate(
-        observations: NDArray[np.float32], masks: NDArray[np.bool_]
-    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        with torch.no_grad():
-            obs = torch.as_tensor(np.ascontiguousarray(observations, np.float32))
-            logits = policy.logits(obs).numpy()
-            values = policy.seat_values(obs).numpy() * np.float32(a) + np.float32(b)
-        return logits, values.astype(np.float32)
+        players = int(settings.config.num_players)
+        mapped = share_map(reward_schemes(settings.game)[settings.reward], players)
+        if mapped is None:
+            raise ValueError(f"the search cannot read values of the reward {settings.reward!r}")
+        self.settings, self.rng = settings, rng
+        self.game = search_game(settings.game, settings.backend)
+        self.evaluator = NetEvaluator(seat_policy(model), *mapped)
 
-    def search(state: Any, decisions: Decisions) -> Decided:
-        games, seats, _, _ = decisions
+    def __call__(self, state: Any, decisions: Decisions) -> Decided:
+        """Each decision searched in full with probability `full` (its improved policy a
+        target), else at `fast` simulations (playout cap randomisation)."""
+        s = self.settings
+        games, seats, _, masks = decisions
+        full = np.ones(len(games), bool)
+        if s.full < 1:
+            full = self.rng.random(len(games)) < s.full
+        actions = np.zeros(len(games), np.int64)
+        policies = np.zeros(masks.shape, np.float32)
+        for rows, sims in ((np.flatnonzero(full), s.simulations), (np.flatnonzero(~full), s.fast)):
+            if len(rows):
+                actions[rows], policies[rows] = self._search(state, games[rows], seats[rows], sims)
+        return actions, policies, full
+
+    def _search(
+        self, state: Any, games: NDArray[np.int64], seats: NDArray[np.int64], simulations: int
+    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        from agents.search.gumbel import gumbel_search
+
+        s = self.settings
         decision = gumbel_search(
-            game,
+            self.game,
             state,
             seats,
-            evaluate,
-            settings.simulations,
-            rng,
+            self.evaluator,
+            simulations,
+            self.rng,
             games=games,
-            c_scale=settings.c_scale,
-            value_net=settings.leaf == NET_LEAF,
-            playout=settings.playout,
+            c_scale=s.c_scale,
+            value_net=s.leaf == NET_LEAF,
+            playout=s.playout,
         )
         return decision.actions, decision.policies
-
-    return search
 
 
 IMPROVED, BEST = "improved", "best"  # WorkerSettings.flat_target
@@ -176,28 +188,19 @@ def flat_searcher(settings: WorkerSettings, model: Any, rng: np.random.Generator
         if settings.flat_target == BEST:
             policies = np.zeros(masks.shape, np.float32)
             policies[np.arange(len(decided.actions)), decided.actions] = 1.0
-            return decided.actions, policies
+            return decided.actions, policies, np.ones(len(policies), bool)
         with torch.no_grad():
             obs = torch.as_tensor(np.ascontiguousarray(observations, np.float32))
             logits = policy.logits(obs).numpy()
         visits = np.maximum(1, np.rint(settings.simulations / masks.sum(axis=1)))
         improved = improved_policy(logits, masks, decided.q, visits, settings.c_scale)
-        return decided.actions, improved
+        return decided.actions, improved, np.ones(len(improved), bool)
 
     return search
 
 
-def parse_mix(text: str, names: Collection[str]) -> tuple[tuple[str, float], ...]:
-    """`NAME[*WEIGHT]+...` -> ((name, weight), ...), each name one of `names` (a playout
-    policy) at most once, each weight a positive finite number (1 if not given); ''
-    -> (). ValueError naming what is wrong (the registry's one mixture grammar)."""
-    from agents.registry import read_mixture  # `agents` is imported only when used
-
-    return read_mixture(text, names) if text.strip() else ()
-
-
 SEARCHERS: dict[str, Callable[[WorkerSettings, Any, np.random.Generator], Searcher]] = {
-    "gumbel": gumbel_searcher,
+    "gumbel": GumbelSearcher,
     FLAT: flat_searcher,
     "prior": lambda settings, model, rng: prior_searcher(model, rng),
 }

@@ -52,6 +52,8 @@ class Worker:
         size, actions = spec.sizes(settings.config)
         self.model = model_like(settings.architecture, size, actions, settings.seed)
         self.make_searcher: Callable[..., Searcher] = make_searcher
+        self.evaluations = 0  # network rows evaluated by this worker's searches
+        self.calls = 0  # ... in this many forward passes of a head
 
     def node(self) -> str:
         """The Ray node this worker runs on ('' outside Ray)."""
@@ -79,6 +81,10 @@ class Worker:
         searcher = self.make_searcher(s, self.model, rng)
         seeds = derived_seeds(derived_seed(s.seed, iteration), games)
         positions = play_games(self.game, searcher, seeds, s.reward, int(games[0]), on_step)
+        evaluator = getattr(searcher, "evaluator", None)
+        if evaluator is not None:
+            self.evaluations += sum(evaluator.evaluations.values())
+            self.calls += evaluator.calls
         return positions, time.process_time() - began
 
 

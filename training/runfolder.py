@@ -202,8 +202,8 @@ def _value_problem(action: argparse.Action, value: Any) -> str:
     """'' if `value` is one that `action` accepts (`recorded_problem`), else what is wrong."""
     if action.nargs == 0:  # a flag
         return "" if isinstance(value, bool) else "must be true or false"
-    if value is None:
-        return "" if action.default is None else "must be given"
+    if value is None:  # no value: the option's default, or what its "none" reads as
+        return "" if action.default is None or _reads_none(action) else "must be given"
     texts = value if isinstance(value, list) else [value]
     if any(isinstance(t, dict | list | bool) or t is None for t in texts):
         return "must be text, a number, or a list of them"
@@ -211,7 +211,7 @@ def _value_problem(action: argparse.Action, value: Any) -> str:
     try:
         if isinstance(value, list) and action.nargs is None:  # one option of many: "a,b"
             parsed = [parse(",".join(str(t) for t in texts))]
-            if action.type is not None and not isinstance(parsed[0], list):
+            if action.type is not None and not isinstance(parsed[0], list | tuple):
                 return "must be one value, not a list"
         else:
             parsed = [parse(str(t)) for t in texts]
@@ -220,6 +220,14 @@ def _value_problem(action: argparse.Action, value: Any) -> str:
     if action.choices is not None and any(p not in action.choices for p in parsed):
         return f"must be one of {list(action.choices)}"
     return ""
+
+
+def _reads_none(action: argparse.Action) -> bool:
+    """Whether the option's type reads the text `none` as no value (`--bc-expert none`)."""
+    try:
+        return callable(action.type) and action.type("none") is None
+    except (argparse.ArgumentTypeError, TypeError, ValueError):
+        return False
 
 
 def add_change_argument(parser: argparse.ArgumentParser) -> None:

@@ -265,7 +265,7 @@ def test_a_training_run_refused_in_a_finished_runs_folder_leaves_it_byte_identic
 def test_run_json_holds_typed_arguments_and_their_defaults(finished_run: Path) -> None:
     info = json.loads((finished_run / "run.json").read_text())
     assert info["args"]["players"] == 2 and info["args"]["steps"] == 64
-    assert info["args"]["learning_rate"] == 1e-4 and info["args"]["opponents"] == "random:1"
+    assert info["args"]["learning_rate"] == 1e-4 and info["args"]["opponents"] == "random"
     assert info["defaults"]["steps"] == 1_000_000 and info["defaults"]["reward"] == "margin"
 
 
@@ -332,7 +332,7 @@ def test_a_resume_keeps_the_recorded_settings_and_a_wanted_change_is_recorded_be
     run = tmp_path / "run"
     subprocess.run(["cp", "-r", str(finished_runs["basari-train"]), str(run)], check=True)
     first = json.loads((run / "run.json").read_text())["settings"]
-    assert first["opponents"] == "random:1" and first["players"] == 2
+    assert first["opponents"] == "random" and first["players"] == 2
     argv = ["--resume", str(run), "--steps", "32", "--no-progress"]  # every setting recorded
     assert script("basari-train")(argv) == 0
     info = json.loads((run / "run.json").read_text())

@@ -157,7 +157,7 @@ def test_corrupt_rows_are_refused_before_any_file_changes(run_copy: Path, capsys
     [
         ("games", -3, "records --games -3: must be at least 1"),
         ("games", "many", 'records --games "many": must be a positive int'),
-        ("search", ["prior"], 'records --search ["prior"]: must be one value, not a list'),
+        ("search", ["prior"], "is not one of ['flatmc', 'gumbel', 'prior']"),
         ("search", "chess:8", "argument --search: search 'chess' is not one of"),
         ("buffer", None, "records --buffer null: must be given"),
         ("eval_opponents", ["value", "flatmc:sims=abc"], "option 'sims' must be an integer"),

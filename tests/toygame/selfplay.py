@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.registry import make_agent
+from agents.registry import check_agent, make_agent
 from asara_env.common.outcome import terminal_rewards, win_shares
 from asara_env.common.seeding import derived_seeds
 from asara_env.games import load_core
@@ -86,5 +86,6 @@ SPEC = SelfPlaySpec(
     start_model=lambda players: "scratch",
     eval_opponents=lambda players: ["random"],
     agent_names=lambda: ["random", "high"],
+    check_agent=lambda spec: check_agent("toygame", spec),
     win_rate=win_rate,
 )

@@ -333,6 +333,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "from ADDRESS, a reverse proxy in front of the server (repeatable or comma-separated; "
         "'*': any). By default the header is ignored: a client's address is its connection's",
     )
+    add_serve_limits(parser)
+
+
+def add_serve_limits(parser: argparse.ArgumentParser) -> None:
+    """The web page's limits: games held, idle time, game threads, records, body size."""
     parser.add_argument(
         "--max-games",
         type=positive_int,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from .search import NET_LEAF, share_map
 from .searchspec import DEFAULT_SEARCH, legacy_spec, playout_mix, playout_names, read_search
 from .spec import SelfPlaySpec
 
+IntType = Callable[[str], int]  # a bounded int option's type (commandline.command)
 MAX_WIDTH = 4096  # --hidden: the widest layer
 # a network from scratch: one hidden layer of 128 per head makes ASARA's self-play about
 # twice as fast on a CPU as the 512-256 MLPs (docs/performance.md), and learns
@@ -48,6 +50,16 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     games = command.bounded_int(1, MAX_GAMES, "a positive int")
     command.add_players_argument(p, spec.game, 2)
     spec.add_arguments(p)
+    _add_play_options(p, spec, positive, games)
+    _add_learner_options(p, positive)
+    _add_run_options(p, spec, positive, games)
+    return p
+
+
+def _add_play_options(
+    p: argparse.ArgumentParser, spec: SelfPlaySpec, positive: IntType, games: IntType
+) -> None:
+    """The reward, the search and the games of an iteration."""
     p.add_argument(
         "--reward",
         default="win",
@@ -72,6 +84,10 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         default=100,
         help="iterations in this session (with --resume: MORE)",
     )
+
+
+def _add_learner_options(p: argparse.ArgumentParser, positive: IntType) -> None:
+    """The replay buffer, the learner and the network to start from."""
     p.add_argument(
         "--buffer", type=positive, default=20_000, help="positions the replay buffer keeps"
     )
@@ -106,6 +122,12 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=command.seed, default=0, help="seeds the games, searches, learner"
     )
+
+
+def _add_run_options(
+    p: argparse.ArgumentParser, spec: SelfPlaySpec, positive: IntType, games: IntType
+) -> None:
+    """The evaluations, the checkpoints, the run's folder and where self-play runs."""
     p.add_argument("--eval-every", type=positive, default=10, help="iterations between evaluations")
     p.add_argument(
         "--eval-games", type=games, default=200, help="games per opponent and evaluation"
@@ -148,7 +170,6 @@ def build_parser(spec: SelfPlaySpec) -> argparse.ArgumentParser:
         "--threads", type=positive, default=1, help="torch threads per worker and of the learner"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    return p
 
 
 def parse_args(spec: SelfPlaySpec, argv: list[str] | None = None) -> argparse.Namespace:

@@ -62,7 +62,7 @@ from asara_env.games import GAMES, reward_schemes
 
 from .game import SearchGame, one_torch_thread
 from .gumbel import search_game
-from .mcts import EXPANSIONS, ROOTS, Decision, Evaluate, Search, Settings
+from .mcts import EXPANSIONS, PICKS, ROOTS, Decision, Evaluate, Search, Settings
 
 NET = "net"  # value=net: the value head of the prior's network
 KINDS = ("flatmc", "ismcts", "gumbel")
@@ -144,12 +144,15 @@ class GameSearchAgent(Agent[Any]):
         opponents: str = "",
         widen: float = 1.0,
         expand: str = "random",
+        pick: str = "root",
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         root = root or ("gumbel" if kind == "gumbel" else "puct")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {ROOTS}, got {root!r}")
+        if pick != "root" and root != "gumbel":
+            raise ValueError(f"option pick={pick} is the Gumbel root's: use gumbel or root=gumbel")
         self.name = kind
         self.game_name, self.prior_name = game, prior
         self.search_game = search_game(game, backend)
@@ -173,6 +176,7 @@ class GameSearchAgent(Agent[Any]):
             opponents=self._mixture(opponents),
             widen=widen,
             expand=expand,
+            pick=pick,
         )
         self.search_game.playout(playout, None)  # an unknown playout is refused now
         if self.value_model is None:
@@ -319,6 +323,7 @@ def shared_kinds(game: str) -> Mapping[str, AgentKind]:
         "considered": Option("int", low=1),
         "widen": Option("float", low=0, low_open=True, high=1),  # progressive widening
         "expand": Option("str", choices=EXPANSIONS),  # the untried key taken first
+        "pick": Option("str", choices=PICKS),  # the Gumbel root's move
     }
     flat = {k: v for k, v in options.items() if k not in ("c", "wave", "prior")}
     flat["opponents"] = Option("mix", choices=playouts)

@@ -19,6 +19,9 @@ Evaluate = Callable[
 ]
 ROOTS = ("puct", "gumbel")
 EXPANSIONS = ("random", "policy")  # which untried key a seat takes first at a node
+# the Gumbel root's move: the survivor of most g + logits + sigma(q) (its Gumbel noise g
+# included, as self-play explores), or the improved policy's most probable action
+PICKS = ("root", "improved")
 C_VISIT = 50.0  # Gumbel's sigma (Danihelka et al. 2022, their default)
 C_SCALE = 0.1  # Gumbel's sigma scale, mctx's default value_scale
 NO_FORCE = -1  # no forced root action (`loop.iterate`)
@@ -47,6 +50,7 @@ class Settings:
     # while it has tried fewer than floor(visits ** widen) there (1: whenever one is left)
     widen: float = 1.0
     expand: str = "random"  # the untried key taken: drawn, or the playout policy's move
+    pick: str = "root"  # Gumbel: the move played (PICKS)
 
     def __post_init__(self) -> None:
         checks = {
@@ -63,6 +67,7 @@ class Settings:
             and all(math.isfinite(w) and w > 0 for _, w in self.opponents),
             "widen": math.isfinite(self.widen) and 0 < self.widen <= 1,
             "expand": self.expand in EXPANSIONS,
+            "pick": self.pick == "root" or (self.pick in PICKS and self.root == "gumbel"),
         }
         bad = [name for name, ok in checks.items() if not ok]
         if bad:

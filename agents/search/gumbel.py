@@ -57,12 +57,15 @@ def gumbel_search(
     value_net: bool = True,
     playout: str = "random",
     horizon: int | None = None,
+    pick: str = "root",
 ) -> Decision:
     """The decision of seat seats[i] in game games[i] (default: game i) of the core batch
     `state` of `game` (a registered game's name, or a `SearchGame`), each with
     `simulations` Gumbel-root simulations guided by `evaluate` (see the module
     docstring). `rng`: the generator (or a seed) of the Gumbel noise and the
-    determinisations. `value_net=False` scores leaves by playouts (`playout`, `horizon`)
+    determinisations. `pick`: the move played, the root's survivor ("root") or the
+    improved policy's most probable action ("improved"). `value_net=False` scores leaves
+    by playouts (`playout`, `horizon`)
     instead of the network's values. `c_scale`: the scale of q in the Gumbel sigma. A
     decision with one legal action is not searched (its policy is that action)."""
     where = search_game(game, backend) if isinstance(game, str) else game
@@ -81,6 +84,7 @@ def gumbel_search(
         root="gumbel",
         considered=int(considered),
         c_scale=float(c_scale),
+        pick=pick,
     )
     search = Search(where, settings, None, evaluate, prior=True, value_net=value_net)
     if isinstance(rng, np.random.Generator):

@@ -70,7 +70,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import policies
-from .base import C_SCALE, C_VISIT, EXPANSIONS, ROOTS, Decision, Evaluate, Settings
+from .base import C_SCALE, C_VISIT, EXPANSIONS, PICKS, ROOTS, Decision, Evaluate, Settings
 from .context import SearchContext
 from .qtransforms import sigma_of
 
@@ -78,6 +78,7 @@ __all__ = [
     "C_SCALE",
     "C_VISIT",
     "EXPANSIONS",
+    "PICKS",
     "ROOTS",
     "Decision",
     "Evaluate",

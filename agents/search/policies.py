@@ -114,11 +114,12 @@ def gumbel(
             if e.backed:
                 q[i, key] = e.total / e.backed
         score = gumbel_scores(roots[i], seat, survivors[i], g[i], logits[i], s.c_scale)
-        actions[i] = survivors[i][int(np.argmax(score))]
         sigma = completed_sigma(roots[i], seat, masks[i], logits[i], root_value[i], s.c_scale)
         z = np.where(masks[i], logits[i] + sigma, -np.inf)
         p = np.exp(z - z.max())
         policies[i] = p / p.sum()
+        pick = survivors[i][int(np.argmax(score))] if s.pick == "root" else np.argmax(z)
+        actions[i] = pick
         values[i] = roots[i].mean(seat)
     return Decision(actions, policies.astype(np.float32), values, q)
 

@@ -359,10 +359,11 @@ def test_every_weighted_mix_reads_through_the_one_grammar() -> None:
     read the same text to the same mixture."""
     from agents.registry import check_agent
     from training.ppo.run_args import opponents_parser
-    from training.selfplay.search import parse_mix
+    from training.selfplay.searchspec import playout_mix, read_search
 
     text, names = "value*2+random", ("value", "random")
-    assert parse_mix(text, names) == (("value", 2.0), ("random", 1.0))
+    search = read_search(f"flatmc:8:opponents={text}", ("win",))
+    assert playout_mix("basari", search) == (("value", 2.0), ("random", 1.0))
     assert opponents_parser(names)(text) == (["value", "random"], [2.0, 1.0])
     check_agent("basari", f"flatmc:8:opponents={text}")
     with pytest.raises(ValueError, match="weights must be > 0"):

@@ -202,6 +202,20 @@ def test_basari_search_agents_play_legal_actions_deterministically(spec):
         assert state.legal[0, seat, picks[0][0]]
 
 
+def test_the_gumbel_root_can_play_its_improved_policys_most_probable_action():
+    where = SearchGame("basari", BACKEND)
+    states = basari_states(2, 11, every=9)[:6]
+    state = concat(states)
+    seats = np.array([deciding_or_mover(where, state, i) for i in range(len(states))])
+    noisy = gumbel_search(where, state, seats, RecordingNet(2), simulations=16, rng=4)
+    best = gumbel_search(
+        where, state, seats, RecordingNet(2), simulations=16, rng=4, pick="improved"
+    )
+    assert np.array_equal(best.policies, noisy.policies)  # the same search, another move
+    assert np.array_equal(best.actions, best.policies.argmax(axis=1))
+    assert not np.array_equal(noisy.actions, best.actions)  # the root's move keeps its noise
+
+
 # ------------------------------------------------------------------ bad options
 @pytest.mark.parametrize(
     ("spec", "words"),
@@ -217,6 +231,8 @@ def test_basari_search_agents_play_legal_actions_deterministically(spec):
         ("ismcts:widen=1.5", "'widen'"),
         ("gumbel:expand=first", "'expand'"),
         ("flatmc:widen=0.5", "'widen'"),
+        ("gumbel:pick=best", "'pick'"),
+        ("ismcts:pick=improved", "pick=improved is the Gumbel root's"),
     ],
 )
 def test_bad_search_options_get_one_error_naming_the_option(spec, words):

@@ -64,8 +64,8 @@ def test_asara_evaluate_takes_model_opponents_and_names_the_models_on_a_typo(cap
     from training.evaluation.asara import evaluate
 
     model = str(model_path("asara", "ppo_2p"))
-    args = evaluate.parse_args(["--model", model, "--opponents", "ppo_4p,towers"])
-    assert args.opponents == ["ppo_4p", "towers"]
+    args = evaluate.parse_args(["--model", model, "--opponents", "sp_2p,towers"])
+    assert args.opponents == ["sp_2p", "towers"]
     with pytest.raises(SystemExit):
         evaluate.parse_args(["--model", model, "--opponents", "ppo"])
     assert "shipped models: ['ppo_2p', 'ppo_4p', 'sp_2p', 'sp_4p']" in capsys.readouterr().err

@@ -268,12 +268,15 @@ class Workers:
     def _work(
         self, client: str, job: Callable[[], Any], future: Future[Any], counted: bool
     ) -> None:
+        """Run `job` and give back its place before its caller hears of the outcome, so a
+        client answered can be admitted again at once."""
+        outcome: tuple[bool, Any] | None = None
         try:
             if future.set_running_or_notify_cancel():
                 try:
-                    future.set_result(job())
+                    outcome = (True, job())
                 except BaseException as exc:  # noqa: BLE001 - the caller gets it
-                    future.set_exception(exc)
+                    outcome = (False, exc)
         finally:
             with self._lock:
                 self._running[client] -= 1
@@ -281,6 +284,12 @@ class Workers:
                 self._jobs += Counter()  # drops the clients with none
                 self._running += Counter()
                 self._dispatch()
+            if outcome is not None:
+                done, value = outcome
+                if done:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
 
     def close(self) -> None:
         """Let the pool's idle threads end (jobs running finish)."""
